@@ -1,0 +1,2 @@
+//! The rule-based IR of jresa and the analyses over it.
+pub mod ir;

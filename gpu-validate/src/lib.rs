@@ -1,0 +1,1 @@
+//! Validation of inferred bounds by execution (the stack-code VM lands here).

@@ -1,0 +1,2 @@
+//! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
+pub mod classfile;
