@@ -1,1 +1,4 @@
-fn main() {}
+//! The `jresa` binary.
+fn main() -> std::process::ExitCode {
+    jresa::cli::main()
+}

@@ -1,0 +1,106 @@
+//! `jresa ir`: lift methods and print their IR, or statistics about lifting.
+use super::{Format, InputArgs, MethodSelector, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
+use crate::classfile::read_inputs;
+use crate::lift::lift_all;
+use crate::report::{self, LiftStats};
+use jresa_analyses::ir::{verify_method, Program};
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct IrArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Print statistics (classes, methods lifted and refused with reasons, time) instead of the IR.
+    #[arg(long)]
+    pub stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// Replaces digit runs by `N` so that refusal reasons group across methods.
+fn reason_group(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut in_digits = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('N');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    out
+}
+
+pub fn run(args: &IrArgs) -> u8 {
+    let start = Instant::now();
+    let loaded = read_inputs(&args.input.paths);
+    let mut stderr = std::io::stderr().lock();
+    for error in &loaded.errors {
+        let _ = stderr.write_all(report::input_error(error).as_bytes());
+    }
+    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+    let lifted = lift_all(&loaded.classes, |class, method| {
+        selectors.is_empty() || selectors.iter().any(|s| s.matches(&class.name, &method.name, &method.descriptor))
+    });
+    let check = args.stats || cfg!(debug_assertions);
+    let mut stats = LiftStats { classes: loaded.classes.len(), input_errors: loaded.errors.len(), ..LiftStats::default() };
+    let mut reasons: HashMap<String, usize> = HashMap::new();
+    let mut program = Program::default();
+    for item in lifted {
+        stats.methods += 1;
+        let display = format!("{}.{}{}", item.class.name.replace('/', "."), item.method.name, item.method.descriptor);
+        match item.result {
+            Ok(ir) => {
+                stats.lifted += 1;
+                if check {
+                    let errors = verify_method(&ir);
+                    if !errors.is_empty() {
+                        stats.verifier_errors += 1;
+                        for error in errors.iter().take(3) {
+                            let _ = stderr.write_all(report::verifier_error(&display, &error.to_string()).as_bytes());
+                        }
+                    }
+                }
+                if !args.stats {
+                    program.methods.push(ir);
+                }
+            }
+            Err(error) => {
+                stats.refused += 1;
+                *reasons.entry(reason_group(&error.message)).or_default() += 1;
+                if !args.stats {
+                    let text = report::refused_method(&item.class.origin, &display, error.pc, &error.message);
+                    let _ = stderr.write_all(text.as_bytes());
+                }
+            }
+        }
+    }
+    if !selectors.is_empty() && stats.methods == 0 {
+        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    let mut refusals: Vec<(String, usize)> = reasons.into_iter().collect();
+    refusals.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    stats.refusals = refusals;
+    let output = match (args.stats, args.format) {
+        (true, Format::Text) => report::lift_stats_text(&stats),
+        (true, Format::Json) => report::json(&stats),
+        (false, Format::Text) => report::ir_text(&program),
+        (false, Format::Json) => report::json(&program),
+    };
+    let _ = std::io::stdout().lock().write_all(output.as_bytes());
+    if stats.verifier_errors > 0 {
+        EXIT_INTERNAL_ERROR
+    } else if !loaded.errors.is_empty() || (!selectors.is_empty() && stats.methods == 0) {
+        EXIT_INPUT_ERROR
+    } else {
+        EXIT_OK
+    }
+}

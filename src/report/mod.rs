@@ -1,0 +1,97 @@
+//! Rendering: diagnostics (ariadne), text and JSON output. The only module that renders or serializes.
+use crate::classfile::InputError;
+use ariadne::{Config, Report, ReportKind};
+use jresa_analyses::ir::{print_program, Program};
+use serde::Serialize;
+use std::io::IsTerminal;
+
+/// Renders an ariadne diagnostic without source spans (for inputs that are not text).
+fn render(kind: ReportKind, message: &str, notes: &[String]) -> String {
+    let color = std::io::stderr().is_terminal();
+    let mut builder = Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
+        .with_config(Config::default().with_color(color))
+        .with_message(message);
+    for note in notes {
+        builder = builder.with_note(note);
+    }
+    let mut out = Vec::new();
+    // With no labels the report reads no source, so the empty cache is never consulted.
+    let cache = ariadne::sources(Vec::<(String, String)>::new());
+    if builder.finish().write(cache, &mut out).is_err() {
+        return format!("{message}\n");
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// An input error (missing file, bad zip, corrupt classfile) as an error diagnostic.
+pub fn input_error(error: &InputError) -> String {
+    let mut location = format!("in {}", error.origin);
+    if let Some(method) = &error.method {
+        location.push_str(&format!(", method {method}"));
+    }
+    if let Some(offset) = error.offset {
+        location.push_str(&format!(", at bytecode offset {offset}"));
+    }
+    render(ReportKind::Error, &error.message, &[location])
+}
+
+/// A method the lifter refused, as a warning diagnostic.
+pub fn refused_method(origin: &str, method: &str, pc: Option<u32>, reason: &str) -> String {
+    let mut location = format!("in {origin}, method {method}");
+    if let Some(pc) = pc {
+        location.push_str(&format!(", at bytecode offset {pc}"));
+    }
+    render(ReportKind::Warning, &format!("method not lifted: {reason}"), &[location])
+}
+
+/// A verifier error in lifted IR: always a bug in jresa.
+pub fn verifier_error(method: &str, error: &str) -> String {
+    render(ReportKind::Error, &format!("lifted IR fails verification: {error}"), &[format!("in method {method}")])
+}
+
+/// The textual IR of a program.
+pub fn ir_text(program: &Program) -> String {
+    print_program(program)
+}
+
+/// Any serializable value as pretty JSON with a trailing newline.
+pub fn json<T: Serialize>(value: &T) -> String {
+    match serde_json::to_string_pretty(value) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        Err(error) => format!("{{\"error\": \"cannot serialize: {error}\"}}\n"),
+    }
+}
+
+/// Statistics of an `ir` run.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct LiftStats {
+    pub classes: usize,
+    /// Methods with bytecode.
+    pub methods: usize,
+    pub lifted: usize,
+    pub refused: usize,
+    pub verifier_errors: usize,
+    pub input_errors: usize,
+    pub seconds: f64,
+    /// Refusal reasons with their counts, most frequent first.
+    pub refusals: Vec<(String, usize)>,
+}
+
+/// The `--stats` text report.
+pub fn lift_stats_text(stats: &LiftStats) -> String {
+    let share = if stats.methods == 0 { 100.0 } else { 100.0 * stats.lifted as f64 / stats.methods as f64 };
+    let mut out = format!(
+        "classes: {}\nmethods with bytecode: {}\nlifted: {} ({share:.2}%)\nrefused: {}\nverifier errors: {}\ninput errors: {}\ntime: {:.2} s\n",
+        stats.classes, stats.methods, stats.lifted, stats.refused, stats.verifier_errors, stats.input_errors, stats.seconds
+    );
+    if !stats.refusals.is_empty() {
+        out.push_str("refused, by reason:\n");
+        for (reason, count) in &stats.refusals {
+            out.push_str(&format!("  {count:>6}  {reason}\n"));
+        }
+    }
+    out
+}
