@@ -145,8 +145,17 @@ impl ClassPath {
             .map(Some)
     }
 
-    fn load(&self, internal_name: &str, source: &ClassSource) -> Result<Arc<ClassFile>, InputError> {
-        let (origin, bytes) = match source {
+    /// The raw classfile bytes of the class with the given internal name and where they came
+    /// from, read afresh (not cached); `Ok(None)` when no root holds it.
+    pub fn bytes(&self, internal_name: &str) -> Result<Option<(String, Vec<u8>)>, InputError> {
+        match self.classes.get(internal_name) {
+            None => Ok(None),
+            Some(slot) => self.read_source(&slot.source).map(Some),
+        }
+    }
+
+    fn read_source(&self, source: &ClassSource) -> Result<(String, Vec<u8>), InputError> {
+        Ok(match source {
             ClassSource::File(path) => (path.display().to_string(), read_file(path, Some(MAX_ENTRY_SIZE))?),
             ClassSource::ArchiveEntry { archive, index, name } => {
                 let archive = self.archives.get(*archive).ok_or_else(|| {
@@ -158,7 +167,11 @@ impl ClassPath {
                     .map_err(|message| InputError::new(origin.clone(), message))?;
                 (origin, bytes)
             }
-        };
+        })
+    }
+
+    fn load(&self, internal_name: &str, source: &ClassSource) -> Result<Arc<ClassFile>, InputError> {
+        let (origin, bytes) = self.read_source(source)?;
         let class = parse_class(&bytes, &origin)?;
         if class.name != internal_name {
             return Err(InputError::new(

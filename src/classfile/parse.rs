@@ -1,6 +1,6 @@
 //! Parsing one classfile with noak into the owned, resolved model.
 
-use noak::error::DecodeError;
+use noak::error::{Context, DecodeError};
 use noak::reader::attributes::{Code as NoakCode, LocalVariableTable, SourceFile};
 use noak::reader::{Attribute, AttributeContent, Class, DecodeMany};
 
@@ -173,7 +173,11 @@ fn check_header(bytes: &[u8], origin: &str) -> Result<(), InputError> {
 
 /// Converts a noak decoding error into an input error at the byte position noak reports.
 fn decode_error(origin: &str, error: &DecodeError) -> InputError {
-    let message = format!("malformed classfile: {} in {}", error.kind(), error.context());
+    let message = if error.context() == Context::None {
+        format!("malformed classfile: {}", error.kind())
+    } else {
+        format!("malformed classfile: {} in {}", error.kind(), error.context())
+    };
     InputError::new(origin, message).at_offset(error.position().and_then(|position| u32::try_from(position).ok()))
 }
 

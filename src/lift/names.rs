@@ -25,6 +25,8 @@ pub enum VarKey {
     Exception,
     /// A loop output, by what it carries out of the loop.
     Out(OutKey),
+    /// An input of a loop's exit dispatch: the selector or a value that is not a local.
+    DispatchIn(OutKey),
 }
 
 /// What a loop output carries out of the loop.
@@ -117,6 +119,12 @@ impl VarTable {
             VarKey::Out(out) => match out {
                 OutKey::Slot(slot, ty) => (format!("l{slot}{}.out", type_suffix(ty.ty())), ty.ty()),
                 OutKey::Stack(depth, ty) => (format!("s{depth}{}.out", type_suffix(ty.ty())), ty.ty()),
+                OutKey::ReturnValue(ty) => ("retv.out".to_owned(), ty.ty()),
+                OutKey::Selector => ("sel.out".to_owned(), Ty::Int),
+            },
+            VarKey::DispatchIn(out) => match out {
+                OutKey::Slot(slot, ty) => (format!("l{slot}{}", type_suffix(ty.ty())), ty.ty()),
+                OutKey::Stack(depth, ty) => (format!("s{depth}{}", type_suffix(ty.ty())), ty.ty()),
                 OutKey::ReturnValue(ty) => ("retv".to_owned(), ty.ty()),
                 OutKey::Selector => ("sel".to_owned(), Ty::Int),
             },

@@ -138,7 +138,7 @@ pub(super) struct Translator<'a> {
     block_procs: Vec<Option<ProcId>>,
     block_inputs: Vec<Vec<(Source, VarId)>>,
     loops: Vec<LoopInfo>,
-    handler_procs: HashMap<(Option<usize>, Vec<(Option<String>, usize)>), (ProcId, Vec<u16>)>,
+    handler_procs: HashMap<(Option<usize>, Vec<(Option<String>, usize)>), (ProcId, Vec<(u16, Ty)>)>,
     pending: Vec<usize>,
     ret_var: Option<VarId>,
     ret_ty: Option<Ty>,
@@ -377,7 +377,7 @@ impl<'a> Translator<'a> {
         }
         let pc = self.cfg.blocks[block].start_pc;
         let mut inputs: Vec<(Source, VarId)> = Vec::new();
-        if block == 0 {
+        if block == 0 && self.cfg.header_of[0].is_none() {
             for (slot, ty) in self.param_slots.clone() {
                 inputs.push((Source::Slot(slot), self.local_var(slot, ty, 0)));
             }
@@ -402,6 +402,18 @@ impl<'a> Translator<'a> {
         Ok(id)
     }
 
+    /// `base` with the live slots of `block` set from `typed` (values keyed by slot and type), for
+    /// procedures whose inputs serve several successors that type a slot differently.
+    fn state_for_target(&self, block: usize, base: &State, typed: &HashMap<(u16, TyKey), Operand>) -> Result<State, LiftError> {
+        let mut state = base.clone();
+        for (slot, ty) in self.live_slots(block)? {
+            if let Some(op) = typed.get(&(slot, TyKey::new(ty))) {
+                state.set_local(usize::from(slot), Val { op: op.clone(), ty });
+            }
+        }
+        Ok(state)
+    }
+
     fn args_for_block(&self, block: usize, state: &State) -> Result<Vec<Operand>, LiftError> {
         let pc = self.cfg.blocks[block].start_pc;
         self.block_inputs[block]
@@ -413,7 +425,10 @@ impl<'a> Translator<'a> {
                 };
                 match value {
                     Some(v) if v.ty == self.vars.ty(*var) => Ok(v.op),
-                    _ => Err(LiftError::at(pc, format!("no value of the right type for input {source:?} of the block at {pc}"))),
+                    other => Err(LiftError::at(
+                        pc,
+                        format!("no value of the right type for input {source:?} of the block at {pc} (found {other:?})"),
+                    )),
                 }
             })
             .collect()
@@ -507,18 +522,22 @@ impl<'a> Translator<'a> {
         let mut args = Vec::new();
         let mut formal_state = State { locals: vec![None; state.locals.len()], stack: Vec::new() };
         let mut renaming: HashMap<VarId, VarId> = HashMap::new();
+        let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
-            let ty = ty.ty();
-            let actual = state.locals.get(usize::from(slot)).cloned().flatten().filter(|v| v.ty == ty).ok_or_else(|| {
-                LiftError::at(rule.pc, format!("local {slot} is needed after the branch but holds no {}", ty.keyword()))
-            })?;
-            let formal = self.local_var(slot, ty, rule.pc);
-            if let Operand::Var(v) = actual.op {
-                renaming.entry(v).or_insert(formal);
-            }
+            let formal = self.local_var(slot, ty.ty(), rule.pc);
+            let actual = match state.locals.get(usize::from(slot)).cloned().flatten().filter(|v| v.ty == ty.ty()) {
+                Some(value) => {
+                    if let Operand::Var(v) = value.op {
+                        renaming.entry(v).or_insert(formal);
+                    }
+                    value.op
+                }
+                // Typed otherwise on this path: only successors that never read it as `ty` follow.
+                None => default_operand(ty.ty()),
+            };
             inputs.push(formal);
-            args.push(actual.op);
-            formal_state.set_local(usize::from(slot), Val { op: Operand::Var(formal), ty });
+            args.push(actual);
+            typed.insert((slot, ty), Operand::Var(formal));
         }
         for (depth, value) in state.stack.iter().enumerate() {
             let formal = self.vars.get(VarKey::Stack { depth, ty: value.ty });
@@ -565,7 +584,9 @@ impl<'a> Translator<'a> {
         for (guard, pc) in renamed_outcomes {
             let mut r = RuleBuilder::new(rule.pc);
             r.guard = guard;
-            rules.push(self.goto(ctx, r, &formal_state, pc)?);
+            let target = self.block_at(pc)?;
+            let target_state = self.state_for_target(target, &formal_state, &typed)?;
+            rules.push(self.emit_edge(ctx, r, &target_state, Target::Block(target))?);
         }
         self.procs[branch.index()].rules = rules;
         let mut rule = rule;
@@ -635,7 +656,8 @@ impl<'a> Translator<'a> {
             rule.push(StmtKind::Call { proc, args, outs }, None);
             return Ok(rule.finish());
         }
-        let mut after = state.clone();
+        let after = state.clone();
+        let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         let mut extra: HashMap<OutKey, Operand> = HashMap::new();
         let mut outs = Vec::new();
         for (key, _) in self.loops[inner].outputs.clone() {
@@ -646,7 +668,9 @@ impl<'a> Translator<'a> {
             };
             outs.push(var);
             match key {
-                OutKey::Slot(slot, ty) => after.set_local(usize::from(slot), Val { op: Operand::Var(var), ty: ty.ty() }),
+                OutKey::Slot(slot, ty) => {
+                    typed.insert((slot, ty), Operand::Var(var));
+                }
                 other => {
                     extra.insert(other, Operand::Var(var));
                 }
@@ -655,21 +679,19 @@ impl<'a> Translator<'a> {
         rule.push(StmtKind::Call { proc, args, outs }, None);
         let exits = self.loops[inner].exits.clone();
         if let [only] = exits.as_slice() {
-            let (exit_state, target) = self.exit_state(*only, &after, &extra)?;
+            let (exit_state, target) = self.exit_state(*only, &after, &typed, &extra)?;
             return self.emit_edge(ctx, rule, &exit_state, target);
         }
         let (dispatch, sources) = self.dispatch_proc(inner)?;
         let args = sources
             .iter()
             .map(|source| match source {
-                DispatchSource::Slot(slot, ty) => after
-                    .locals
-                    .get(usize::from(*slot))
+                DispatchSource::Slot(slot, ty) => Ok(typed
+                    .get(&(*slot, TyKey::new(*ty)))
                     .cloned()
-                    .flatten()
-                    .filter(|v| v.ty == *ty)
-                    .map(|v| v.op)
-                    .ok_or_else(|| LiftError::at(rule.pc, format!("local {slot} is needed after the loop but undefined"))),
+                    .or_else(|| after.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == *ty).map(|v| v.op))
+                    // Typed otherwise here: only exits that never read it as `ty` use this input.
+                    .unwrap_or_else(|| default_operand(*ty))),
                 DispatchSource::Out(key) => {
                     extra.get(key).cloned().ok_or_else(|| LiftError::at(rule.pc, "loop output missing"))
                 }
@@ -685,11 +707,13 @@ impl<'a> Translator<'a> {
         &self,
         exit: ExitTarget,
         after: &State,
+        typed: &HashMap<(u16, TyKey), Operand>,
         extra: &HashMap<OutKey, Operand>,
     ) -> Result<(State, Target), LiftError> {
         match exit {
             ExitTarget::Block(t) => {
-                let mut state = State { locals: after.locals.clone(), stack: Vec::new() };
+                let mut state = self.state_for_target(t, after, typed)?;
+                state.stack.clear();
                 for (depth, ty) in self.frame(t)?.stack.iter().enumerate() {
                     let op = extra
                         .get(&OutKey::Stack(depth, TyKey::new(*ty)))
@@ -725,18 +749,20 @@ impl<'a> Translator<'a> {
         let header_pc = self.cfg.blocks[self.cfg.loops[inner].header].start_pc;
         let mut sources = Vec::new();
         let mut inputs = Vec::new();
-        let mut formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
             let var = self.local_var(slot, ty.ty(), header_pc);
             sources.push(DispatchSource::Slot(slot, ty.ty()));
             inputs.push(var);
-            formal.set_local(usize::from(slot), Val { op: Operand::Var(var), ty: ty.ty() });
+            typed.insert((slot, ty), Operand::Var(var));
         }
         let mut formal_extra = HashMap::new();
-        for (key, var) in self.loops[inner].outputs.clone() {
+        for (key, _) in self.loops[inner].outputs.clone() {
             if let OutKey::Slot(..) = key {
                 continue;
             }
+            let var = self.vars.get(VarKey::DispatchIn(key.clone()));
             sources.push(DispatchSource::Out(key.clone()));
             inputs.push(var);
             formal_extra.insert(key, Operand::Var(var));
@@ -753,7 +779,7 @@ impl<'a> Translator<'a> {
         for (k, exit) in exits.iter().enumerate() {
             let mut rule = RuleBuilder::new(header_pc);
             rule.guard.push(Cond::Cmp { op: CmpOp::Eq, lhs: selector.clone(), rhs: Operand::Int(k as i32) });
-            let (state, target) = self.exit_state(*exit, &formal, &formal_extra)?;
+            let (state, target) = self.exit_state(*exit, &formal, &typed, &formal_extra)?;
             rules.push(self.emit_edge(parent, rule, &state, target)?);
         }
         self.procs[id.index()].rules = rules;
@@ -774,8 +800,8 @@ impl<'a> Translator<'a> {
             .iter()
             .position(|e| *e == exit)
             .ok_or_else(|| LiftError::at(rule.pc, "edge leaves a loop by an exit the loop analysis did not see"))?;
-        let needed: Vec<u16> = match exit {
-            ExitTarget::Block(t) => self.live_slots(t)?.into_iter().map(|(slot, _)| slot).collect(),
+        let needed: Vec<(u16, Ty)> = match exit {
+            ExitTarget::Block(t) => self.live_slots(t)?,
             ExitTarget::Return => Vec::new(),
         };
         for (key, out) in self.loops[l].outputs.clone() {
@@ -783,7 +809,7 @@ impl<'a> Translator<'a> {
                 OutKey::Slot(slot, ty) => {
                     match state.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == ty.ty()) {
                         Some(v) => v.op,
-                        None if needed.contains(slot) => {
+                        None if needed.contains(&(*slot, ty.ty())) => {
                             return Err(LiftError::at(rule.pc, format!("local {slot} is needed after the loop but undefined")))
                         }
                         None => default_operand(ty.ty()),
@@ -832,32 +858,28 @@ impl<'a> Translator<'a> {
             return Ok(None);
         }
         let key = (ctx, list);
-        let (proc, slots) = match self.handler_procs.get(&key) {
+        let (proc, slots): (ProcId, Vec<(u16, Ty)>) = match self.handler_procs.get(&key) {
             Some(found) => found.clone(),
             None => {
-                let built = self.build_handler_proc(ctx, &key.1, rule.pc)?;
+                let built = self.build_handler_proc(ctx, &key.1)?;
                 self.handler_procs.insert(key, built.clone());
                 built
             }
         };
         let args = slots
             .iter()
-            .map(|slot| {
-                let formal_ty = self.procs[proc.index()].inputs[1..]
-                    .iter()
-                    .zip(&slots)
-                    .find(|(_, s)| *s == slot)
-                    .map(|(v, _)| self.vars.ty(*v));
+            .map(|&(slot, ty)| {
                 state
                     .locals
-                    .get(usize::from(*slot))
+                    .get(usize::from(slot))
                     .cloned()
                     .flatten()
-                    .filter(|v| Some(v.ty) == formal_ty)
+                    .filter(|v| v.ty == ty)
                     .map(|v| v.op)
-                    .ok_or_else(|| LiftError::at(rule.pc, format!("local {slot} is needed by a handler but undefined here")))
+                    // Typed otherwise here: only handlers that never read it as `ty` use this input.
+                    .unwrap_or_else(|| default_operand(ty))
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect();
         Ok(Some(HandlerEdge { proc, args }))
     }
 
@@ -865,8 +887,7 @@ impl<'a> Translator<'a> {
         &mut self,
         ctx: Option<usize>,
         list: &[(Option<String>, usize)],
-        pc: u32,
-    ) -> Result<(ProcId, Vec<u16>), LiftError> {
+    ) -> Result<(ProcId, Vec<(u16, Ty)>), LiftError> {
         let mut slots: BTreeSet<(u16, TyKey)> = BTreeSet::new();
         for (_, h) in list {
             for (slot, ty) in self.live_slots(*h)? {
@@ -877,17 +898,14 @@ impl<'a> Translator<'a> {
         let exception = self.vars.get(VarKey::Exception);
         let mut inputs = vec![exception];
         let mut slot_list = Vec::new();
-        let mut formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
-            if slot_list.contains(&slot) {
-                return Err(LiftError::at(pc, format!("handlers need local {slot} with two different types")));
-            }
             let var = self.local_var(slot, ty.ty(), first_pc);
             inputs.push(var);
-            slot_list.push(slot);
-            formal.set_local(usize::from(slot), Val { op: Operand::Var(var), ty: ty.ty() });
+            slot_list.push((slot, ty.ty()));
+            typed.insert((slot, ty), Operand::Var(var));
         }
-        formal.stack.push(Val { op: Operand::Var(exception), ty: Ty::Ref });
         let outputs = self.ctx_outputs(ctx);
         let base = match ctx {
             None => format!("h{first_pc}"),
@@ -907,7 +925,9 @@ impl<'a> Translator<'a> {
                 }
                 None => catches_all = true,
             }
-            rules.push(self.emit_edge(ctx, rule, &formal, Target::Block(*h))?);
+            let mut handler_state = self.state_for_target(*h, &formal, &typed)?;
+            handler_state.stack = vec![Val { op: Operand::Var(exception), ty: Ty::Ref }];
+            rules.push(self.emit_edge(ctx, rule, &handler_state, Target::Block(*h))?);
         }
         if !catches_all {
             let mut rule = RuleBuilder::new(first_pc);

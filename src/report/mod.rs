@@ -8,19 +8,22 @@ use std::io::IsTerminal;
 /// Renders an ariadne diagnostic without source spans (for inputs that are not text).
 fn render(kind: ReportKind, message: &str, notes: &[String]) -> String {
     let color = std::io::stderr().is_terminal();
-    let mut builder = Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
+    let builder = Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
         .with_config(Config::default().with_color(color))
         .with_message(message);
-    for note in notes {
-        builder = builder.with_note(note);
-    }
     let mut out = Vec::new();
     // With no labels the report reads no source, so the empty cache is never consulted.
     let cache = ariadne::sources(Vec::<(String, String)>::new());
     if builder.finish().write(cache, &mut out).is_err() {
-        return format!("{message}\n");
+        out = format!("{message}\n").into_bytes();
     }
-    String::from_utf8_lossy(&out).into_owned()
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    // ariadne prints notes only under source snippets; inputs here are binary, so the location
+    // follows the headline as an arrow line.
+    for note in notes {
+        text.push_str(&format!("   --> {note}\n"));
+    }
+    text
 }
 
 /// An input error (missing file, bad zip, corrupt classfile) as an error diagnostic.
