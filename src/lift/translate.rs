@@ -217,6 +217,7 @@ impl<'a> Translator<'a> {
             entry,
         };
         sort_procedures(&mut ir);
+        drop_unused_vars(&mut ir);
         Ok(ir)
     }
 
@@ -1416,4 +1417,52 @@ fn sort_procedures(ir: &mut MethodIr) {
             }
         }
     }
+}
+
+/// Removes variables no procedure mentions (temporaries renamed away) and renumbers the rest.
+fn drop_unused_vars(ir: &mut MethodIr) {
+    let mut used = vec![false; ir.vars.len()];
+    let mut mark = |operand: &Operand| {
+        if let Operand::Var(v) = operand {
+            used[v.index()] = true;
+        }
+    };
+    for proc in &ir.procs {
+        for v in proc.inputs.iter().chain(&proc.outputs) {
+            mark(&Operand::Var(*v));
+        }
+        for rule in &proc.rules {
+            for cond in &rule.guard {
+                match cond {
+                    Cond::Cmp { lhs, rhs, .. } => {
+                        mark(lhs);
+                        mark(rhs);
+                    }
+                    Cond::InstanceOf { value, .. } => mark(value),
+                }
+            }
+            for stmt in &rule.body {
+                stmt.kind.uses().into_iter().for_each(&mut mark);
+                stmt.kind.defs().into_iter().for_each(|v| mark(&Operand::Var(v)));
+                if let Some(edge) = &stmt.handler {
+                    edge.args.iter().for_each(&mut mark);
+                }
+            }
+        }
+    }
+    let mut new_id = vec![None; ir.vars.len()];
+    let mut kept = Vec::new();
+    for (old, decl) in std::mem::take(&mut ir.vars).into_iter().enumerate() {
+        if used[old] {
+            new_id[old] = Some(VarId::from_index(kept.len()));
+            kept.push(decl);
+        }
+    }
+    ir.vars = kept;
+    let remap = |v: &mut VarId| {
+        if let Some(new) = new_id[v.index()] {
+            *v = new;
+        }
+    };
+    visit_vars_mut(ir, remap);
 }

@@ -10,6 +10,8 @@
 //! resolved through hash maps, so parsing takes time linear in the text.
 
 use super::types::*;
+// `Rule` names the grammar's rules in this module, so the IR's rules go by another name.
+use super::types::Rule as IrRule;
 use pest::iterators::{Pair, Pairs};
 use pest::Parser;
 use pest_derive::Parser;
@@ -43,8 +45,8 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
     let mut offset = 0;
     loop {
         let rest = &text[offset..];
-        let entry = if offset == 0 { Rule::first_method } else { Rule::next_method };
-        let mut chunks = IrParser::parse(entry, rest).map_err(|error| syntax_error(text, offset, &error))?;
+        let start_rule = if offset == 0 { Rule::first_method } else { Rule::next_method };
+        let mut chunks = IrParser::parse(start_rule, rest).map_err(|error| syntax_error(text, offset, &error))?;
         let Some(chunk) = chunks.next() else {
             return Err(error_at(text, offset, "internal error: the parser returned nothing".into()));
         };
@@ -89,11 +91,11 @@ fn syntax_error(text: &str, offset: usize, error: &pest::error::Error<Rule>) -> 
             let mut expected: Vec<&str> = Vec::new();
             for rule in positives {
                 let description = describe(*rule);
-                if !expected.contains(&description) {
+                if !description.is_empty() && !expected.contains(&description) {
                     expected.push(description);
                 }
             }
-            if text[position..].starts_with('"') && !found.ends_with('"') {
+            if is_unterminated_string(text.get(position..).unwrap_or("")) {
                 "unterminated string literal".to_owned()
             } else if expected.is_empty() {
                 format!("unexpected {found}")
@@ -105,10 +107,31 @@ fn syntax_error(text: &str, offset: usize, error: &pest::error::Error<Rule>) -> 
     error_at(text, position, message)
 }
 
+/// Whether `rest` starts with a string literal that its line does not close.
+fn is_unterminated_string(rest: &str) -> bool {
+    let Some(body) = rest.strip_prefix('"') else {
+        return false;
+    };
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return false,
+            '\\' => {
+                if matches!(chars.next(), None | Some('\n' | '\r')) {
+                    return true;
+                }
+            }
+            '\n' | '\r' => return true,
+            _ => {}
+        }
+    }
+    true
+}
+
 /// What the text holds at a byte offset, for error messages: the rest of its token, at most a few
 /// characters of it.
 fn found_at(text: &str, position: usize) -> String {
-    let rest = &text[position..];
+    let rest = text.get(position..).unwrap_or("");
     match rest.chars().next() {
         None => "end of input".to_owned(),
         Some('\n' | '\r') => "end of line".to_owned(),
@@ -238,6 +261,8 @@ fn describe(rule: Rule) -> &'static str {
         Rule::rparen => "`)`",
         Rule::eq => "`=`",
         Rule::file_comment => "a comment",
+        // Silent rules never reach error messages.
+        _ => "",
     }
 }
 
@@ -285,7 +310,7 @@ fn is_syntax(rule: Rule) -> bool {
     )
 }
 
-type Result<T> = std::result::Result<T, ParseError>;
+type Fallible<T> = Result<T, ParseError>;
 
 /// The children of a pair that carry information, in order.
 struct Items<'i> {
@@ -309,7 +334,7 @@ impl<'i> Items<'i> {
     }
 
     /// The next child, which the grammar guarantees.
-    fn expect(&mut self, reader: &MethodReader<'_, '_>) -> Result<Pair<'i, Rule>> {
+    fn expect(&mut self, reader: &MethodReader<'_, '_>) -> Fallible<Pair<'i, Rule>> {
         let start = self.start;
         self.next().ok_or_else(|| reader.error(start, "internal error: unexpected parse tree".into()))
     }
@@ -355,7 +380,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         self.error_at_pair(pair, format!("internal error: unexpected {:?} in the parse tree", pair.as_rule()))
     }
 
-    fn method(mut self, pair: Pair<'i, Rule>) -> Result<MethodIr> {
+    fn method(mut self, pair: Pair<'i, Rule>) -> Fallible<MethodIr> {
         let mut items = Items::new(pair);
         let (class, name, descriptor) = self.member(items.expect(&self)?)?;
         let is_static = items.next_if(Rule::static_flag).is_some();
@@ -397,16 +422,16 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             self.proc_ids.entry(proc_name.as_str()).or_insert(ProcId(id));
         }
         let entry = self.proc_ref(&entry)?;
-        let procs = procs.into_iter().map(|proc| self.procedure(proc)).collect::<Result<Vec<_>>>()?;
+        let procs = procs.into_iter().map(|proc| self.procedure(proc)).collect::<Fallible<Vec<_>>>()?;
         Ok(MethodIr { class, name, descriptor, is_static, source_file, lines, vars, procs, entry })
     }
 
     /// The id of the `index`th item of a table, if ids can still count that far.
-    fn fresh_id(&self, pair: &Pair<'_, Rule>, index: usize) -> Result<u32> {
+    fn fresh_id(&self, pair: &Pair<'_, Rule>, index: usize) -> Fallible<u32> {
         u32::try_from(index).map_err(|_| self.error_at_pair(pair, "too many declarations".into()))
     }
 
-    fn procedure(&self, pair: Pair<'i, Rule>) -> Result<Procedure> {
+    fn procedure(&self, pair: Pair<'i, Rule>) -> Fallible<Procedure> {
         let mut items = Items::new(pair);
         let name = items.expect(self)?.as_str().to_owned();
         let inputs = self.var_list(items.expect(self)?)?;
@@ -422,26 +447,26 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             _ => return Err(self.internal(&kind_pair)),
         };
         let pc = self.uint(&Items::new(items.expect(self)?).expect(self)?)?;
-        let rules = items.map(|rule| self.rule(rule)).collect::<Result<Vec<_>>>()?;
+        let rules = items.map(|rule| self.rule(rule)).collect::<Fallible<Vec<_>>>()?;
         Ok(Procedure { name, kind, pc, inputs, outputs, rules })
     }
 
-    fn var_list(&self, pair: Pair<'i, Rule>) -> Result<Vec<VarId>> {
+    fn var_list(&self, pair: Pair<'i, Rule>) -> Fallible<Vec<VarId>> {
         Items::new(pair).map(|var| self.var(&var)).collect()
     }
 
-    fn rule(&self, pair: Pair<'i, Rule>) -> Result<Rule_> {
+    fn rule(&self, pair: Pair<'i, Rule>) -> Fallible<IrRule> {
         let mut items = Items::new(pair);
         let bytecodes = self.uint(&Items::new(items.expect(self)?).expect(self)?)?;
         let guard = match items.next_if(Rule::guard) {
-            Some(guard) => Items::new(guard).map(|cond| self.cond(cond)).collect::<Result<Vec<_>>>()?,
+            Some(guard) => Items::new(guard).map(|cond| self.cond(cond)).collect::<Fallible<Vec<_>>>()?,
             None => Vec::new(),
         };
-        let body = items.map(|stmt| self.stmt(stmt)).collect::<Result<Vec<_>>>()?;
-        Ok(Rule_ { guard, body, bytecodes })
+        let body = items.map(|stmt| self.stmt(stmt)).collect::<Fallible<Vec<_>>>()?;
+        Ok(IrRule { guard, body, bytecodes })
     }
 
-    fn cond(&self, pair: Pair<'i, Rule>) -> Result<Cond> {
+    fn cond(&self, pair: Pair<'i, Rule>) -> Fallible<Cond> {
         let rule = pair.as_rule();
         let mut items = Items::new(pair);
         match rule {
@@ -466,7 +491,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         }
     }
 
-    fn stmt(&self, pair: Pair<'i, Rule>) -> Result<Stmt> {
+    fn stmt(&self, pair: Pair<'i, Rule>) -> Fallible<Stmt> {
         let mut items = Items::new(pair);
         let mut pos = Items::new(items.expect(self)?);
         let pc = self.uint(&pos.expect(self)?)?;
@@ -488,7 +513,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         Ok(Stmt { pc, bytecodes, kind, handler })
     }
 
-    fn stmt_kind(&self, dst: Option<VarId>, pair: Pair<'i, Rule>) -> Result<StmtKind> {
+    fn stmt_kind(&self, dst: Option<VarId>, pair: Pair<'i, Rule>) -> Fallible<StmtKind> {
         let rule = pair.as_rule();
         let start = pair.as_span().start();
         // The grammar only allows a destination on the forms that have one.
@@ -601,7 +626,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             }
             Rule::multianewarray => {
                 let descriptor = self.name(&items.expect(self)?)?;
-                let lengths = items.map(|length| self.operand(length)).collect::<Result<Vec<_>>>()?;
+                let lengths = items.map(|length| self.operand(length)).collect::<Fallible<Vec<_>>>()?;
                 StmtKind::NewMultiArray { dst: dst_var()?, descriptor, lengths }
             }
             Rule::invoke => {
@@ -674,11 +699,11 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         })
     }
 
-    fn operands(&self, pair: Pair<'i, Rule>) -> Result<Vec<Operand>> {
+    fn operands(&self, pair: Pair<'i, Rule>) -> Fallible<Vec<Operand>> {
         Items::new(pair).map(|operand| self.operand(operand)).collect()
     }
 
-    fn operand(&self, pair: Pair<'i, Rule>) -> Result<Operand> {
+    fn operand(&self, pair: Pair<'i, Rule>) -> Fallible<Operand> {
         let text = pair.as_str();
         Ok(match pair.as_rule() {
             Rule::var => Operand::Var(self.var(&pair)?),
@@ -726,7 +751,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         infinite: bool,
         zero: bool,
         ty: &str,
-    ) -> Result<()> {
+    ) -> Fallible<()> {
         let mantissa = digits.split(['e', 'E']).next().unwrap_or("");
         if infinite {
             Err(self.error_at_pair(pair, format!("{ty} literal too large (write infinities as raw bits)")))
@@ -737,25 +762,25 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         }
     }
 
-    fn uint(&self, pair: &Pair<'_, Rule>) -> Result<u32> {
+    fn uint(&self, pair: &Pair<'_, Rule>) -> Fallible<u32> {
         pair.as_str().parse().map_err(|_| self.error_at_pair(pair, "number out of range (0 to 4294967295)".into()))
     }
 
-    fn var(&self, pair: &Pair<'i, Rule>) -> Result<VarId> {
+    fn var(&self, pair: &Pair<'i, Rule>) -> Fallible<VarId> {
         self.var_ids
             .get(pair.as_str())
             .copied()
             .ok_or_else(|| self.error_at_pair(pair, format!("unknown variable `{}`", pair.as_str())))
     }
 
-    fn proc_ref(&self, pair: &Pair<'i, Rule>) -> Result<ProcId> {
+    fn proc_ref(&self, pair: &Pair<'i, Rule>) -> Fallible<ProcId> {
         self.proc_ids
             .get(pair.as_str())
             .copied()
             .ok_or_else(|| self.error_at_pair(pair, format!("unknown procedure `{}`", pair.as_str())))
     }
 
-    fn member(&self, pair: Pair<'i, Rule>) -> Result<(String, String, String)> {
+    fn member(&self, pair: Pair<'i, Rule>) -> Fallible<(String, String, String)> {
         let mut items = Items::new(pair);
         let class = self.name(&items.expect(self)?)?;
         let name = self.name(&items.expect(self)?)?;
@@ -763,12 +788,12 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         Ok((class, name, descriptor))
     }
 
-    fn field(&self, pair: Pair<'i, Rule>) -> Result<FieldRef> {
+    fn field(&self, pair: Pair<'i, Rule>) -> Fallible<FieldRef> {
         let (class, name, descriptor) = self.member(pair)?;
         Ok(FieldRef { class, name, descriptor })
     }
 
-    fn name_desc(&self, pair: Pair<'i, Rule>) -> Result<(String, String)> {
+    fn name_desc(&self, pair: Pair<'i, Rule>) -> Fallible<(String, String)> {
         let mut items = Items::new(pair);
         let name = self.name(&items.expect(self)?)?;
         let descriptor = self.name(&items.expect(self)?)?;
@@ -776,7 +801,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     }
 
     /// A name, bare or quoted.
-    fn name(&self, pair: &Pair<'_, Rule>) -> Result<String> {
+    fn name(&self, pair: &Pair<'_, Rule>) -> Fallible<String> {
         match pair.as_rule() {
             Rule::string => self.string(pair),
             _ => Ok(pair.as_str().to_owned()),
@@ -784,7 +809,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     }
 
     /// Decodes a string literal, checking its escapes.
-    fn string(&self, pair: &Pair<'_, Rule>) -> Result<String> {
+    fn string(&self, pair: &Pair<'_, Rule>) -> Fallible<String> {
         let quoted = pair.as_str();
         let Some(body) = quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) else {
             return Err(self.internal(pair));
@@ -837,9 +862,6 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         Ok(out)
     }
 }
-
-/// `Rule` names the grammar's rules here, so the IR's rules go by another name in this module.
-type Rule_ = super::types::Rule;
 
 fn type_of_letter(letter: u8) -> Ty {
     match letter {

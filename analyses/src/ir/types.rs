@@ -617,3 +617,92 @@ pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)
     Some((types, ret))
 }
 
+
+/// Applies `f` to every variable occurrence of a method: signatures, guards, statements, edges.
+pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
+    let operand = |o: &mut Operand, f: &mut dyn FnMut(&mut VarId)| {
+        if let Operand::Var(v) = o {
+            f(v);
+        }
+    };
+    for proc in &mut method.procs {
+        proc.inputs.iter_mut().chain(proc.outputs.iter_mut()).for_each(&mut f);
+        for rule in &mut proc.rules {
+            for cond in &mut rule.guard {
+                match cond {
+                    Cond::Cmp { lhs, rhs, .. } => {
+                        operand(lhs, &mut f);
+                        operand(rhs, &mut f);
+                    }
+                    Cond::InstanceOf { value, .. } => operand(value, &mut f),
+                }
+            }
+            for stmt in &mut rule.body {
+                if let Some(edge) = &mut stmt.handler {
+                    edge.args.iter_mut().for_each(|a| operand(a, &mut f));
+                }
+                match &mut stmt.kind {
+                    StmtKind::Assign { dst, src } | StmtKind::Unary { dst, src, .. } => {
+                        f(dst);
+                        operand(src, &mut f);
+                    }
+                    StmtKind::Binary { dst, lhs, rhs, .. } => {
+                        f(dst);
+                        operand(lhs, &mut f);
+                        operand(rhs, &mut f);
+                    }
+                    StmtKind::GetField { dst, object, .. } => {
+                        f(dst);
+                        operand(object, &mut f);
+                    }
+                    StmtKind::PutField { object, value, .. } => {
+                        operand(object, &mut f);
+                        operand(value, &mut f);
+                    }
+                    StmtKind::GetStatic { dst, .. } | StmtKind::New { dst, .. } | StmtKind::LoadConst { dst, .. } => f(dst),
+                    StmtKind::PutStatic { value, .. }
+                    | StmtKind::CheckCast { value, .. }
+                    | StmtKind::MonitorEnter { value }
+                    | StmtKind::MonitorExit { value }
+                    | StmtKind::Throw { value } => operand(value, &mut f),
+                    StmtKind::ArrayLoad { dst, array, index, .. } => {
+                        f(dst);
+                        operand(array, &mut f);
+                        operand(index, &mut f);
+                    }
+                    StmtKind::ArrayStore { array, index, value, .. } => {
+                        operand(array, &mut f);
+                        operand(index, &mut f);
+                        operand(value, &mut f);
+                    }
+                    StmtKind::ArrayLength { dst, array } => {
+                        f(dst);
+                        operand(array, &mut f);
+                    }
+                    StmtKind::NewArray { dst, length, .. } | StmtKind::NewRefArray { dst, length, .. } => {
+                        f(dst);
+                        operand(length, &mut f);
+                    }
+                    StmtKind::NewMultiArray { dst, lengths, .. } => {
+                        f(dst);
+                        lengths.iter_mut().for_each(|l| operand(l, &mut f));
+                    }
+                    StmtKind::Invoke { dst, args, .. } | StmtKind::InvokeDynamic { dst, args, .. } => {
+                        if let Some(dst) = dst {
+                            f(dst);
+                        }
+                        args.iter_mut().for_each(|a| operand(a, &mut f));
+                    }
+                    StmtKind::Call { args, outs, .. } => {
+                        args.iter_mut().for_each(|a| operand(a, &mut f));
+                        outs.iter_mut().for_each(&mut f);
+                    }
+                    StmtKind::InstanceOf { dst, value, .. } => {
+                        f(dst);
+                        operand(value, &mut f);
+                    }
+                }
+            }
+        }
+    }
+}
