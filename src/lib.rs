@@ -1,5 +1,5 @@
 //! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
 pub mod classfile;
-pub mod lift;
 pub mod cli;
+pub mod lift;
 pub mod report;

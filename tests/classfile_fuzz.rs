@@ -12,7 +12,9 @@ use jresa::classfile::{parse_class, read_inputs, ClassPath, MAX_ENTRY_SIZE};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;
-use support::{class_files, fixture_sources, javac, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD};
+use support::{
+    class_files, fixture_sources, javac, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD,
+};
 
 /// How many classes of `java.base` join the corpus (every n-th one in name order).
 const JAVA_BASE_SAMPLE: usize = 300;
@@ -91,8 +93,18 @@ enum Mutation {
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let extreme_u16 = prop::sample::select(vec![0u16, 1, 2, 0x7f, 0xff, 0x100, 0x7fff, 0x8000, 0xfffe, 0xffff]);
-    let extreme_u32 = prop::sample::select(vec![0u32, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_fffe, 0xffff_ffff, 0x1_0000]);
+    let extreme_u16 = prop::sample::select(vec![
+        0u16, 1, 2, 0x7f, 0xff, 0x100, 0x7fff, 0x8000, 0xfffe, 0xffff,
+    ]);
+    let extreme_u32 = prop::sample::select(vec![
+        0u32,
+        1,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fffe,
+        0xffff_ffff,
+        0x1_0000,
+    ]);
     prop_oneof![
         4 => (any::<Index>(), 1u8..=255).prop_map(|(at, mask)| Mutation::FlipBits { at, mask }),
         2 => (any::<Index>(), any::<u8>()).prop_map(|(at, value)| Mutation::SetByte { at, value }),
@@ -113,11 +125,17 @@ fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
         Mutation::FlipBits { at, mask } if length > 0 => bytes[position(at)] ^= mask,
         Mutation::SetByte { at, value } if length > 0 => bytes[position(at)] = *value,
         Mutation::Truncate { at } => bytes.truncate(position(at)),
-        Mutation::Insert { at, bytes: inserted } => {
+        Mutation::Insert {
+            at,
+            bytes: inserted,
+        } => {
             let at = position(at);
             bytes.splice(at..at, inserted.iter().copied());
         }
-        Mutation::Delete { at, length: deleted } => {
+        Mutation::Delete {
+            at,
+            length: deleted,
+        } => {
             let at = position(at);
             let end = (at + deleted).min(length);
             bytes.drain(at..end);
@@ -181,7 +199,11 @@ fn every_truncation_is_handled() {
         assert!(parse_class(bytes, "whole.class").is_ok());
         for length in 0..bytes.len() {
             let result = parse_class(&bytes[..length], "truncated.class");
-            assert!(result.is_err(), "a class truncated to {length} of {} bytes parsed", bytes.len());
+            assert!(
+                result.is_err(),
+                "a class truncated to {length} of {} bytes parsed",
+                bytes.len()
+            );
         }
     }
 }
@@ -203,7 +225,8 @@ fn every_u16_overwritten_with_extremes_is_handled() {
 /// A deflated zip of `entries`, optionally preceded by the jmod header.
 fn build_archive(entries: &[(String, Vec<u8>)], jmod: bool) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     for (name, bytes) in entries {
         writer.start_file(name.as_str(), options).unwrap();
         writer.write_all(bytes).unwrap();
@@ -258,7 +281,10 @@ fn truncated_and_garbage_archives_are_errors() {
         ("header-only.jmod", b"JM\x01\x00".to_vec()),
         ("wrong-header.jmod", jar.clone()),
         ("garbage.jar", vec![0x50; 4096]),
-        ("only-end-record.zip", b"PK\x05\x06\0\0\0\0\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\0\0".to_vec()),
+        (
+            "only-end-record.zip",
+            b"PK\x05\x06\0\0\0\0\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\0\0".to_vec(),
+        ),
     ] {
         let loaded = read_archive_bytes(&directory, name, &bytes);
         assert!(loaded.classes.is_empty(), "{name}");
@@ -267,7 +293,10 @@ fn truncated_and_garbage_archives_are_errors() {
     // Cutting the central directory off makes the whole archive an error; cutting inside it may
     // still leave a readable archive, but must never panic.
     for (extension, bytes) in [("jar", &jar), ("jmod", &jmod)] {
-        for length in (0..bytes.len()).step_by(97).chain(bytes.len().saturating_sub(200)..bytes.len()) {
+        for length in (0..bytes.len())
+            .step_by(97)
+            .chain(bytes.len().saturating_sub(200)..bytes.len())
+        {
             let name = format!("cut-{length}.{extension}");
             let loaded = read_archive_bytes(&directory, &name, &bytes[..length]);
             assert!(loaded.classes.len() + loaded.errors.len() >= 1, "{name}");

@@ -9,11 +9,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use jresa::classfile::{
-    parse_class, read_inputs, ClassFile, ClassPath, Code, Condition, Constant, ElementValue, InputError, Insn,
-    InvokeKind, Kind, Method, PrimitiveType,
+    parse_class, read_inputs, ClassFile, ClassPath, Code, Condition, Constant, ElementValue,
+    InputError, Insn, InvokeKind, Kind, Method, PrimitiveType,
 };
 use rayon::prelude::*;
-use support::{class_files, fixture_sources, javac, run_tool, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD};
+use support::{
+    class_files, fixture_sources, javac, run_tool, shared_directory, ClassAssembler, TempDir,
+    JAVA_BASE_JMOD,
+};
 
 /// How many locals the generated `ManyLocals.many` declares (slot 0 holds the parameter).
 const MANY_LOCALS: usize = 300;
@@ -66,13 +69,17 @@ fn fixtures() -> &'static Fixtures {
 }
 
 fn many_locals_source() -> String {
-    let mut source = String::from("package fixtures;\n\npublic class ManyLocals {\n    public static int many(int p) {\n");
+    let mut source = String::from(
+        "package fixtures;\n\npublic class ManyLocals {\n    public static int many(int p) {\n",
+    );
     source.push_str("        int v0 = p;\n");
     for index in 1..MANY_LOCALS {
         source.push_str(&format!("        int v{index} = v{} + 1;\n", index - 1));
     }
     let last = MANY_LOCALS - 1;
-    source.push_str(&format!("        v{last} += 5;\n        v{last} += 1000;\n        return v{last};\n    }}\n}}\n"));
+    source.push_str(&format!(
+        "        v{last} += 5;\n        v{last} += 1000;\n        return v{last};\n    }}\n}}\n"
+    ));
     source
 }
 
@@ -136,10 +143,14 @@ fn branch_targets(insn: &Insn) -> Vec<u32> {
         | Insn::IfNonNull(target)
         | Insn::Goto(target)
         | Insn::Jsr(target) => vec![*target],
-        Insn::TableSwitch { default, targets, .. } => std::iter::once(*default).chain(targets.iter().copied()).collect(),
-        Insn::LookupSwitch { default, pairs } => {
-            std::iter::once(*default).chain(pairs.iter().map(|(_, target)| *target)).collect()
-        }
+        Insn::TableSwitch {
+            default, targets, ..
+        } => std::iter::once(*default)
+            .chain(targets.iter().copied())
+            .collect(),
+        Insn::LookupSwitch { default, pairs } => std::iter::once(*default)
+            .chain(pairs.iter().map(|(_, target)| *target))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -157,14 +168,26 @@ fn check_invariants(class: &ClassFile) -> Result<(), String> {
         if code.instructions.is_empty() {
             return Err(format!("{}: no instructions", context()));
         }
-        let pcs: BTreeSet<u32> = code.instructions.iter().map(|instruction| instruction.pc).collect();
+        let pcs: BTreeSet<u32> = code
+            .instructions
+            .iter()
+            .map(|instruction| instruction.pc)
+            .collect();
         for pair in code.instructions.windows(2) {
             if pair[0].pc >= pair[1].pc {
-                return Err(format!("{}: pc {} is followed by pc {}", context(), pair[0].pc, pair[1].pc));
+                return Err(format!(
+                    "{}: pc {} is followed by pc {}",
+                    context(),
+                    pair[0].pc,
+                    pair[1].pc
+                ));
             }
         }
         if code.instructions.last().unwrap().pc >= code.code_length {
-            return Err(format!("{}: an instruction lies past the end of the code", context()));
+            return Err(format!(
+                "{}: an instruction lies past the end of the code",
+                context()
+            ));
         }
         for instruction in &code.instructions {
             for target in branch_targets(&instruction.insn) {
@@ -183,7 +206,11 @@ fn check_invariants(class: &ClassFile) -> Result<(), String> {
                 return Err(format!("{}: bad exception handler {handler:?}", context()));
             }
         }
-        if code.line_numbers.windows(2).any(|pair| pair[0].0 > pair[1].0) {
+        if code
+            .line_numbers
+            .windows(2)
+            .any(|pair| pair[0].0 > pair[1].0)
+        {
             return Err(format!("{}: line numbers are not sorted by pc", context()));
         }
     }
@@ -214,9 +241,15 @@ fn class_structure_and_method_descriptors() {
         "locked()V",
         "grid(I)[[I",
     ] {
-        assert!(signatures.contains(expected), "missing {expected} in {signatures:?}");
+        assert!(
+            signatures.contains(expected),
+            "missing {expected} in {signatures:?}"
+        );
     }
-    assert!(method(&sample, "locked").access & 0x0020 != 0, "locked is synchronized");
+    assert!(
+        method(&sample, "locked").access & 0x0020 != 0,
+        "locked is synchronized"
+    );
     let fields: Vec<(&str, &str)> = sample
         .fields
         .iter()
@@ -226,7 +259,10 @@ fn class_structure_and_method_descriptors() {
 
     let shape = fixture_class("Sample$Shape");
     assert!(shape.access & 0x0200 != 0, "Shape is an interface");
-    assert!(method(&shape, "area").code.is_none(), "an abstract method has no code");
+    assert!(
+        method(&shape, "area").code.is_none(),
+        "an abstract method has no code"
+    );
     let base = fixture_class("Sample$Base");
     assert!(method(&base, "hook").code.is_none());
     assert!(method(&base, "nativeHook").code.is_none());
@@ -254,7 +290,12 @@ fn tableswitch_and_lookupswitch_targets() {
     assert_eq!((low, high), (1, 4));
     assert_eq!(targets.len(), 4);
     for (case, target) in targets.iter().enumerate() {
-        assert_eq!(*insn_at(dense, *target), Insn::IConst(10 * (case as i32 + 1)), "case {}", case + 1);
+        assert_eq!(
+            *insn_at(dense, *target),
+            Insn::IConst(10 * (case as i32 + 1)),
+            "case {}",
+            case + 1
+        );
     }
     assert_eq!(*insn_at(dense, default), Insn::IConst(-1));
 
@@ -290,13 +331,22 @@ fn exception_table_with_catch_types_and_finally() {
         Some("java/lang/UnsupportedOperationException"),
         None,
     ] {
-        assert!(catch_types.contains(&expected), "{expected:?} missing from {catch_types:?}");
+        assert!(
+            catch_types.contains(&expected),
+            "{expected:?} missing from {catch_types:?}"
+        );
     }
     // The first entry is the NumberFormatException handler, which stores the exception.
     let first = &guarded.exception_table[0];
-    assert_eq!(first.catch_type.as_deref(), Some("java/lang/NumberFormatException"));
+    assert_eq!(
+        first.catch_type.as_deref(),
+        Some("java/lang/NumberFormatException")
+    );
     assert!(first.start < first.end);
-    assert_eq!(*insn_at(guarded, first.handler), Insn::Store(Kind::Reference, 1));
+    assert_eq!(
+        *insn_at(guarded, first.handler),
+        Insn::Store(Kind::Reference, 1)
+    );
     assert!(guarded
         .instructions
         .iter()
@@ -310,7 +360,10 @@ fn line_numbers_and_local_variables() {
     let switch_line = source_line("Sample.java", "// dense-switch");
     assert_eq!(dense.line_numbers.first(), Some(&(0, switch_line)));
     let return_line = source_line("Sample.java", "case 2: return 20;");
-    assert!(dense.line_numbers.iter().any(|(_, line)| *line == return_line));
+    assert!(dense
+        .line_numbers
+        .iter()
+        .any(|(_, line)| *line == return_line));
 
     let constants = code(&sample, "constants");
     let locals: Vec<(&str, &str, u16)> = constants
@@ -327,7 +380,10 @@ fn line_numbers_and_local_variables() {
         ("scale", "F", 7),
         ("large", "I", 8),
     ] {
-        assert!(locals.contains(&expected), "{expected:?} missing from {locals:?}");
+        assert!(
+            locals.contains(&expected),
+            "{expected:?} missing from {locals:?}"
+        );
     }
     let this = &constants.local_variables[0];
     assert_eq!((this.start, this.length), (0, constants.code_length));
@@ -349,30 +405,47 @@ fn ldc_constants_and_shorthand_forms() {
         Constant::String("hello, jresa".to_owned()),
         Constant::Class("java/util/ArrayList".to_owned()),
         Constant::Long(123456789012345),
-        Constant::Double(2.718281828),
+        Constant::Double(6.02214076e23),
         Constant::Float(3.5),
         Constant::Int(1000000),
     ] {
-        assert!(loaded.contains(&&expected), "{expected:?} missing from {loaded:?}");
+        assert!(
+            loaded.contains(&&expected),
+            "{expected:?} missing from {loaded:?}"
+        );
     }
-    let insns: Vec<&Insn> = constants.instructions.iter().map(|instruction| &instruction.insn).collect();
+    let insns: Vec<&Insn> = constants
+        .instructions
+        .iter()
+        .map(|instruction| &instruction.insn)
+        .collect();
     assert!(insns.contains(&&Insn::Store(Kind::Long, 3)));
     assert!(insns.contains(&&Insn::Load(Kind::Double, 5)));
     assert!(insns.contains(&&Insn::Convert(Kind::Double, Kind::Long)));
     assert!(insns.contains(&&Insn::Return(Some(Kind::Long))));
 
     let grid = code(&sample, "grid");
-    let insns: Vec<&Insn> = grid.instructions.iter().map(|instruction| &instruction.insn).collect();
+    let insns: Vec<&Insn> = grid
+        .instructions
+        .iter()
+        .map(|instruction| &instruction.insn)
+        .collect();
     assert!(insns.contains(&&Insn::NewArray(PrimitiveType::Long)));
     assert!(insns.contains(&&Insn::ANewArray("java/lang/String".to_owned())));
     assert!(insns.contains(&&Insn::MultiANewArray("[[I".to_owned(), 2)));
     assert!(insns.contains(&&Insn::ArrayLength));
 
     let locked = code(&sample, "locked");
-    let insns: Vec<&Insn> = locked.instructions.iter().map(|instruction| &instruction.insn).collect();
+    let insns: Vec<&Insn> = locked
+        .instructions
+        .iter()
+        .map(|instruction| &instruction.insn)
+        .collect();
     assert!(insns.contains(&&Insn::MonitorEnter));
     assert!(insns.contains(&&Insn::MonitorExit));
-    assert!(insns.iter().any(|insn| matches!(insn, Insn::GetField(field) if field.name == "counter")));
+    assert!(insns
+        .iter()
+        .any(|insn| matches!(insn, Insn::GetField(field) if field.name == "counter")));
     assert!(insns.contains(&&Insn::IConst(1)));
 }
 
@@ -395,7 +468,10 @@ fn invokedynamic_and_invokeinterface() {
     assert_eq!(dynamic.0, "applyAsInt");
     assert_eq!(dynamic.1, "(I)Ljava/util/function/IntUnaryOperator;");
     // The lambda body is a synthetic method of the class.
-    assert!(sample.methods.iter().any(|method| method.name.starts_with("lambda$adder$")));
+    assert!(sample
+        .methods
+        .iter()
+        .any(|method| method.name.starts_with("lambda$adder$")));
 
     let call = code(&sample, "callInterface");
     let invoke = call
@@ -428,7 +504,10 @@ fn class_retention_annotations_are_invisible_with_element_values() {
         .iter()
         .find(|annotation| annotation.type_descriptor == "Lfixtures/Budget;")
         .expect("class annotation");
-    assert!(!budget.visible, "CLASS retention is RuntimeInvisibleAnnotations");
+    assert!(
+        !budget.visible,
+        "CLASS retention is RuntimeInvisibleAnnotations"
+    );
     assert_eq!(
         budget.elements,
         vec![
@@ -445,7 +524,10 @@ fn class_retention_annotations_are_invisible_with_element_values() {
                     constant: "TYPE".to_owned(),
                 }
             ),
-            ("owner".to_owned(), ElementValue::Class("Ljava/lang/String;".to_owned())),
+            (
+                "owner".to_owned(),
+                ElementValue::Class("Ljava/lang/String;".to_owned())
+            ),
         ]
     );
     let visible = sample
@@ -456,7 +538,10 @@ fn class_retention_annotations_are_invisible_with_element_values() {
     assert!(visible.visible);
     assert_eq!(
         visible.elements,
-        vec![("value".to_owned(), ElementValue::String("on the class".to_owned()))]
+        vec![(
+            "value".to_owned(),
+            ElementValue::String("on the class".to_owned())
+        )]
     );
 
     let constants = method(&sample, "constants");
@@ -473,14 +558,24 @@ fn class_retention_annotations_are_invisible_with_element_values() {
             ("unit".to_owned(), ElementValue::String("ms".to_owned())),
         ]
     );
-    assert!(constants
-        .annotations
-        .iter()
-        .any(|annotation| annotation.visible && annotation.type_descriptor == "Lfixtures/Visible;"));
+    assert!(
+        constants
+            .annotations
+            .iter()
+            .any(|annotation| annotation.visible
+                && annotation.type_descriptor == "Lfixtures/Visible;")
+    );
 
-    let counter = sample.fields.iter().find(|field| field.name == "counter").unwrap();
+    let counter = sample
+        .fields
+        .iter()
+        .find(|field| field.name == "counter")
+        .unwrap();
     assert_eq!(counter.annotations.len(), 1);
-    assert_eq!(counter.annotations[0].elements, vec![("calls".to_owned(), ElementValue::Int('I', 1))]);
+    assert_eq!(
+        counter.annotations[0].elements,
+        vec![("calls".to_owned(), ElementValue::Int('I', 1))]
+    );
 }
 
 #[test]
@@ -489,18 +584,37 @@ fn wide_instructions_from_a_method_with_many_locals() {
     let many = code(&class, "many");
     assert!(many.max_locals as usize > 255);
     let last_slot = MANY_LOCALS as u16;
-    let insns: Vec<&Insn> = many.instructions.iter().map(|instruction| &instruction.insn).collect();
-    assert!(insns.contains(&&Insn::IInc(last_slot, 5)), "wide iinc with a small delta");
-    assert!(insns.contains(&&Insn::IInc(last_slot, 1000)), "wide iinc with a 16-bit delta");
-    assert!(insns.contains(&&Insn::Store(Kind::Int, last_slot)), "wide istore");
-    assert_eq!(many.instructions[many.instructions.len() - 2].insn, Insn::Load(Kind::Int, last_slot));
+    let insns: Vec<&Insn> = many
+        .instructions
+        .iter()
+        .map(|instruction| &instruction.insn)
+        .collect();
+    assert!(
+        insns.contains(&&Insn::IInc(last_slot, 5)),
+        "wide iinc with a small delta"
+    );
+    assert!(
+        insns.contains(&&Insn::IInc(last_slot, 1000)),
+        "wide iinc with a 16-bit delta"
+    );
+    assert!(
+        insns.contains(&&Insn::Store(Kind::Int, last_slot)),
+        "wide istore"
+    );
+    assert_eq!(
+        many.instructions[many.instructions.len() - 2].insn,
+        Insn::Load(Kind::Int, last_slot)
+    );
     // Slots below 256 still use the one-byte forms, and the wide forms are four or six bytes long.
     let wide_iinc = many
         .instructions
         .iter()
         .position(|instruction| instruction.insn == Insn::IInc(last_slot, 5))
         .unwrap();
-    assert_eq!(many.instructions[wide_iinc + 1].pc - many.instructions[wide_iinc].pc, 6);
+    assert_eq!(
+        many.instructions[wide_iinc + 1].pc - many.instructions[wide_iinc].pc,
+        6
+    );
     check_invariants(&class).unwrap();
 }
 
@@ -509,10 +623,13 @@ fn goto_w_in_a_method_longer_than_32_kib() {
     let class = fixture_class("BigMethod");
     let spin = code(&class, "spin");
     assert!(spin.code_length > 32767);
-    let long_backward_jump = spin.instructions.iter().any(|instruction| match instruction.insn {
-        Insn::Goto(target) => target < instruction.pc && instruction.pc - target > 32767,
-        _ => false,
-    });
+    let long_backward_jump = spin
+        .instructions
+        .iter()
+        .any(|instruction| match instruction.insn {
+            Insn::Goto(target) => target < instruction.pc && instruction.pc - target > 32767,
+            _ => false,
+        });
     assert!(long_backward_jump, "the loop's back edge is a goto_w");
     check_invariants(&class).unwrap();
 }
@@ -564,24 +681,40 @@ fn handmade_class() -> Vec<u8> {
 
 #[test]
 fn handmade_jsr_ret_goto_w_constants_and_strings() {
-    let class = parse_class(&handmade_class(), "Handmade.class").unwrap_or_else(|error| panic!("{error}"));
+    let class =
+        parse_class(&handmade_class(), "Handmade.class").unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(class.major_version, 49);
     assert_eq!(class.source_file.as_deref(), Some("Hand\u{FFFD}made.java"));
     let run = code(&class, "run");
-    let insns: Vec<(u32, &Insn)> = run.instructions.iter().map(|instruction| (instruction.pc, &instruction.insn)).collect();
+    let insns: Vec<(u32, &Insn)> = run
+        .instructions
+        .iter()
+        .map(|instruction| (instruction.pc, &instruction.insn))
+        .collect();
     assert_eq!(insns[0], (0, &Insn::Jsr(8)));
     assert_eq!(insns[1], (3, &Insn::Goto(20)));
     assert_eq!(insns[2], (8, &Insn::Store(Kind::Reference, 0)));
     assert_eq!(
         insns[3],
-        (9, &Insn::Ldc(Constant::MethodHandle("invokestatic Handmade.run:()V".to_owned())))
+        (
+            9,
+            &Insn::Ldc(Constant::MethodHandle(
+                "invokestatic Handmade.run:()V".to_owned()
+            ))
+        )
     );
-    assert_eq!(insns[5], (12, &Insn::Ldc(Constant::MethodType("(I)J".to_owned()))));
+    assert_eq!(
+        insns[5],
+        (12, &Insn::Ldc(Constant::MethodType("(I)J".to_owned())))
+    );
     assert_eq!(insns[7], (15, &Insn::Ret(300)));
     assert_eq!(insns[8], (19, &Insn::Nop));
     assert_eq!(
         insns[9],
-        (20, &Insn::Ldc(Constant::String("a\0b\u{FFFD}!\u{1F600}".to_owned())))
+        (
+            20,
+            &Insn::Ldc(Constant::String("a\0b\u{FFFD}!\u{1F600}".to_owned()))
+        )
     );
     assert_eq!(insns[11], (23, &Insn::Return(None)));
     assert_eq!(run.code_length, 24);
@@ -590,9 +723,16 @@ fn handmade_jsr_ret_goto_w_constants_and_strings() {
     let error = broken.code.as_ref().unwrap().as_ref().unwrap_err();
     assert_eq!(error.offset, Some(1));
     assert!(error.message.contains("0xff"), "{}", error.message);
-    let into_operand = method(&class, "jumpsIntoOperand").code.as_ref().unwrap().as_ref().unwrap_err();
+    let into_operand = method(&class, "jumpsIntoOperand")
+        .code
+        .as_ref()
+        .unwrap()
+        .as_ref()
+        .unwrap_err();
     assert_eq!(into_operand.offset, Some(0));
-    assert!(into_operand.message.contains("not the start of an instruction"));
+    assert!(into_operand
+        .message
+        .contains("not the start of an instruction"));
 }
 
 #[test]
@@ -612,7 +752,10 @@ fn version_and_header_errors() {
     assert!(parse_class(b"PK\x03\x04 not a class", "zip").is_err());
     let truncated = handmade_class();
     for length in [8, 9, 10, 20, truncated.len() - 1] {
-        assert!(parse_class(&truncated[..length], "short").is_err(), "length {length}");
+        assert!(
+            parse_class(&truncated[..length], "short").is_err(),
+            "length {length}"
+        );
     }
 }
 
@@ -624,7 +767,10 @@ fn input_error_display() {
         offset: Some(12),
         message: "invalid opcode 0xff".to_owned(),
     };
-    assert_eq!(error.to_string(), "path/Foo.class: method foo(I)V at offset 12: invalid opcode 0xff");
+    assert_eq!(
+        error.to_string(),
+        "path/Foo.class: method foo(I)V at offset 12: invalid opcode 0xff"
+    );
     let plain = InputError::new("a.jar", "cannot open archive");
     assert_eq!(plain.to_string(), "a.jar: cannot open archive");
     let boxed: Box<dyn std::error::Error> = Box::new(plain);
@@ -640,11 +786,18 @@ fn reads_a_directory_in_sorted_order() {
     let loaded = read_inputs(&[fixtures().classes.clone()]);
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assert_eq!(loaded.classes.len(), compiled_class_count());
-    let origins: Vec<&str> = loaded.classes.iter().map(|class| class.origin.as_str()).collect();
+    let origins: Vec<&str> = loaded
+        .classes
+        .iter()
+        .map(|class| class.origin.as_str())
+        .collect();
     let mut sorted = origins.clone();
     sorted.sort();
     assert_eq!(origins, sorted);
-    assert!(loaded.classes.iter().any(|class| class.name == "fixtures/Sample$Shape"));
+    assert!(loaded
+        .classes
+        .iter()
+        .any(|class| class.name == "fixtures/Sample$Shape"));
 }
 
 #[test]
@@ -653,17 +806,32 @@ fn reads_a_jar_built_with_the_jar_tool() {
     let jar = temporary.path().join("fixtures.jar");
     run_tool(
         "jar",
-        &["cf", &jar.display().to_string(), "-C", &fixtures().classes.display().to_string(), "."],
+        &[
+            "cf",
+            &jar.display().to_string(),
+            "-C",
+            &fixtures().classes.display().to_string(),
+            ".",
+        ],
     );
-    let loaded = read_inputs(&[jar.clone()]);
+    let loaded = read_inputs(std::slice::from_ref(&jar));
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assert_eq!(loaded.classes.len(), compiled_class_count());
-    let sample = loaded.classes.iter().find(|class| class.name == "fixtures/Sample").unwrap();
-    assert_eq!(sample.origin, format!("{}!fixtures/Sample.class", jar.display()));
+    let sample = loaded
+        .classes
+        .iter()
+        .find(|class| class.name == "fixtures/Sample")
+        .unwrap();
+    assert_eq!(
+        sample.origin,
+        format!("{}!fixtures/Sample.class", jar.display())
+    );
 
     let class_path = ClassPath::from_paths(&[jar]).unwrap();
     assert_eq!(class_path.len(), compiled_class_count());
-    assert!(class_path.class_names().any(|name| name == "fixtures/ManyLocals"));
+    assert!(class_path
+        .class_names()
+        .any(|name| name == "fixtures/ManyLocals"));
     let first = class_path.get("fixtures/Sample").unwrap();
     let second = class_path.get("fixtures/Sample").unwrap();
     assert!(Arc::ptr_eq(&first, &second), "classes are cached");
@@ -689,7 +857,11 @@ fn missing_and_corrupt_inputs_do_not_stop_the_others() {
     ];
     let loaded = read_inputs(&inputs);
     assert_eq!(loaded.classes.len(), compiled_class_count());
-    let error_origins: Vec<&str> = loaded.errors.iter().map(|error| error.origin.as_str()).collect();
+    let error_origins: Vec<&str> = loaded
+        .errors
+        .iter()
+        .map(|error| error.origin.as_str())
+        .collect();
     assert_eq!(
         error_origins,
         [
@@ -704,18 +876,39 @@ fn missing_and_corrupt_inputs_do_not_stop_the_others() {
 #[test]
 fn java_base_jmod_reads_completely_with_valid_structure() {
     let loaded = read_inputs(&[PathBuf::from(JAVA_BASE_JMOD)]);
-    assert!(loaded.errors.is_empty(), "{:#?}", &loaded.errors[..loaded.errors.len().min(10)]);
-    assert!(loaded.classes.len() > 5000, "only {} classes", loaded.classes.len());
-    assert!(loaded.classes.iter().all(|class| class.name != "module-info"));
+    assert!(
+        loaded.errors.is_empty(),
+        "{:#?}",
+        &loaded.errors[..loaded.errors.len().min(10)]
+    );
+    assert!(
+        loaded.classes.len() > 5000,
+        "only {} classes",
+        loaded.classes.len()
+    );
+    assert!(loaded
+        .classes
+        .iter()
+        .all(|class| class.name != "module-info"));
     let problems: Vec<String> = loaded
         .classes
         .par_iter()
         .filter_map(|class| check_invariants(class).err())
         .collect();
-    assert!(problems.is_empty(), "{:#?}", &problems[..problems.len().min(10)]);
-    let object = loaded.classes.iter().find(|class| class.name == "java/lang/Object").unwrap();
+    assert!(
+        problems.is_empty(),
+        "{:#?}",
+        &problems[..problems.len().min(10)]
+    );
+    let object = loaded
+        .classes
+        .iter()
+        .find(|class| class.name == "java/lang/Object")
+        .unwrap();
     assert_eq!(object.super_name, None);
-    assert!(object.origin.ends_with("java.base.jmod!classes/java/lang/Object.class"));
+    assert!(object
+        .origin
+        .ends_with("java.base.jmod!classes/java/lang/Object.class"));
     let instructions: usize = loaded
         .classes
         .iter()
@@ -734,11 +927,20 @@ fn default_jdk_class_path_resolves_lazily_from_many_threads() {
     let object = class_path.get("java/lang/Object").unwrap();
     assert_eq!(object.super_name, None);
     let string = class_path.get("java/lang/String").unwrap();
-    assert!(string.interfaces.iter().any(|name| name == "java/lang/CharSequence"));
-    assert!(string.methods.iter().any(|method| method.name == "length" && method.descriptor == "()I"));
+    assert!(string
+        .interfaces
+        .iter()
+        .any(|name| name == "java/lang/CharSequence"));
+    assert!(string
+        .methods
+        .iter()
+        .any(|method| method.name == "length" && method.descriptor == "()I"));
     assert!(matches!(class_path.try_get("no/such/Class"), Ok(None)));
 
-    let names: Vec<&str> = class_path.class_names().filter(|name| name.starts_with("java/util/")).collect();
+    let names: Vec<&str> = class_path
+        .class_names()
+        .filter(|name| name.starts_with("java/util/"))
+        .collect();
     assert!(names.len() > 300);
     let loaded: Vec<Arc<ClassFile>> = names
         .par_iter()
@@ -747,7 +949,10 @@ fn default_jdk_class_path_resolves_lazily_from_many_threads() {
         .collect();
     for (first, second) in loaded[..names.len()].iter().zip(&loaded[names.len()..]) {
         assert!(Arc::ptr_eq(first, second));
-        assert_eq!(first.origin.split('!').nth(1).unwrap(), format!("classes/{}.class", first.name));
+        assert_eq!(
+            first.origin.split('!').nth(1).unwrap(),
+            format!("classes/{}.class", first.name)
+        );
     }
 
     fn assert_send_sync<T: Send + Sync>() {}

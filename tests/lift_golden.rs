@@ -14,7 +14,10 @@ fn data_dir() -> PathBuf {
 
 /// Compiles one Java source into a fresh directory and returns its classes, sorted by name.
 fn compile(source: &Path) -> Vec<ClassFile> {
-    let stem = source.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
+    let stem = source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("fixture");
     let out = std::env::temp_dir().join(format!("jresa-lift-golden-{}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
@@ -25,8 +28,12 @@ fn compile(source: &Path) -> Vec<ClassFile> {
         .status()
         .expect("javac runs (JDK 17 is required)");
     assert!(status.success(), "javac failed on {}", source.display());
-    let loaded = read_inputs(&[out.clone()]);
-    assert!(loaded.errors.is_empty(), "reading compiled classes: {:?}", loaded.errors);
+    let loaded = read_inputs(std::slice::from_ref(&out));
+    assert!(
+        loaded.errors.is_empty(),
+        "reading compiled classes: {:?}",
+        loaded.errors
+    );
     let mut classes = loaded.classes;
     classes.sort_by(|a, b| a.name.cmp(&b.name));
     let _ = std::fs::remove_dir_all(&out);
@@ -38,10 +45,18 @@ fn lift_classes(classes: &[ClassFile]) -> Program {
     let mut program = Program::default();
     for class in classes {
         for method in class.methods.iter().filter(|m| m.code.is_some()) {
-            let ir = lift_method(class, method)
-                .unwrap_or_else(|e| panic!("{}.{}{} not lifted: {e}", class.name, method.name, method.descriptor));
+            let ir = lift_method(class, method).unwrap_or_else(|e| {
+                panic!(
+                    "{}.{}{} not lifted: {e}",
+                    class.name, method.name, method.descriptor
+                )
+            });
             let errors = verify_method(&ir);
-            assert!(errors.is_empty(), "{} fails verification: {errors:#?}", ir.display_name());
+            assert!(
+                errors.is_empty(),
+                "{} fails verification: {errors:#?}",
+                ir.display_name()
+            );
             program.methods.push(ir);
         }
     }
@@ -54,10 +69,17 @@ fn check(expected_path: &Path, actual: &str) {
         std::fs::write(expected_path, actual).expect("write expected file");
         return;
     }
-    let expected = std::fs::read_to_string(expected_path)
-        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_EXPECT=1 to create it", expected_path.display()));
+    let expected = std::fs::read_to_string(expected_path).unwrap_or_else(|_| {
+        panic!(
+            "missing {}; run with UPDATE_EXPECT=1 to create it",
+            expected_path.display()
+        )
+    });
     if expected != actual {
-        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b);
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b);
         panic!(
             "{} differs from the lifted IR (first difference at line {}); run with UPDATE_EXPECT=1 to accept",
             expected_path.display(),
@@ -79,8 +101,14 @@ fn lifted_fixtures_match_their_golden_ir() {
         let program = lift_classes(&compile(&source));
         let text = print_program(&program);
         // The golden text must also read back as exactly the same program.
-        let parsed = parse_program(&text).unwrap_or_else(|e| panic!("{}: printed IR does not parse: {e:?}", source.display()));
-        assert_eq!(print_program(&parsed), text, "{}: print → parse → print is not the identity", source.display());
+        let parsed = parse_program(&text)
+            .unwrap_or_else(|e| panic!("{}: printed IR does not parse: {e:?}", source.display()));
+        assert_eq!(
+            print_program(&parsed),
+            text,
+            "{}: print → parse → print is not the identity",
+            source.display()
+        );
         check(&source.with_extension("ir"), &text);
     }
 }
@@ -89,7 +117,10 @@ fn lifted_fixtures_match_their_golden_ir() {
 fn examples_lift_and_verify() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut count = 0;
-    for entry in std::fs::read_dir(examples).expect("examples exist").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(examples)
+        .expect("examples exist")
+        .filter_map(Result::ok)
+    {
         if entry.path().extension().is_some_and(|x| x == "java") {
             count += lift_classes(&compile(&entry.path())).methods.len();
         }

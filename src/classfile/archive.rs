@@ -66,13 +66,20 @@ pub(crate) fn is_module_info(name: &str) -> bool {
 
 impl Archive {
     /// Opens the archive in `bytes`, read from `path`.
-    pub(crate) fn open(path: &Path, bytes: Vec<u8>, kind: ArchiveKind) -> Result<Archive, InputError> {
+    pub(crate) fn open(
+        path: &Path,
+        bytes: Vec<u8>,
+        kind: ArchiveKind,
+    ) -> Result<Archive, InputError> {
         let display = path.display().to_string();
         let start = match kind {
             ArchiveKind::Zip => 0,
             ArchiveKind::Jmod => {
                 if !bytes.starts_with(JMOD_MAGIC) {
-                    return Err(InputError::new(display, "not a jmod file (missing the JM header)"));
+                    return Err(InputError::new(
+                        display,
+                        "not a jmod file (missing the JM header)",
+                    ));
                 }
                 JMOD_MAGIC.len()
             }
@@ -81,8 +88,9 @@ impl Archive {
             data: Arc::from(bytes),
             start,
         };
-        let zip = ZipArchive::new(Cursor::new(shared))
-            .map_err(|error| InputError::new(display.clone(), format!("cannot open archive: {error}")))?;
+        let zip = ZipArchive::new(Cursor::new(shared)).map_err(|error| {
+            InputError::new(display.clone(), format!("cannot open archive: {error}"))
+        })?;
         Ok(Archive { display, kind, zip })
     }
 
@@ -125,7 +133,9 @@ impl Archive {
     /// Decompresses entry `index`, refusing entries larger than [`MAX_ENTRY_SIZE`].
     pub(crate) fn read_entry(&self, index: usize) -> Result<Vec<u8>, String> {
         let mut zip = self.zip.clone();
-        let mut entry = zip.by_index(index).map_err(|error| format!("cannot read entry: {error}"))?;
+        let mut entry = zip
+            .by_index(index)
+            .map_err(|error| format!("cannot read entry: {error}"))?;
         let declared = entry.size();
         if declared > MAX_ENTRY_SIZE {
             return Err(format!(

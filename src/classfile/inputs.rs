@@ -69,7 +69,9 @@ pub(crate) fn io_error(path: &Path, error: &std::io::Error) -> InputError {
 /// Reads a whole file, refusing files larger than `limit` bytes.
 pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> Result<Vec<u8>, InputError> {
     if let Some(limit) = limit {
-        let length = fs::metadata(path).map_err(|error| io_error(path, &error))?.len();
+        let length = fs::metadata(path)
+            .map_err(|error| io_error(path, &error))?
+            .len();
         if length > limit {
             return Err(InputError::new(
                 path.display().to_string(),
@@ -153,10 +155,12 @@ pub fn read_inputs(paths: &[PathBuf]) -> Loaded {
                 loaded.errors.extend(errors);
                 files.par_iter().map(|file| read_class_file(file)).collect()
             }
-            Ok(InputKind::Archive(kind)) => match read_file(path, None).and_then(|bytes| Archive::open(path, bytes, kind)) {
-                Err(error) => vec![Err(error)],
-                Ok(archive) => read_archive(&archive),
-            },
+            Ok(InputKind::Archive(kind)) => {
+                match read_file(path, None).and_then(|bytes| Archive::open(path, bytes, kind)) {
+                    Err(error) => vec![Err(error)],
+                    Ok(archive) => read_archive(&archive),
+                }
+            }
         };
         for result in results {
             match result {

@@ -118,7 +118,10 @@ pub enum ElementValue {
     Float(f32),
     Double(f64),
     String(String),
-    Enum { type_descriptor: String, constant: String },
+    Enum {
+        type_descriptor: String,
+        constant: String,
+    },
     /// A class literal, as its return descriptor (e.g. `Ljava/lang/String;` or `V`).
     Class(String),
     Annotation(Box<Annotation>),
@@ -236,7 +239,10 @@ pub enum Constant {
     /// A method handle, rendered as `kind owner.name:descriptor` (e.g. `invokestatic Foo.bar:(I)V`).
     MethodHandle(String),
     /// A dynamically computed constant: its name and field descriptor.
-    Dynamic { name: String, descriptor: String },
+    Dynamic {
+        name: String,
+        descriptor: String,
+    },
 }
 
 /// An instruction with every operand resolved. Branch targets are absolute offsets.
@@ -276,9 +282,13 @@ pub enum Insn {
     IntToShort,
     LCmp,
     /// `fcmpl` (false) / `fcmpg` (true).
-    FCmp { nan_is_greater: bool },
+    FCmp {
+        nan_is_greater: bool,
+    },
     /// `dcmpl` (false) / `dcmpg` (true).
-    DCmp { nan_is_greater: bool },
+    DCmp {
+        nan_is_greater: bool,
+    },
     /// `ifeq` ... `ifle`: compares the int on top of the stack with zero.
     IfZero(Condition, u32),
     /// `if_icmpeq` ... `if_icmple`.
@@ -290,8 +300,16 @@ pub enum Insn {
     Goto(u32),
     Jsr(u32),
     Ret(u16),
-    TableSwitch { default: u32, low: i32, high: i32, targets: Vec<u32> },
-    LookupSwitch { default: u32, pairs: Vec<(i32, u32)> },
+    TableSwitch {
+        default: u32,
+        low: i32,
+        high: i32,
+        targets: Vec<u32>,
+    },
+    LookupSwitch {
+        default: u32,
+        pairs: Vec<(i32, u32)>,
+    },
     /// `ireturn` ... `areturn` (`Some`), `return` (`None`).
     Return(Option<Kind>),
     GetStatic(FieldRef),
@@ -299,7 +317,11 @@ pub enum Insn {
     GetField(FieldRef),
     PutField(FieldRef),
     Invoke(InvokeKind, MethodRef),
-    InvokeDynamic { name: String, descriptor: String, bootstrap_index: u16 },
+    InvokeDynamic {
+        name: String,
+        descriptor: String,
+        bootstrap_index: u16,
+    },
     New(String),
     NewArray(PrimitiveType),
     /// `anewarray` with the component class's internal name (or array descriptor).

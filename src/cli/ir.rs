@@ -40,22 +40,41 @@ fn reason_group(message: &str) -> String {
 
 pub fn run(args: &IrArgs) -> u8 {
     let start = Instant::now();
-    let loaded = read_inputs(&args.input.paths);
+    let (paths, _compiled, compile_errors) = super::sources::compile_java_inputs(&args.input.paths);
+    let mut loaded = read_inputs(&paths);
+    loaded.errors.splice(0..0, compile_errors);
     let mut stderr = std::io::stderr().lock();
     for error in &loaded.errors {
         let _ = stderr.write_all(report::input_error(error).as_bytes());
     }
-    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+    let selectors: Vec<MethodSelector> = args
+        .input
+        .methods
+        .iter()
+        .map(|m| MethodSelector::parse(m))
+        .collect();
     let lifted = lift_all(&loaded.classes, |class, method| {
-        selectors.is_empty() || selectors.iter().any(|s| s.matches(&class.name, &method.name, &method.descriptor))
+        selectors.is_empty()
+            || selectors
+                .iter()
+                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
     });
     let check = args.stats || cfg!(debug_assertions);
-    let mut stats = LiftStats { classes: loaded.classes.len(), input_errors: loaded.errors.len(), ..LiftStats::default() };
+    let mut stats = LiftStats {
+        classes: loaded.classes.len(),
+        input_errors: loaded.errors.len(),
+        ..LiftStats::default()
+    };
     let mut reasons: HashMap<String, usize> = HashMap::new();
     let mut program = Program::default();
     for item in lifted {
         stats.methods += 1;
-        let display = format!("{}.{}{}", item.class.name.replace('/', "."), item.method.name, item.method.descriptor);
+        let display = format!(
+            "{}.{}{}",
+            item.class.name.replace('/', "."),
+            item.method.name,
+            item.method.descriptor
+        );
         match item.result {
             Ok(ir) => {
                 stats.lifted += 1;
@@ -64,7 +83,9 @@ pub fn run(args: &IrArgs) -> u8 {
                     if !errors.is_empty() {
                         stats.verifier_errors += 1;
                         for error in errors.iter().take(3) {
-                            let _ = stderr.write_all(report::verifier_error(&display, &error.to_string()).as_bytes());
+                            let _ = stderr.write_all(
+                                report::verifier_error(&display, &error.to_string()).as_bytes(),
+                            );
                         }
                     }
                 }
@@ -76,14 +97,23 @@ pub fn run(args: &IrArgs) -> u8 {
                 stats.refused += 1;
                 *reasons.entry(reason_group(&error.message)).or_default() += 1;
                 if !args.stats {
-                    let text = report::refused_method(&item.class.origin, &display, error.pc, &error.message);
+                    let text = report::refused_method(
+                        &item.class.origin,
+                        &display,
+                        error.pc,
+                        &error.message,
+                    );
                     let _ = stderr.write_all(text.as_bytes());
                 }
             }
         }
     }
     if !selectors.is_empty() && stats.methods == 0 {
-        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
+        let _ = writeln!(
+            stderr,
+            "error: no method matches {}",
+            args.input.methods.join(", ")
+        );
     }
     stats.seconds = start.elapsed().as_secs_f64();
     let mut refusals: Vec<(String, usize)> = reasons.into_iter().collect();

@@ -1,5 +1,6 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
 mod ir;
+mod sources;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -15,7 +16,11 @@ pub const EXIT_INPUT_ERROR: u8 = 2;
 pub const EXIT_INTERNAL_ERROR: u8 = 3;
 
 #[derive(Parser)]
-#[command(name = "jresa", version, about = "Static resource analysis for JVM bytecode")]
+#[command(
+    name = "jresa",
+    version,
+    about = "Static resource analysis for JVM bytecode"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,7 +51,7 @@ pub fn main() -> ExitCode {
 /// Arguments every subcommand that reads classes shares.
 #[derive(clap::Args, Debug)]
 pub struct InputArgs {
-    /// Class files, directories, jars or jmods to read.
+    /// Class files, directories, jars, jmods, or Java sources (compiled with `javac -g` first).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Only these methods: `Class.name` or `Class.name(descriptor)`; the class may be given by its
@@ -78,7 +83,11 @@ impl MethodSelector {
             Some(k) => (head[..k].replace('.', "/"), head[k + 1..].to_owned()),
             None => (String::new(), head.to_owned()),
         };
-        MethodSelector { class, name, descriptor }
+        MethodSelector {
+            class,
+            name,
+            descriptor,
+        }
     }
 
     /// Whether the method `name` + `descriptor` of class `class` (internal name) is selected.

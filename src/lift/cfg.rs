@@ -62,38 +62,44 @@ pub struct Cfg {
 /// handler edge (the IR's `StmtKind::can_throw`).
 pub fn insn_can_throw(insn: &Insn) -> bool {
     use crate::classfile::{ArithOp, Constant, Kind};
-    match insn {
-        Insn::Arith(Kind::Int | Kind::Long, ArithOp::Div | ArithOp::Rem) => true,
-        Insn::Ldc(Constant::MethodType(_) | Constant::MethodHandle(_) | Constant::Dynamic { .. }) => true,
-        Insn::ArrayLoad(_)
-        | Insn::ArrayStore(_)
-        | Insn::GetStatic(_)
-        | Insn::PutStatic(_)
-        | Insn::GetField(_)
-        | Insn::PutField(_)
-        | Insn::Invoke(..)
-        | Insn::InvokeDynamic { .. }
-        | Insn::New(_)
-        | Insn::NewArray(_)
-        | Insn::ANewArray(_)
-        | Insn::ArrayLength
-        | Insn::AThrow
-        | Insn::CheckCast(_)
-        | Insn::MonitorEnter
-        | Insn::MonitorExit
-        | Insn::MultiANewArray(..) => true,
-        _ => false,
-    }
+    matches!(
+        insn,
+        Insn::Arith(Kind::Int | Kind::Long, ArithOp::Div | ArithOp::Rem)
+            | Insn::Ldc(
+                Constant::MethodType(_) | Constant::MethodHandle(_) | Constant::Dynamic { .. }
+            )
+            | Insn::ArrayLoad(_)
+            | Insn::ArrayStore(_)
+            | Insn::GetStatic(_)
+            | Insn::PutStatic(_)
+            | Insn::GetField(_)
+            | Insn::PutField(_)
+            | Insn::Invoke(..)
+            | Insn::InvokeDynamic { .. }
+            | Insn::New(_)
+            | Insn::NewArray(_)
+            | Insn::ANewArray(_)
+            | Insn::ArrayLength
+            | Insn::AThrow
+            | Insn::CheckCast(_)
+            | Insn::MonitorEnter
+            | Insn::MonitorExit
+            | Insn::MultiANewArray(..)
+    )
 }
 
 /// Where control can go after an instruction (besides exceptions), or `None` when it falls through.
 fn branch_targets(insn: &Insn) -> Option<Terminator> {
     Some(match insn {
-        Insn::IfZero(_, t) | Insn::IfICmp(_, t) | Insn::IfACmp(_, t) | Insn::IfNull(t) | Insn::IfNonNull(t) => {
-            Terminator::Branch(vec![*t])
-        }
+        Insn::IfZero(_, t)
+        | Insn::IfICmp(_, t)
+        | Insn::IfACmp(_, t)
+        | Insn::IfNull(t)
+        | Insn::IfNonNull(t) => Terminator::Branch(vec![*t]),
         Insn::Goto(t) => Terminator::Goto(*t),
-        Insn::TableSwitch { default, targets, .. } => {
+        Insn::TableSwitch {
+            default, targets, ..
+        } => {
             let mut all = vec![*default];
             all.extend(targets);
             Terminator::Branch(all)
@@ -119,13 +125,20 @@ impl Cfg {
         let mut leaders = BTreeSet::new();
         leaders.insert(0usize);
         for handler in &code.exception_table {
-            let index = index_of_pc(handler.handler)
-                .ok_or_else(|| LiftError::at(handler.handler, "exception handler does not start at an instruction"))?;
+            let index = index_of_pc(handler.handler).ok_or_else(|| {
+                LiftError::at(
+                    handler.handler,
+                    "exception handler does not start at an instruction",
+                )
+            })?;
             leaders.insert(index);
         }
         for (k, instruction) in insns.iter().enumerate() {
             if let Insn::Jsr(_) | Insn::Ret(_) = instruction.insn {
-                return Err(LiftError::at(instruction.pc, "jsr/ret subroutines are not supported"));
+                return Err(LiftError::at(
+                    instruction.pc,
+                    "jsr/ret subroutines are not supported",
+                ));
             }
             if let Some(terminator) = branch_targets(&instruction.insn) {
                 let targets = match &terminator {
@@ -134,8 +147,12 @@ impl Cfg {
                     Terminator::Exit => Vec::new(),
                 };
                 for target in targets {
-                    let index = index_of_pc(target)
-                        .ok_or_else(|| LiftError::at(instruction.pc, format!("branch to {target}, which is no instruction")))?;
+                    let index = index_of_pc(target).ok_or_else(|| {
+                        LiftError::at(
+                            instruction.pc,
+                            format!("branch to {target}, which is no instruction"),
+                        )
+                    })?;
                     leaders.insert(index);
                 }
                 if k + 1 < insns.len() {
@@ -154,12 +171,19 @@ impl Cfg {
                 Some(Terminator::Branch(mut targets)) => {
                     let fallthrough = matches!(
                         last.insn,
-                        Insn::IfZero(..) | Insn::IfICmp(..) | Insn::IfACmp(..) | Insn::IfNull(_) | Insn::IfNonNull(_)
+                        Insn::IfZero(..)
+                            | Insn::IfICmp(..)
+                            | Insn::IfACmp(..)
+                            | Insn::IfNull(_)
+                            | Insn::IfNonNull(_)
                     );
                     if fallthrough {
-                        let next = insns
-                            .get(end)
-                            .ok_or_else(|| LiftError::at(last.pc, "conditional branch falls off the end of the code"))?;
+                        let next = insns.get(end).ok_or_else(|| {
+                            LiftError::at(
+                                last.pc,
+                                "conditional branch falls off the end of the code",
+                            )
+                        })?;
                         targets.push(next.pc);
                     }
                     dedup_keep_order(&mut targets);
@@ -168,7 +192,12 @@ impl Cfg {
                 Some(other) => other,
                 None => match insns.get(end) {
                     Some(next) => Terminator::Goto(next.pc),
-                    None => return Err(LiftError::at(last.pc, "execution falls off the end of the code")),
+                    None => {
+                        return Err(LiftError::at(
+                            last.pc,
+                            "execution falls off the end of the code",
+                        ))
+                    }
                 },
             };
             blocks.push(Block {
@@ -181,16 +210,16 @@ impl Cfg {
             });
         }
         let block_at = |pc: u32| index_of_pc(pc).map(|i| block_of_insn[i]);
-        for b in 0..blocks.len() {
-            let targets = match &blocks[b].terminator {
+        for block in &mut blocks {
+            let targets = match &block.terminator {
                 Terminator::Goto(t) => vec![*t],
                 Terminator::Branch(ts) => ts.clone(),
                 Terminator::Exit => Vec::new(),
             };
             // Every target is a leader, so it starts a block.
-            blocks[b].succs = targets.into_iter().filter_map(block_at).collect();
+            block.succs = targets.into_iter().filter_map(block_at).collect();
             let mut handlers = Vec::new();
-            for k in blocks[b].insns.clone() {
+            for k in block.insns.clone() {
                 if !insn_can_throw(&insns[k].insn) {
                     continue;
                 }
@@ -201,7 +230,7 @@ impl Cfg {
                 }
             }
             dedup_keep_order(&mut handlers);
-            blocks[b].handler_succs = handlers;
+            block.handler_succs = handlers;
         }
         let mut cfg = Cfg {
             blocks,
@@ -217,7 +246,11 @@ impl Cfg {
 
     /// All successors of a block, normal ones first.
     pub fn all_succs(&self, block: usize) -> impl Iterator<Item = usize> + '_ {
-        self.blocks[block].succs.iter().chain(&self.blocks[block].handler_succs).copied()
+        self.blocks[block]
+            .succs
+            .iter()
+            .chain(&self.blocks[block].handler_succs)
+            .copied()
     }
 
     fn mark_reachable(&mut self) {
@@ -250,7 +283,9 @@ impl Cfg {
         }
         let dominators = simple_fast(&graph, NodeIndex::new(0));
         let dominates = |a: usize, b: usize| {
-            dominators.dominators(NodeIndex::new(b)).is_some_and(|mut it| it.any(|d| d.index() == a))
+            dominators
+                .dominators(NodeIndex::new(b))
+                .is_some_and(|mut it| it.any(|d| d.index() == a))
         };
         // Back edges grouped by header, headers in offset order.
         let mut back_edges: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -296,7 +331,11 @@ impl Cfg {
                 }
             }
             let blocks: Vec<usize> = (0..n).filter(|&b| member[b]).collect();
-            loops.push(Loop { header, blocks, parent: None });
+            loops.push(Loop {
+                header,
+                blocks,
+                parent: None,
+            });
         }
         // Innermost loop of each block: the smallest loop containing it.
         let mut order: Vec<usize> = (0..loops.len()).collect();

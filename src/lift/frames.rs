@@ -50,7 +50,11 @@ impl StackValue for Ty {
 
 /// Applies `pop`, `pop2`, `dup*` or `swap` to a simulated stack, respecting value categories.
 /// Returns `Ok(false)` when `insn` is not a stack-manipulation instruction.
-pub fn shuffle_stack<V: StackValue>(insn: &Insn, stack: &mut Vec<V>, pc: u32) -> Result<bool, LiftError> {
+pub fn shuffle_stack<V: StackValue>(
+    insn: &Insn,
+    stack: &mut Vec<V>,
+    pc: u32,
+) -> Result<bool, LiftError> {
     let underflow = || LiftError::at(pc, "operand stack underflow");
     let category_error = || LiftError::at(pc, "stack instruction splits a long or double");
     // Pops values covering exactly `words` stack words.
@@ -110,13 +114,20 @@ pub fn constant_ty(constant: &Constant) -> Option<Ty> {
         Constant::Float(_) => Ty::Float,
         Constant::Long(_) => Ty::Long,
         Constant::Double(_) => Ty::Double,
-        Constant::String(_) | Constant::Class(_) | Constant::MethodType(_) | Constant::MethodHandle(_) => Ty::Ref,
+        Constant::String(_)
+        | Constant::Class(_)
+        | Constant::MethodType(_)
+        | Constant::MethodHandle(_) => Ty::Ref,
         Constant::Dynamic { descriptor, .. } => Ty::from_descriptor(descriptor)?,
     })
 }
 
 /// Parameter and result types of an `invoke*` (receiver first when it has one).
-pub fn call_signature(descriptor: &str, has_receiver: bool, pc: u32) -> Result<(Vec<Ty>, Option<Ty>), LiftError> {
+pub fn call_signature(
+    descriptor: &str,
+    has_receiver: bool,
+    pc: u32,
+) -> Result<(Vec<Ty>, Option<Ty>), LiftError> {
     let (mut params, ret) = parse_method_descriptor(descriptor)
         .ok_or_else(|| LiftError::at(pc, format!("malformed method descriptor `{descriptor}`")))?;
     if has_receiver {
@@ -127,14 +138,22 @@ pub fn call_signature(descriptor: &str, has_receiver: bool, pc: u32) -> Result<(
 
 /// The type of a field from its descriptor.
 pub fn field_ty(descriptor: &str, pc: u32) -> Result<Ty, LiftError> {
-    Ty::from_descriptor(descriptor).ok_or_else(|| LiftError::at(pc, format!("malformed field descriptor `{descriptor}`")))
+    Ty::from_descriptor(descriptor)
+        .ok_or_else(|| LiftError::at(pc, format!("malformed field descriptor `{descriptor}`")))
 }
 
 impl Frame {
     fn pop(&mut self, expected: Ty, pc: u32) -> Result<(), LiftError> {
         match self.stack.pop() {
             Some(ty) if ty == expected => Ok(()),
-            Some(ty) => Err(LiftError::at(pc, format!("expected {} on the stack, found {}", expected.keyword(), ty.keyword()))),
+            Some(ty) => Err(LiftError::at(
+                pc,
+                format!(
+                    "expected {} on the stack, found {}",
+                    expected.keyword(),
+                    ty.keyword()
+                ),
+            )),
             None => Err(LiftError::at(pc, "operand stack underflow")),
         }
     }
@@ -150,7 +169,10 @@ impl Frame {
         let slot = usize::from(slot);
         let width = if is_wide(ty) { 2 } else { 1 };
         if slot + width > self.locals.len() {
-            return Err(LiftError::at(pc, format!("local slot {slot} is beyond max_locals")));
+            return Err(LiftError::at(
+                pc,
+                format!("local slot {slot} is beyond max_locals"),
+            ));
         }
         if slot > 0 && self.locals[slot - 1].is_some_and(is_wide) {
             self.locals[slot - 1] = None;
@@ -176,13 +198,20 @@ impl Frame {
             Insn::FConst(_) => s.stack.push(Ty::Float),
             Insn::DConst(_) => s.stack.push(Ty::Double),
             Insn::Ldc(constant) => {
-                let ty = constant_ty(constant).ok_or_else(|| LiftError::at(pc, "malformed dynamic constant descriptor"))?;
+                let ty = constant_ty(constant)
+                    .ok_or_else(|| LiftError::at(pc, "malformed dynamic constant descriptor"))?;
                 s.stack.push(ty);
             }
             Insn::Load(kind, slot) => {
                 let ty = ty_of_kind(*kind);
                 if s.local(*slot, pc)? != Some(ty) {
-                    return Err(LiftError::at(pc, format!("load of local {slot} as {}, which it does not hold", ty.keyword())));
+                    return Err(LiftError::at(
+                        pc,
+                        format!(
+                            "load of local {slot} as {}, which it does not hold",
+                            ty.keyword()
+                        ),
+                    ));
                 }
                 s.stack.push(ty);
             }
@@ -193,7 +222,10 @@ impl Frame {
             }
             Insn::IInc(slot, _) => {
                 if s.local(*slot, pc)? != Some(Ty::Int) {
-                    return Err(LiftError::at(pc, format!("iinc of local {slot}, which holds no int")));
+                    return Err(LiftError::at(
+                        pc,
+                        format!("iinc of local {slot}, which holds no int"),
+                    ));
                 }
             }
             Insn::ArrayLoad(kind) => {
@@ -236,7 +268,9 @@ impl Frame {
                 s.pop(ty, pc)?;
                 s.stack.push(Ty::Int);
             }
-            Insn::IfZero(..) | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => s.pop(Ty::Int, pc)?,
+            Insn::IfZero(..) | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                s.pop(Ty::Int, pc)?
+            }
             Insn::IfICmp(..) => {
                 s.pop(Ty::Int, pc)?;
                 s.pop(Ty::Int, pc)?;
@@ -245,9 +279,11 @@ impl Frame {
                 s.pop(Ty::Ref, pc)?;
                 s.pop(Ty::Ref, pc)?;
             }
-            Insn::IfNull(_) | Insn::IfNonNull(_) | Insn::AThrow | Insn::MonitorEnter | Insn::MonitorExit => {
-                s.pop(Ty::Ref, pc)?
-            }
+            Insn::IfNull(_)
+            | Insn::IfNonNull(_)
+            | Insn::AThrow
+            | Insn::MonitorEnter
+            | Insn::MonitorExit => s.pop(Ty::Ref, pc)?,
             Insn::Return(Some(kind)) => s.pop(ty_of_kind(*kind), pc)?,
             Insn::GetStatic(field) => s.stack.push(field_ty(&field.descriptor, pc)?),
             Insn::PutStatic(field) => s.pop(field_ty(&field.descriptor, pc)?, pc)?,
@@ -300,7 +336,15 @@ impl Frame {
                 }
                 s.stack.push(Ty::Ref);
             }
-            Insn::Pop | Insn::Pop2 | Insn::Dup | Insn::DupX1 | Insn::DupX2 | Insn::Dup2 | Insn::Dup2X1 | Insn::Dup2X2 | Insn::Swap => {
+            Insn::Pop
+            | Insn::Pop2
+            | Insn::Dup
+            | Insn::DupX1
+            | Insn::DupX2
+            | Insn::Dup2
+            | Insn::Dup2X1
+            | Insn::Dup2X2
+            | Insn::Swap => {
                 unreachable!("handled by shuffle_stack")
             }
         }
@@ -310,7 +354,10 @@ impl Frame {
     /// Merges `other` into `self`; returns whether `self` changed.
     fn merge(&mut self, other: &Frame, pc: u32) -> Result<bool, LiftError> {
         if self.stack != other.stack {
-            return Err(LiftError::at(pc, "operand stacks of different shapes meet here"));
+            return Err(LiftError::at(
+                pc,
+                "operand stacks of different shapes meet here",
+            ));
         }
         let mut changed = false;
         for (mine, theirs) in self.locals.iter_mut().zip(&other.locals) {
@@ -326,10 +373,15 @@ impl Frame {
 /// The initial frame of a method: parameters in their slots, an empty stack.
 pub fn entry_frame(descriptor: &str, is_static: bool, max_locals: u16) -> Result<Frame, LiftError> {
     let (params, _) = call_signature(descriptor, !is_static, 0)?;
-    let mut frame = Frame { locals: vec![None; usize::from(max_locals)], stack: Vec::new() };
+    let mut frame = Frame {
+        locals: vec![None; usize::from(max_locals)],
+        stack: Vec::new(),
+    };
     let mut slot: u16 = 0;
     for ty in params {
-        frame.set_local(slot, ty, 0).map_err(|_| LiftError::at(0, "parameters do not fit in max_locals"))?;
+        frame
+            .set_local(slot, ty, 0)
+            .map_err(|_| LiftError::at(0, "parameters do not fit in max_locals"))?;
         slot += if is_wide(ty) { 2 } else { 1 };
     }
     Ok(frame)
@@ -345,15 +397,25 @@ pub fn infer_frames(code: &Code, cfg: &Cfg, entry: Frame) -> Result<Vec<Option<F
     while let Some(b) = pending.pop() {
         queued[b] = false;
         let block = &cfg.blocks[b];
-        let Some(mut frame) = frames[b].clone() else { continue };
+        let Some(mut frame) = frames[b].clone() else {
+            continue;
+        };
         let mut flows: Vec<(usize, Frame)> = Vec::new();
         for k in block.insns.clone() {
             let instruction = &code.instructions[k];
             if insn_can_throw(&instruction.insn) {
                 for handler in &code.exception_table {
                     if handler.start <= instruction.pc && instruction.pc < handler.end {
-                        let target = cfg.block_of_insn[code.instructions.partition_point(|i| i.pc < handler.handler)];
-                        flows.push((target, Frame { locals: frame.locals.clone(), stack: vec![Ty::Ref] }));
+                        let target = cfg.block_of_insn[code
+                            .instructions
+                            .partition_point(|i| i.pc < handler.handler)];
+                        flows.push((
+                            target,
+                            Frame {
+                                locals: frame.locals.clone(),
+                                stack: vec![Ty::Ref],
+                            },
+                        ));
                     }
                 }
             }
@@ -388,7 +450,13 @@ pub fn live_in(code: &Code, cfg: &Cfg) -> Vec<FixedBitSet> {
     let table: Vec<(u32, u32, usize)> = code
         .exception_table
         .iter()
-        .map(|h| (h.start, h.end, cfg.block_of_insn[code.instructions.partition_point(|i| i.pc < h.handler)]))
+        .map(|h| {
+            (
+                h.start,
+                h.end,
+                cfg.block_of_insn[code.instructions.partition_point(|i| i.pc < h.handler)],
+            )
+        })
         .collect();
     let mut changed = true;
     while changed {
@@ -405,15 +473,13 @@ pub fn live_in(code: &Code, cfg: &Cfg) -> Vec<FixedBitSet> {
             for k in block.insns.clone().rev() {
                 let instruction = &code.instructions[k];
                 match &instruction.insn {
-                    Insn::Store(_, slot) => {
-                        if usize::from(*slot) < slots {
-                            current.set(usize::from(*slot), false);
-                        }
+                    Insn::Store(_, slot) if usize::from(*slot) < slots => {
+                        current.set(usize::from(*slot), false);
                     }
-                    Insn::Load(_, slot) | Insn::IInc(slot, _) | Insn::Ret(slot) => {
-                        if usize::from(*slot) < slots {
-                            current.insert(usize::from(*slot));
-                        }
+                    Insn::Load(_, slot) | Insn::IInc(slot, _) | Insn::Ret(slot)
+                        if usize::from(*slot) < slots =>
+                    {
+                        current.insert(usize::from(*slot));
                     }
                     _ => {}
                 }

@@ -22,11 +22,17 @@ pub struct LiftError {
 
 impl LiftError {
     pub fn at(pc: u32, message: impl Into<String>) -> Self {
-        LiftError { pc: Some(pc), message: message.into() }
+        LiftError {
+            pc: Some(pc),
+            message: message.into(),
+        }
     }
 
     pub fn general(message: impl Into<String>) -> Self {
-        LiftError { pc: None, message: message.into() }
+        LiftError {
+            pc: None,
+            message: message.into(),
+        }
     }
 }
 
@@ -60,7 +66,12 @@ pub(crate) fn array_elem(kind: ArrayKind) -> ElemTy {
 pub fn lift_method(class: &ClassFile, method: &Method) -> Result<MethodIr, LiftError> {
     let code = match &method.code {
         None => return Err(LiftError::general("the method has no code")),
-        Some(Err(error)) => return Err(LiftError { pc: error.offset, message: error.message.clone() }),
+        Some(Err(error)) => {
+            return Err(LiftError {
+                pc: error.offset,
+                message: error.message.clone(),
+            })
+        }
         Some(Ok(code)) => code,
     };
     let cfg = cfg::Cfg::build(code)?;
@@ -80,7 +91,10 @@ pub struct Lifted<'a> {
 
 /// Lifts every method with code of `classes` that `select` accepts, in parallel, in class and
 /// method order. Abstract and native methods are skipped.
-pub fn lift_all<'a>(classes: &'a [ClassFile], select: impl Fn(&ClassFile, &Method) -> bool + Sync) -> Vec<Lifted<'a>> {
+pub fn lift_all<'a>(
+    classes: &'a [ClassFile],
+    select: impl Fn(&ClassFile, &Method) -> bool + Sync,
+) -> Vec<Lifted<'a>> {
     use rayon::prelude::*;
     let jobs: Vec<(&ClassFile, &Method)> = classes
         .iter()
@@ -88,6 +102,10 @@ pub fn lift_all<'a>(classes: &'a [ClassFile], select: impl Fn(&ClassFile, &Metho
         .filter(|(class, method)| method.code.is_some() && select(class, method))
         .collect();
     jobs.into_par_iter()
-        .map(|(class, method)| Lifted { class, method, result: lift_method(class, method) })
+        .map(|(class, method)| Lifted {
+            class,
+            method,
+            result: lift_method(class, method),
+        })
         .collect()
 }

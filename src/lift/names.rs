@@ -77,8 +77,16 @@ fn type_suffix(ty: Ty) -> &'static str {
 
 /// Turns an arbitrary `LocalVariableTable` name into an identifier base (`l<slot>` when nothing usable).
 pub fn sanitize_local_name(name: &str, slot: u16) -> String {
-    let cleaned: String =
-        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '$' { c } else { '_' }).collect();
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     match cleaned.chars().next() {
         None => format!("l{slot}"),
         Some(c) if c.is_ascii_digit() => format!("_{cleaned}"),
@@ -118,7 +126,9 @@ impl VarTable {
             VarKey::Exception => ("exc".to_owned(), Ty::Ref),
             VarKey::Out(out) => match out {
                 OutKey::Slot(slot, ty) => (format!("l{slot}{}.out", type_suffix(ty.ty())), ty.ty()),
-                OutKey::Stack(depth, ty) => (format!("s{depth}{}.out", type_suffix(ty.ty())), ty.ty()),
+                OutKey::Stack(depth, ty) => {
+                    (format!("s{depth}{}.out", type_suffix(ty.ty())), ty.ty())
+                }
                 OutKey::ReturnValue(ty) => ("retv.out".to_owned(), ty.ty()),
                 OutKey::Selector => ("sel.out".to_owned(), Ty::Int),
             },

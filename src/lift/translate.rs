@@ -7,7 +7,9 @@
 //! The operand stack is simulated with operands, so loads, stores and stack shuffles emit nothing.
 
 use super::cfg::{Cfg, Terminator};
-use super::frames::{call_signature, constant_ty, field_ty, is_wide, shuffle_stack, ty_of_kind, Frame, StackValue};
+use super::frames::{
+    call_signature, constant_ty, field_ty, is_wide, shuffle_stack, ty_of_kind, Frame, StackValue,
+};
 use super::names::{sanitize_local_name, OutKey, TyKey, VarKey, VarTable};
 use super::{array_elem, LiftError};
 use crate::classfile::{self as cf, ArithOp, Code, Constant, Insn, InvokeKind};
@@ -37,14 +39,21 @@ struct State {
 
 impl State {
     fn pop(&mut self, pc: u32) -> Result<Val, LiftError> {
-        self.stack.pop().ok_or_else(|| LiftError::at(pc, "operand stack underflow"))
+        self.stack
+            .pop()
+            .ok_or_else(|| LiftError::at(pc, "operand stack underflow"))
     }
 
     fn pop_n(&mut self, n: usize, pc: u32) -> Result<Vec<Operand>, LiftError> {
         if self.stack.len() < n {
             return Err(LiftError::at(pc, "operand stack underflow"));
         }
-        Ok(self.stack.split_off(self.stack.len() - n).into_iter().map(|v| v.op).collect())
+        Ok(self
+            .stack
+            .split_off(self.stack.len() - n)
+            .into_iter()
+            .map(|v| v.op)
+            .collect())
     }
 
     fn set_local(&mut self, slot: usize, value: Val) {
@@ -77,15 +86,31 @@ struct RuleBuilder {
 
 impl RuleBuilder {
     fn new(pc: u32) -> Self {
-        RuleBuilder { guard: Vec::new(), body: Vec::new(), bytecodes: 0, pc, versions: HashMap::new(), temps: 0 }
+        RuleBuilder {
+            guard: Vec::new(),
+            body: Vec::new(),
+            bytecodes: 0,
+            pc,
+            versions: HashMap::new(),
+            temps: 0,
+        }
     }
 
     fn push(&mut self, kind: StmtKind, handler: Option<HandlerEdge>) {
-        self.body.push(Stmt { pc: self.pc, bytecodes: self.bytecodes, kind, handler });
+        self.body.push(Stmt {
+            pc: self.pc,
+            bytecodes: self.bytecodes,
+            kind,
+            handler,
+        });
     }
 
     fn finish(self) -> Rule {
-        Rule { guard: self.guard, body: self.body, bytecodes: self.bytecodes }
+        Rule {
+            guard: self.guard,
+            body: self.body,
+            bytecodes: self.bytecodes,
+        }
     }
 }
 
@@ -120,11 +145,22 @@ enum Source {
 /// How control leaves a block's last instruction.
 enum Control {
     Goto(u32),
-    If { cond: Cond, taken: u32, fallthrough: u32 },
-    Switch { value: Operand, cases: Vec<(i32, u32)>, default: u32 },
+    If {
+        cond: Cond,
+        taken: u32,
+        fallthrough: u32,
+    },
+    Switch {
+        value: Operand,
+        cases: Vec<(i32, u32)>,
+        default: u32,
+    },
     Return(Option<Operand>),
     Thrown,
 }
+
+/// Handler-dispatch procedures are shared per loop context and list of `(catch type, handler block)`.
+type HandlerKey = (Option<usize>, Vec<(Option<String>, usize)>);
 
 pub(super) struct Translator<'a> {
     class: &'a cf::ClassFile,
@@ -138,7 +174,7 @@ pub(super) struct Translator<'a> {
     block_procs: Vec<Option<ProcId>>,
     block_inputs: Vec<Vec<(Source, VarId)>>,
     loops: Vec<LoopInfo>,
-    handler_procs: HashMap<(Option<usize>, Vec<(Option<String>, usize)>), (ProcId, Vec<(u16, Ty)>)>,
+    handler_procs: HashMap<HandlerKey, (ProcId, Vec<(u16, Ty)>)>,
     pending: Vec<usize>,
     ret_var: Option<VarId>,
     ret_ty: Option<Ty>,
@@ -160,7 +196,9 @@ impl<'a> Translator<'a> {
         let mut slot: u16 = 0;
         for ty in params {
             param_slots.push((slot, ty));
-            slot = slot.checked_add(if is_wide(ty) { 2 } else { 1 }).ok_or_else(|| LiftError::at(0, "too many parameters"))?;
+            slot = slot
+                .checked_add(if is_wide(ty) { 2 } else { 1 })
+                .ok_or_else(|| LiftError::at(0, "too many parameters"))?;
         }
         let mut vars = VarTable::default();
         let ret_var = ret_ty.map(|ty| vars.ret(ty));
@@ -189,12 +227,26 @@ impl<'a> Translator<'a> {
         self.analyse_loops()?;
         let entry = if self.cfg.header_of[0].is_some() {
             // The first block is a loop header: a separate entry procedure takes the parameters.
-            let inputs: Vec<VarId> = self.param_slots.clone().iter().map(|&(slot, ty)| self.local_var(slot, ty, 0)).collect();
+            let inputs: Vec<VarId> = self
+                .param_slots
+                .clone()
+                .iter()
+                .map(|&(slot, ty)| self.local_var(slot, ty, 0))
+                .collect();
             let outputs = self.ctx_outputs(None);
             let entry = self.alloc_proc("entry", ProcKind::Entry, 0, inputs.clone(), outputs);
-            let mut state = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+            let mut state = State {
+                locals: vec![None; usize::from(self.code.max_locals)],
+                stack: Vec::new(),
+            };
             for (&(slot, ty), var) in self.param_slots.iter().zip(&inputs) {
-                state.set_local(usize::from(slot), Val { op: Operand::Var(*var), ty });
+                state.set_local(
+                    usize::from(slot),
+                    Val {
+                        op: Operand::Var(*var),
+                        ty,
+                    },
+                );
             }
             let rule = self.emit_edge(None, RuleBuilder::new(0), &state, Target::Block(0))?;
             self.procs[entry.index()].rules.push(rule);
@@ -228,10 +280,15 @@ impl<'a> Translator<'a> {
         let matches_ty = |descriptor: &str| Ty::from_descriptor(descriptor) == Some(ty);
         let table = &self.code.local_variables;
         let covering = table.iter().find(|v| {
-            v.index == slot && v.start <= pc && pc < v.start.saturating_add(v.length) && matches_ty(&v.descriptor)
+            v.index == slot
+                && v.start <= pc
+                && pc < v.start.saturating_add(v.length)
+                && matches_ty(&v.descriptor)
         });
         let chosen = covering.or_else(|| {
-            let mut candidates = table.iter().filter(|v| v.index == slot && matches_ty(&v.descriptor));
+            let mut candidates = table
+                .iter()
+                .filter(|v| v.index == slot && matches_ty(&v.descriptor));
             let first = candidates.next()?;
             candidates.all(|v| v.name == first.name).then_some(first)
         });
@@ -260,7 +317,14 @@ impl<'a> Translator<'a> {
         self.vars.get(VarKey::Temp { ty, k: rule.temps })
     }
 
-    fn alloc_proc(&mut self, base: &str, kind: ProcKind, pc: u32, inputs: Vec<VarId>, outputs: Vec<VarId>) -> ProcId {
+    fn alloc_proc(
+        &mut self,
+        base: &str,
+        kind: ProcKind,
+        pc: u32,
+        inputs: Vec<VarId>,
+        outputs: Vec<VarId>,
+    ) -> ProcId {
         let mut name = base.to_owned();
         let mut n = 2;
         while self.proc_names.contains(&name) {
@@ -269,12 +333,24 @@ impl<'a> Translator<'a> {
         }
         self.proc_names.insert(name.clone());
         let id = ProcId::from_index(self.procs.len());
-        self.procs.push(Procedure { name, kind, pc, inputs, outputs, rules: Vec::new() });
+        self.procs.push(Procedure {
+            name,
+            kind,
+            pc,
+            inputs,
+            outputs,
+            rules: Vec::new(),
+        });
         id
     }
 
     fn frame(&self, block: usize) -> Result<&Frame, LiftError> {
-        self.frames[block].as_ref().ok_or_else(|| LiftError::at(self.cfg.blocks[block].start_pc, "block has no inferred frame"))
+        self.frames[block].as_ref().ok_or_else(|| {
+            LiftError::at(
+                self.cfg.blocks[block].start_pc,
+                "block has no inferred frame",
+            )
+        })
     }
 
     /// Live slots of a block entry with their types.
@@ -285,7 +361,10 @@ impl<'a> Translator<'a> {
             .ones()
             .map(|slot| {
                 let ty = frame.locals.get(slot).copied().flatten().ok_or_else(|| {
-                    LiftError::at(pc, format!("local {slot} is read here but holds no value of one type"))
+                    LiftError::at(
+                        pc,
+                        format!("local {slot} is read here but holds no value of one type"),
+                    )
                 })?;
                 Ok((slot as u16, ty))
             })
@@ -301,7 +380,9 @@ impl<'a> Translator<'a> {
             let mut exits: Vec<ExitTarget> = Vec::new();
             for &b in &lp.blocks {
                 for k in self.cfg.blocks[b].insns.clone() {
-                    if let Insn::Store(_, slot) | Insn::IInc(slot, _) = self.code.instructions[k].insn {
+                    if let Insn::Store(_, slot) | Insn::IInc(slot, _) =
+                        self.code.instructions[k].insn
+                    {
                         if usize::from(slot) < modified.len() {
                             modified.insert(usize::from(slot));
                         }
@@ -349,14 +430,23 @@ impl<'a> Translator<'a> {
                 .into_iter()
                 .map(|key| {
                     let hint = match &key {
-                        OutKey::Slot(slot, ty) => Some(format!("{}.out", self.local_name(*slot, ty.ty(), header_pc))),
+                        OutKey::Slot(slot, ty) => Some(format!(
+                            "{}.out",
+                            self.local_name(*slot, ty.ty(), header_pc)
+                        )),
                         _ => None,
                     };
-                    let var = self.vars.get_hinted(VarKey::Out(key.clone()), hint.as_deref());
+                    let var = self
+                        .vars
+                        .get_hinted(VarKey::Out(key.clone()), hint.as_deref());
                     (key, var)
                 })
                 .collect();
-            self.loops.push(LoopInfo { exits, outputs, dispatch: None });
+            self.loops.push(LoopInfo {
+                exits,
+                outputs,
+                dispatch: None,
+            });
         }
         Ok(())
     }
@@ -388,7 +478,10 @@ impl<'a> Translator<'a> {
             }
         }
         for (depth, ty) in self.frame(block)?.stack.clone().into_iter().enumerate() {
-            inputs.push((Source::Stack(depth), self.vars.get(VarKey::Stack { depth, ty })));
+            inputs.push((
+                Source::Stack(depth),
+                self.vars.get(VarKey::Stack { depth, ty }),
+            ));
         }
         let ctx = self.cfg.loop_of_block[block];
         let outputs = self.ctx_outputs(ctx);
@@ -396,7 +489,13 @@ impl<'a> Translator<'a> {
             Some(_) => (format!("loop{pc}"), ProcKind::Loop),
             None => (format!("b{pc}"), ProcKind::Block),
         };
-        let id = self.alloc_proc(&base, kind, pc, inputs.iter().map(|i| i.1).collect(), outputs);
+        let id = self.alloc_proc(
+            &base,
+            kind,
+            pc,
+            inputs.iter().map(|i| i.1).collect(),
+            outputs,
+        );
         self.block_procs[block] = Some(id);
         self.block_inputs[block] = inputs;
         self.pending.push(block);
@@ -405,7 +504,12 @@ impl<'a> Translator<'a> {
 
     /// `base` with the live slots of `block` set from `typed` (values keyed by slot and type), for
     /// procedures whose inputs serve several successors that type a slot differently.
-    fn state_for_target(&self, block: usize, base: &State, typed: &HashMap<(u16, TyKey), Operand>) -> Result<State, LiftError> {
+    fn state_for_target(
+        &self,
+        block: usize,
+        base: &State,
+        typed: &HashMap<(u16, TyKey), Operand>,
+    ) -> Result<State, LiftError> {
         let mut state = base.clone();
         for (slot, ty) in self.live_slots(block)? {
             if let Some(op) = typed.get(&(slot, TyKey::new(ty))) {
@@ -436,11 +540,18 @@ impl<'a> Translator<'a> {
     }
 
     fn translate_block(&mut self, block: usize) -> Result<(), LiftError> {
-        let id = self.block_procs[block].ok_or_else(|| LiftError::at(0, "block without procedure"))?;
+        let id =
+            self.block_procs[block].ok_or_else(|| LiftError::at(0, "block without procedure"))?;
         let ctx = self.cfg.loop_of_block[block];
-        let mut state = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let mut state = State {
+            locals: vec![None; usize::from(self.code.max_locals)],
+            stack: Vec::new(),
+        };
         for (source, var) in self.block_inputs[block].clone() {
-            let value = Val { op: Operand::Var(var), ty: self.vars.ty(var) };
+            let value = Val {
+                op: Operand::Var(var),
+                ty: self.vars.ty(var),
+            };
             match source {
                 Source::Slot(slot) => state.set_local(usize::from(slot), value),
                 Source::Stack(_) => state.stack.push(value),
@@ -455,7 +566,10 @@ impl<'a> Translator<'a> {
             rule.bytecodes += 1;
             control = self.step(ctx, &mut rule, &mut state, &instruction.insn)?;
             if control.is_some() && k + 1 != range.end {
-                return Err(LiftError::at(instruction.pc, "control transfer in the middle of a block"));
+                return Err(LiftError::at(
+                    instruction.pc,
+                    "control transfer in the middle of a block",
+                ));
             }
         }
         let rules = match control {
@@ -464,13 +578,28 @@ impl<'a> Translator<'a> {
                 _ => return Err(LiftError::at(rule.pc, "block ends without a successor")),
             },
             Some(Control::Goto(target)) => vec![self.goto(ctx, rule, &state, target)?],
-            Some(Control::Return(value)) => vec![self.emit_edge(ctx, rule, &state, Target::Return(value))?],
-            Some(Control::Thrown) => vec![rule.finish()],
-            Some(Control::If { cond, taken, fallthrough }) => {
-                let negated = negate(&cond);
-                self.branch(ctx, rule, &state, vec![(vec![cond], taken), (vec![negated], fallthrough)])?
+            Some(Control::Return(value)) => {
+                vec![self.emit_edge(ctx, rule, &state, Target::Return(value))?]
             }
-            Some(Control::Switch { value, cases, default }) => {
+            Some(Control::Thrown) => vec![rule.finish()],
+            Some(Control::If {
+                cond,
+                taken,
+                fallthrough,
+            }) => {
+                let negated = negate(&cond);
+                self.branch(
+                    ctx,
+                    rule,
+                    &state,
+                    vec![(vec![cond], taken), (vec![negated], fallthrough)],
+                )?
+            }
+            Some(Control::Switch {
+                value,
+                cases,
+                default,
+            }) => {
                 let outcomes = switch_outcomes(&value, &cases, default);
                 self.branch(ctx, rule, &state, outcomes)?
             }
@@ -488,7 +617,13 @@ impl<'a> Translator<'a> {
         Ok(self.cfg.block_of_insn[index])
     }
 
-    fn goto(&mut self, ctx: Option<usize>, rule: RuleBuilder, state: &State, pc: u32) -> Result<Rule, LiftError> {
+    fn goto(
+        &mut self,
+        ctx: Option<usize>,
+        rule: RuleBuilder,
+        state: &State,
+        pc: u32,
+    ) -> Result<Rule, LiftError> {
         let target = self.block_at(pc)?;
         self.emit_edge(ctx, rule, state, Target::Block(target))
     }
@@ -521,12 +656,21 @@ impl<'a> Translator<'a> {
         }
         let mut inputs = Vec::new();
         let mut args = Vec::new();
-        let mut formal_state = State { locals: vec![None; state.locals.len()], stack: Vec::new() };
+        let mut formal_state = State {
+            locals: vec![None; state.locals.len()],
+            stack: Vec::new(),
+        };
         let mut renaming: HashMap<VarId, VarId> = HashMap::new();
         let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
             let formal = self.local_var(slot, ty.ty(), rule.pc);
-            let actual = match state.locals.get(usize::from(slot)).cloned().flatten().filter(|v| v.ty == ty.ty()) {
+            let actual = match state
+                .locals
+                .get(usize::from(slot))
+                .cloned()
+                .flatten()
+                .filter(|v| v.ty == ty.ty())
+            {
                 Some(value) => {
                     if let Operand::Var(v) = value.op {
                         renaming.entry(v).or_insert(formal);
@@ -541,20 +685,29 @@ impl<'a> Translator<'a> {
             typed.insert((slot, ty), Operand::Var(formal));
         }
         for (depth, value) in state.stack.iter().enumerate() {
-            let formal = self.vars.get(VarKey::Stack { depth, ty: value.ty });
+            let formal = self.vars.get(VarKey::Stack {
+                depth,
+                ty: value.ty,
+            });
             if let Operand::Var(v) = value.op {
                 renaming.entry(v).or_insert(formal);
             }
             inputs.push(formal);
             args.push(value.op.clone());
-            formal_state.stack.push(Val { op: Operand::Var(formal), ty: value.ty });
+            formal_state.stack.push(Val {
+                op: Operand::Var(formal),
+                ty: value.ty,
+            });
         }
         let mut extra = 0;
         let mut rename = |operand: &Operand, this: &mut Self| -> Operand {
             match operand {
                 Operand::Var(v) => {
                     let formal = *renaming.entry(*v).or_insert_with(|| {
-                        let formal = this.vars.get(VarKey::CondOperand { k: extra, ty: this.vars.ty(*v) });
+                        let formal = this.vars.get(VarKey::CondOperand {
+                            k: extra,
+                            ty: this.vars.ty(*v),
+                        });
                         extra += 1;
                         inputs.push(formal);
                         args.push(operand.clone());
@@ -570,10 +723,20 @@ impl<'a> Translator<'a> {
             let guard = guard
                 .iter()
                 .map(|cond| match cond {
-                    Cond::Cmp { op, lhs, rhs } => Cond::Cmp { op: *op, lhs: rename(lhs, self), rhs: rename(rhs, self) },
-                    Cond::InstanceOf { value, class, negated } => {
-                        Cond::InstanceOf { value: rename(value, self), class: class.clone(), negated: *negated }
-                    }
+                    Cond::Cmp { op, lhs, rhs } => Cond::Cmp {
+                        op: *op,
+                        lhs: rename(lhs, self),
+                        rhs: rename(rhs, self),
+                    },
+                    Cond::InstanceOf {
+                        value,
+                        class,
+                        negated,
+                    } => Cond::InstanceOf {
+                        value: rename(value, self),
+                        class: class.clone(),
+                        negated: *negated,
+                    },
                 })
                 .collect::<Vec<_>>();
             renamed_outcomes.push((guard, pc));
@@ -591,7 +754,14 @@ impl<'a> Translator<'a> {
         }
         self.procs[branch.index()].rules = rules;
         let mut rule = rule;
-        rule.push(StmtKind::Call { proc: branch, args, outs: outputs }, None);
+        rule.push(
+            StmtKind::Call {
+                proc: branch,
+                args,
+                outs: outputs,
+            },
+            None,
+        );
         Ok(vec![rule.finish()])
     }
 
@@ -609,16 +779,38 @@ impl<'a> Translator<'a> {
     // ----- edges -----
 
     /// Ends `rule` by transferring control to `target` from a procedure of context `ctx`.
-    fn emit_edge(&mut self, ctx: Option<usize>, mut rule: RuleBuilder, state: &State, target: Target) -> Result<Rule, LiftError> {
+    fn emit_edge(
+        &mut self,
+        ctx: Option<usize>,
+        mut rule: RuleBuilder,
+        state: &State,
+        target: Target,
+    ) -> Result<Rule, LiftError> {
         match target {
             Target::Return(value) => match ctx {
-                Some(l) if !self.loops[l].exits.is_empty() => self.exit(l, rule, state, ExitTarget::Return, value),
-                Some(l) => Err(LiftError::at(rule.pc, format!("return from loop {l}, which has no exits"))),
+                Some(l) if !self.loops[l].exits.is_empty() => {
+                    self.exit(l, rule, state, ExitTarget::Return, value)
+                }
+                Some(l) => Err(LiftError::at(
+                    rule.pc,
+                    format!("return from loop {l}, which has no exits"),
+                )),
                 None => {
                     match (self.ret_var, value) {
-                        (Some(ret), Some(value)) => rule.push(StmtKind::Assign { dst: ret, src: value }, None),
+                        (Some(ret), Some(value)) => rule.push(
+                            StmtKind::Assign {
+                                dst: ret,
+                                src: value,
+                            },
+                            None,
+                        ),
                         (None, None) => {}
-                        _ => return Err(LiftError::at(rule.pc, "return does not match the method's return type")),
+                        _ => {
+                            return Err(LiftError::at(
+                                rule.pc,
+                                "return does not match the method's return type",
+                            ))
+                        }
                     }
                     Ok(rule.finish())
                 }
@@ -638,17 +830,29 @@ impl<'a> Translator<'a> {
                     return Ok(rule.finish());
                 }
                 match target_loop {
-                    Some(inner) if self.cfg.header_of[t] == Some(inner) && self.cfg.loops[inner].parent == ctx => {
+                    Some(inner)
+                        if self.cfg.header_of[t] == Some(inner)
+                            && self.cfg.loops[inner].parent == ctx =>
+                    {
                         self.enter_loop(ctx, rule, state, inner)
                     }
-                    _ => Err(LiftError::at(rule.pc, "jump into the middle of a loop (irreducible control flow)")),
+                    _ => Err(LiftError::at(
+                        rule.pc,
+                        "jump into the middle of a loop (irreducible control flow)",
+                    )),
                 }
             }
         }
     }
 
     /// Calls loop `inner` from context `ctx` and continues after it.
-    fn enter_loop(&mut self, ctx: Option<usize>, mut rule: RuleBuilder, state: &State, inner: usize) -> Result<Rule, LiftError> {
+    fn enter_loop(
+        &mut self,
+        ctx: Option<usize>,
+        mut rule: RuleBuilder,
+        state: &State,
+        inner: usize,
+    ) -> Result<Rule, LiftError> {
         let header = self.cfg.loops[inner].header;
         let proc = self.block_proc(header)?;
         let args = self.args_for_block(header, state)?;
@@ -690,16 +894,32 @@ impl<'a> Translator<'a> {
                 DispatchSource::Slot(slot, ty) => Ok(typed
                     .get(&(*slot, TyKey::new(*ty)))
                     .cloned()
-                    .or_else(|| after.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == *ty).map(|v| v.op))
+                    .or_else(|| {
+                        after
+                            .locals
+                            .get(usize::from(*slot))
+                            .cloned()
+                            .flatten()
+                            .filter(|v| v.ty == *ty)
+                            .map(|v| v.op)
+                    })
                     // Typed otherwise here: only exits that never read it as `ty` use this input.
                     .unwrap_or_else(|| default_operand(*ty))),
-                DispatchSource::Out(key) => {
-                    extra.get(key).cloned().ok_or_else(|| LiftError::at(rule.pc, "loop output missing"))
-                }
+                DispatchSource::Out(key) => extra
+                    .get(key)
+                    .cloned()
+                    .ok_or_else(|| LiftError::at(rule.pc, "loop output missing")),
             })
             .collect::<Result<Vec<_>, _>>()?;
         let outs = self.ctx_outputs(ctx);
-        rule.push(StmtKind::Call { proc: dispatch, args, outs }, None);
+        rule.push(
+            StmtKind::Call {
+                proc: dispatch,
+                args,
+                outs,
+            },
+            None,
+        );
         Ok(rule.finish())
     }
 
@@ -719,19 +939,32 @@ impl<'a> Translator<'a> {
                     let op = extra
                         .get(&OutKey::Stack(depth, TyKey::new(*ty)))
                         .cloned()
-                        .ok_or_else(|| LiftError::at(self.cfg.blocks[t].start_pc, "loop exit stack value missing"))?;
+                        .ok_or_else(|| {
+                            LiftError::at(
+                                self.cfg.blocks[t].start_pc,
+                                "loop exit stack value missing",
+                            )
+                        })?;
                     state.stack.push(Val { op, ty: *ty });
                 }
                 Ok((state, Target::Block(t)))
             }
             ExitTarget::Return => {
-                let value = self.ret_ty.map(|ty| extra.get(&OutKey::ReturnValue(TyKey::new(ty))).cloned());
+                let value = self
+                    .ret_ty
+                    .map(|ty| extra.get(&OutKey::ReturnValue(TyKey::new(ty))).cloned());
                 let value = match value {
                     Some(Some(v)) => Some(v),
                     Some(None) => return Err(LiftError::at(0, "loop return value missing")),
                     None => None,
                 };
-                Ok((State { locals: after.locals.clone(), stack: Vec::new() }, Target::Return(value)))
+                Ok((
+                    State {
+                        locals: after.locals.clone(),
+                        stack: Vec::new(),
+                    },
+                    Target::Return(value),
+                ))
             }
         }
     }
@@ -750,7 +983,10 @@ impl<'a> Translator<'a> {
         let header_pc = self.cfg.blocks[self.cfg.loops[inner].header].start_pc;
         let mut sources = Vec::new();
         let mut inputs = Vec::new();
-        let formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let formal = State {
+            locals: vec![None; usize::from(self.code.max_locals)],
+            stack: Vec::new(),
+        };
         let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
             let var = self.local_var(slot, ty.ty(), header_pc);
@@ -773,13 +1009,26 @@ impl<'a> Translator<'a> {
         }
         let parent = self.cfg.loops[inner].parent;
         let outputs = self.ctx_outputs(parent);
-        let id = self.alloc_proc(&format!("loop{header_pc}.exit"), ProcKind::Exit, header_pc, inputs, outputs);
+        let id = self.alloc_proc(
+            &format!("loop{header_pc}.exit"),
+            ProcKind::Exit,
+            header_pc,
+            inputs,
+            outputs,
+        );
         self.loops[inner].dispatch = Some(id);
-        let selector = formal_extra.get(&OutKey::Selector).cloned().ok_or_else(|| LiftError::at(header_pc, "selector missing"))?;
+        let selector = formal_extra
+            .get(&OutKey::Selector)
+            .cloned()
+            .ok_or_else(|| LiftError::at(header_pc, "selector missing"))?;
         let mut rules = Vec::new();
         for (k, exit) in exits.iter().enumerate() {
             let mut rule = RuleBuilder::new(header_pc);
-            rule.guard.push(Cond::Cmp { op: CmpOp::Eq, lhs: selector.clone(), rhs: Operand::Int(k as i32) });
+            rule.guard.push(Cond::Cmp {
+                op: CmpOp::Eq,
+                lhs: selector.clone(),
+                rhs: Operand::Int(k as i32),
+            });
             let (state, target) = self.exit_state(*exit, &formal, &typed, &formal_extra)?;
             rules.push(self.emit_edge(parent, rule, &state, target)?);
         }
@@ -800,7 +1049,12 @@ impl<'a> Translator<'a> {
             .exits
             .iter()
             .position(|e| *e == exit)
-            .ok_or_else(|| LiftError::at(rule.pc, "edge leaves a loop by an exit the loop analysis did not see"))?;
+            .ok_or_else(|| {
+                LiftError::at(
+                    rule.pc,
+                    "edge leaves a loop by an exit the loop analysis did not see",
+                )
+            })?;
         let needed: Vec<(u16, Ty)> = match exit {
             ExitTarget::Block(t) => self.live_slots(t)?,
             ExitTarget::Return => Vec::new(),
@@ -808,10 +1062,19 @@ impl<'a> Translator<'a> {
         for (key, out) in self.loops[l].outputs.clone() {
             let value = match &key {
                 OutKey::Slot(slot, ty) => {
-                    match state.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == ty.ty()) {
+                    match state
+                        .locals
+                        .get(usize::from(*slot))
+                        .cloned()
+                        .flatten()
+                        .filter(|v| v.ty == ty.ty())
+                    {
                         Some(v) => v.op,
                         None if needed.contains(&(*slot, ty.ty())) => {
-                            return Err(LiftError::at(rule.pc, format!("local {slot} is needed after the loop but undefined")))
+                            return Err(LiftError::at(
+                                rule.pc,
+                                format!("local {slot} is needed after the loop but undefined"),
+                            ))
                         }
                         None => default_operand(ty.ty()),
                     }
@@ -831,7 +1094,13 @@ impl<'a> Translator<'a> {
                 },
                 OutKey::Selector => Operand::Int(index as i32),
             };
-            rule.push(StmtKind::Assign { dst: out, src: value }, None);
+            rule.push(
+                StmtKind::Assign {
+                    dst: out,
+                    src: value,
+                },
+                None,
+            );
         }
         Ok(rule.finish())
     }
@@ -853,7 +1122,12 @@ impl<'a> Translator<'a> {
     }
 
     /// The handler edge of a throwing statement at the rule's current pc, if a handler covers it.
-    fn handler_edge(&mut self, ctx: Option<usize>, rule: &RuleBuilder, state: &State) -> Result<Option<HandlerEdge>, LiftError> {
+    fn handler_edge(
+        &mut self,
+        ctx: Option<usize>,
+        rule: &RuleBuilder,
+        state: &State,
+    ) -> Result<Option<HandlerEdge>, LiftError> {
         let list = self.handler_list(rule.pc)?;
         if list.is_empty() {
             return Ok(None);
@@ -899,7 +1173,10 @@ impl<'a> Translator<'a> {
         let exception = self.vars.get(VarKey::Exception);
         let mut inputs = vec![exception];
         let mut slot_list = Vec::new();
-        let formal = State { locals: vec![None; usize::from(self.code.max_locals)], stack: Vec::new() };
+        let formal = State {
+            locals: vec![None; usize::from(self.code.max_locals)],
+            stack: Vec::new(),
+        };
         let mut typed: HashMap<(u16, TyKey), Operand> = HashMap::new();
         for (slot, ty) in slots {
             let var = self.local_var(slot, ty.ty(), first_pc);
@@ -910,7 +1187,10 @@ impl<'a> Translator<'a> {
         let outputs = self.ctx_outputs(ctx);
         let base = match ctx {
             None => format!("h{first_pc}"),
-            Some(l) => format!("h{first_pc}.in{}", self.cfg.blocks[self.cfg.loops[l].header].start_pc),
+            Some(l) => format!(
+                "h{first_pc}.in{}",
+                self.cfg.blocks[self.cfg.loops[l].header].start_pc
+            ),
         };
         let id = self.alloc_proc(&base, ProcKind::Handler, first_pc, inputs, outputs);
         let mut rules = Vec::new();
@@ -921,19 +1201,35 @@ impl<'a> Translator<'a> {
             rule.guard = excluded.clone();
             match catch_type {
                 Some(class) => {
-                    rule.guard.push(Cond::InstanceOf { value: Operand::Var(exception), class: class.clone(), negated: false });
-                    excluded.push(Cond::InstanceOf { value: Operand::Var(exception), class: class.clone(), negated: true });
+                    rule.guard.push(Cond::InstanceOf {
+                        value: Operand::Var(exception),
+                        class: class.clone(),
+                        negated: false,
+                    });
+                    excluded.push(Cond::InstanceOf {
+                        value: Operand::Var(exception),
+                        class: class.clone(),
+                        negated: true,
+                    });
                 }
                 None => catches_all = true,
             }
             let mut handler_state = self.state_for_target(*h, &formal, &typed)?;
-            handler_state.stack = vec![Val { op: Operand::Var(exception), ty: Ty::Ref }];
+            handler_state.stack = vec![Val {
+                op: Operand::Var(exception),
+                ty: Ty::Ref,
+            }];
             rules.push(self.emit_edge(ctx, rule, &handler_state, Target::Block(*h))?);
         }
         if !catches_all {
             let mut rule = RuleBuilder::new(first_pc);
             rule.guard = excluded;
-            rule.push(StmtKind::Throw { value: Operand::Var(exception) }, None);
+            rule.push(
+                StmtKind::Throw {
+                    value: Operand::Var(exception),
+                },
+                None,
+            );
             rules.push(rule.finish());
         }
         self.procs[id.index()].rules = rules;
@@ -941,8 +1237,18 @@ impl<'a> Translator<'a> {
     }
 
     /// Emits a statement that may throw, with its handler edge when a handler covers it.
-    fn emit_throwing(&mut self, ctx: Option<usize>, rule: &mut RuleBuilder, state: &State, kind: StmtKind) -> Result<(), LiftError> {
-        let handler = if kind.can_throw() { self.handler_edge(ctx, rule, state)? } else { None };
+    fn emit_throwing(
+        &mut self,
+        ctx: Option<usize>,
+        rule: &mut RuleBuilder,
+        state: &State,
+        kind: StmtKind,
+    ) -> Result<(), LiftError> {
+        let handler = if kind.can_throw() {
+            self.handler_edge(ctx, rule, state)?
+        } else {
+            None
+        };
         rule.push(kind, handler);
         Ok(())
     }
@@ -958,13 +1264,22 @@ impl<'a> Translator<'a> {
     ) -> Result<(), LiftError> {
         let dst = self.temp(rule, ty);
         self.emit_throwing(ctx, rule, state, make(dst))?;
-        state.stack.push(Val { op: Operand::Var(dst), ty });
+        state.stack.push(Val {
+            op: Operand::Var(dst),
+            ty,
+        });
         Ok(())
     }
 
     // ----- instructions -----
 
-    fn step(&mut self, ctx: Option<usize>, rule: &mut RuleBuilder, state: &mut State, insn: &Insn) -> Result<Option<Control>, LiftError> {
+    fn step(
+        &mut self,
+        ctx: Option<usize>,
+        rule: &mut RuleBuilder,
+        state: &mut State,
+        insn: &Insn,
+    ) -> Result<Option<Control>, LiftError> {
         let pc = rule.pc;
         if shuffle_stack(insn, &mut state.stack, pc)? {
             return Ok(None);
@@ -978,7 +1293,8 @@ impl<'a> Translator<'a> {
             Insn::FConst(x) => push(state, Operand::Float(x.to_bits()), Ty::Float),
             Insn::DConst(x) => push(state, Operand::Double(x.to_bits()), Ty::Double),
             Insn::Ldc(constant) => {
-                let ty = constant_ty(constant).ok_or_else(|| LiftError::at(pc, "malformed dynamic constant"))?;
+                let ty = constant_ty(constant)
+                    .ok_or_else(|| LiftError::at(pc, "malformed dynamic constant"))?;
                 let operand = match constant {
                     Constant::Int(n) => Operand::Int(*n),
                     Constant::Float(x) => Operand::Float(x.to_bits()),
@@ -988,70 +1304,156 @@ impl<'a> Translator<'a> {
                     Constant::Class(c) => Operand::Class(c.clone()),
                     Constant::MethodType(d) => {
                         let value = OpaqueConst::MethodType(d.clone());
-                        return self.emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value }).map(|_| None);
+                        return self
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
+                                dst,
+                                value,
+                            })
+                            .map(|_| None);
                     }
                     Constant::MethodHandle(h) => {
                         let value = OpaqueConst::MethodHandle(h.clone());
-                        return self.emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value }).map(|_| None);
+                        return self
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
+                                dst,
+                                value,
+                            })
+                            .map(|_| None);
                     }
                     Constant::Dynamic { name, descriptor } => {
-                        let value = OpaqueConst::Dynamic { name: name.clone(), descriptor: descriptor.clone() };
-                        return self.emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value }).map(|_| None);
+                        let value = OpaqueConst::Dynamic {
+                            name: name.clone(),
+                            descriptor: descriptor.clone(),
+                        };
+                        return self
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
+                                dst,
+                                value,
+                            })
+                            .map(|_| None);
                     }
                 };
                 push(state, operand, ty);
             }
             Insn::Load(kind, slot) => {
                 let ty = ty_of_kind(*kind);
-                let value = state.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == ty);
-                let value = value.ok_or_else(|| LiftError::at(pc, format!("load of local {slot}, which holds no {}", ty.keyword())))?;
+                let value = state
+                    .locals
+                    .get(usize::from(*slot))
+                    .cloned()
+                    .flatten()
+                    .filter(|v| v.ty == ty);
+                let value = value.ok_or_else(|| {
+                    LiftError::at(
+                        pc,
+                        format!("load of local {slot}, which holds no {}", ty.keyword()),
+                    )
+                })?;
                 state.stack.push(value);
             }
             Insn::Store(kind, slot) => {
                 let ty = ty_of_kind(*kind);
                 let value = state.pop(pc)?;
                 if value.ty != ty || usize::from(*slot) >= state.locals.len() {
-                    return Err(LiftError::at(pc, format!("ill-typed store to local {slot}")));
+                    return Err(LiftError::at(
+                        pc,
+                        format!("ill-typed store to local {slot}"),
+                    ));
                 }
                 let value = self.name_stored_value(rule, state, value, *slot);
                 state.set_local(usize::from(*slot), value);
             }
             Insn::IInc(slot, delta) => {
-                let current = state.locals.get(usize::from(*slot)).cloned().flatten().filter(|v| v.ty == Ty::Int);
-                let current = current.ok_or_else(|| LiftError::at(pc, format!("iinc of local {slot}, which holds no int")))?;
+                let current = state
+                    .locals
+                    .get(usize::from(*slot))
+                    .cloned()
+                    .flatten()
+                    .filter(|v| v.ty == Ty::Int);
+                let current = current.ok_or_else(|| {
+                    LiftError::at(pc, format!("iinc of local {slot}, which holds no int"))
+                })?;
                 let dst = self.version(rule, *slot, Ty::Int);
-                rule.push(StmtKind::Binary { dst, op: BinOp::Add, ty: Ty::Int, lhs: current.op, rhs: Operand::Int(*delta) }, None);
-                state.set_local(usize::from(*slot), Val { op: Operand::Var(dst), ty: Ty::Int });
+                rule.push(
+                    StmtKind::Binary {
+                        dst,
+                        op: BinOp::Add,
+                        ty: Ty::Int,
+                        lhs: current.op,
+                        rhs: Operand::Int(*delta),
+                    },
+                    None,
+                );
+                state.set_local(
+                    usize::from(*slot),
+                    Val {
+                        op: Operand::Var(dst),
+                        ty: Ty::Int,
+                    },
+                );
             }
             Insn::ArrayLoad(kind) => {
                 let index = state.pop(pc)?.op;
                 let array = state.pop(pc)?.op;
                 let elem = array_elem(*kind);
-                self.emit_value(ctx, rule, state, elem.value_ty(), |dst| StmtKind::ArrayLoad { dst, elem, array, index })?;
+                self.emit_value(ctx, rule, state, elem.value_ty(), |dst| {
+                    StmtKind::ArrayLoad {
+                        dst,
+                        elem,
+                        array,
+                        index,
+                    }
+                })?;
             }
             Insn::ArrayStore(kind) => {
                 let value = state.pop(pc)?.op;
                 let index = state.pop(pc)?.op;
                 let array = state.pop(pc)?.op;
                 let elem = array_elem(*kind);
-                self.emit_throwing(ctx, rule, state, StmtKind::ArrayStore { elem, array, index, value })?;
+                self.emit_throwing(
+                    ctx,
+                    rule,
+                    state,
+                    StmtKind::ArrayStore {
+                        elem,
+                        array,
+                        index,
+                        value,
+                    },
+                )?;
             }
             Insn::Arith(kind, op) => {
                 let rhs = state.pop(pc)?.op;
                 let lhs = state.pop(pc)?.op;
                 let ty = ty_of_kind(*kind);
                 let op = arith_op(*op);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Binary { dst, op, ty, lhs, rhs })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Binary {
+                    dst,
+                    op,
+                    ty,
+                    lhs,
+                    rhs,
+                })?;
             }
             Insn::Neg(kind) => {
                 let src = state.pop(pc)?.op;
                 let ty = ty_of_kind(*kind);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Unary { dst, op: UnOp::Neg, from: ty, src })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Unary {
+                    dst,
+                    op: UnOp::Neg,
+                    from: ty,
+                    src,
+                })?;
             }
             Insn::Convert(from, to) => {
                 let src = state.pop(pc)?.op;
                 let from = ty_of_kind(*from);
-                self.emit_value(ctx, rule, state, ty_of_kind(*to), |dst| StmtKind::Unary { dst, op: UnOp::Convert, from, src })?;
+                self.emit_value(ctx, rule, state, ty_of_kind(*to), |dst| StmtKind::Unary {
+                    dst,
+                    op: UnOp::Convert,
+                    from,
+                    src,
+                })?;
             }
             Insn::IntToByte | Insn::IntToChar | Insn::IntToShort => {
                 let src = state.pop(pc)?.op;
@@ -1060,53 +1462,128 @@ impl<'a> Translator<'a> {
                     Insn::IntToChar => UnOp::IntToChar,
                     _ => UnOp::IntToShort,
                 };
-                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::Unary { dst, op, from: Ty::Int, src })?;
+                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::Unary {
+                    dst,
+                    op,
+                    from: Ty::Int,
+                    src,
+                })?;
             }
             Insn::LCmp | Insn::FCmp { .. } | Insn::DCmp { .. } => {
                 let rhs = state.pop(pc)?.op;
                 let lhs = state.pop(pc)?.op;
                 let (op, ty) = match insn {
                     Insn::LCmp => (BinOp::Cmp, Ty::Long),
-                    Insn::FCmp { nan_is_greater } => (if *nan_is_greater { BinOp::CmpG } else { BinOp::CmpL }, Ty::Float),
-                    Insn::DCmp { nan_is_greater } => (if *nan_is_greater { BinOp::CmpG } else { BinOp::CmpL }, Ty::Double),
+                    Insn::FCmp { nan_is_greater } => (
+                        if *nan_is_greater {
+                            BinOp::CmpG
+                        } else {
+                            BinOp::CmpL
+                        },
+                        Ty::Float,
+                    ),
+                    Insn::DCmp { nan_is_greater } => (
+                        if *nan_is_greater {
+                            BinOp::CmpG
+                        } else {
+                            BinOp::CmpL
+                        },
+                        Ty::Double,
+                    ),
                     _ => unreachable!("matched above"),
                 };
-                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::Binary { dst, op, ty, lhs, rhs })?;
+                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::Binary {
+                    dst,
+                    op,
+                    ty,
+                    lhs,
+                    rhs,
+                })?;
             }
             Insn::IfZero(condition, target) => {
                 let value = state.pop(pc)?;
                 let op = cmp_op(*condition);
-                let cond = self.fuse_long_compare(rule, state, &value, op)
-                    .unwrap_or(Cond::Cmp { op, lhs: value.op, rhs: Operand::Int(0) });
-                return Ok(Some(Control::If { cond, taken: *target, fallthrough: self.next_pc(pc)? }));
+                let cond = self
+                    .fuse_long_compare(rule, state, &value, op)
+                    .unwrap_or(Cond::Cmp {
+                        op,
+                        lhs: value.op,
+                        rhs: Operand::Int(0),
+                    });
+                return Ok(Some(Control::If {
+                    cond,
+                    taken: *target,
+                    fallthrough: self.next_pc(pc)?,
+                }));
             }
             Insn::IfICmp(condition, target) | Insn::IfACmp(condition, target) => {
                 let rhs = state.pop(pc)?.op;
                 let lhs = state.pop(pc)?.op;
-                let cond = Cond::Cmp { op: cmp_op(*condition), lhs, rhs };
-                return Ok(Some(Control::If { cond, taken: *target, fallthrough: self.next_pc(pc)? }));
+                let cond = Cond::Cmp {
+                    op: cmp_op(*condition),
+                    lhs,
+                    rhs,
+                };
+                return Ok(Some(Control::If {
+                    cond,
+                    taken: *target,
+                    fallthrough: self.next_pc(pc)?,
+                }));
             }
             Insn::IfNull(target) | Insn::IfNonNull(target) => {
                 let value = state.pop(pc)?.op;
-                let op = if matches!(insn, Insn::IfNull(_)) { CmpOp::Eq } else { CmpOp::Ne };
-                let cond = Cond::Cmp { op, lhs: value, rhs: Operand::Null };
-                return Ok(Some(Control::If { cond, taken: *target, fallthrough: self.next_pc(pc)? }));
+                let op = if matches!(insn, Insn::IfNull(_)) {
+                    CmpOp::Eq
+                } else {
+                    CmpOp::Ne
+                };
+                let cond = Cond::Cmp {
+                    op,
+                    lhs: value,
+                    rhs: Operand::Null,
+                };
+                return Ok(Some(Control::If {
+                    cond,
+                    taken: *target,
+                    fallthrough: self.next_pc(pc)?,
+                }));
             }
             Insn::Goto(target) => return Ok(Some(Control::Goto(*target))),
-            Insn::Jsr(_) | Insn::Ret(_) => return Err(LiftError::at(pc, "jsr/ret subroutines are not supported")),
-            Insn::TableSwitch { default, low, targets, .. } => {
+            Insn::Jsr(_) | Insn::Ret(_) => {
+                return Err(LiftError::at(pc, "jsr/ret subroutines are not supported"))
+            }
+            Insn::TableSwitch {
+                default,
+                low,
+                targets,
+                ..
+            } => {
                 let value = state.pop(pc)?.op;
                 let cases = targets
                     .iter()
                     .enumerate()
-                    .map(|(k, t)| Ok((low.checked_add(i32::try_from(k).map_err(|_| ())?).ok_or(())?, *t)))
+                    .map(|(k, t)| {
+                        Ok((
+                            low.checked_add(i32::try_from(k).map_err(|_| ())?)
+                                .ok_or(())?,
+                            *t,
+                        ))
+                    })
                     .collect::<Result<Vec<_>, ()>>()
                     .map_err(|_| LiftError::at(pc, "tableswitch range overflows"))?;
-                return Ok(Some(Control::Switch { value, cases, default: *default }));
+                return Ok(Some(Control::Switch {
+                    value,
+                    cases,
+                    default: *default,
+                }));
             }
             Insn::LookupSwitch { default, pairs } => {
                 let value = state.pop(pc)?.op;
-                return Ok(Some(Control::Switch { value, cases: pairs.clone(), default: *default }));
+                return Ok(Some(Control::Switch {
+                    value,
+                    cases: pairs.clone(),
+                    default: *default,
+                }));
             }
             Insn::Return(kind) => {
                 let value = match kind {
@@ -1118,22 +1595,46 @@ impl<'a> Translator<'a> {
             Insn::GetStatic(field) => {
                 let ty = field_ty(&field.descriptor, pc)?;
                 let field = field_ref(field);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetStatic { dst, field })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetStatic {
+                    dst,
+                    field,
+                })?;
             }
             Insn::PutStatic(field) => {
                 let value = state.pop(pc)?.op;
-                self.emit_throwing(ctx, rule, state, StmtKind::PutStatic { field: field_ref(field), value })?;
+                self.emit_throwing(
+                    ctx,
+                    rule,
+                    state,
+                    StmtKind::PutStatic {
+                        field: field_ref(field),
+                        value,
+                    },
+                )?;
             }
             Insn::GetField(field) => {
                 let object = state.pop(pc)?.op;
                 let ty = field_ty(&field.descriptor, pc)?;
                 let field = field_ref(field);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetField { dst, object, field })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetField {
+                    dst,
+                    object,
+                    field,
+                })?;
             }
             Insn::PutField(field) => {
                 let value = state.pop(pc)?.op;
                 let object = state.pop(pc)?.op;
-                self.emit_throwing(ctx, rule, state, StmtKind::PutField { object, field: field_ref(field), value })?;
+                self.emit_throwing(
+                    ctx,
+                    rule,
+                    state,
+                    StmtKind::PutField {
+                        object,
+                        field: field_ref(field),
+                        value,
+                    },
+                )?;
             }
             Insn::Invoke(kind, method) => {
                 let has_receiver = *kind != InvokeKind::Static;
@@ -1145,38 +1646,77 @@ impl<'a> Translator<'a> {
                     InvokeKind::Virtual => CallKind::Virtual,
                     InvokeKind::Interface => CallKind::Interface,
                 };
-                let target = MethodRef { class: method.class.clone(), name: method.name.clone(), descriptor: method.descriptor.clone() };
+                let target = MethodRef {
+                    class: method.class.clone(),
+                    name: method.name.clone(),
+                    descriptor: method.descriptor.clone(),
+                };
                 let interface = method.interface || call_kind == CallKind::Interface;
-                self.emit_call(ctx, rule, state, ret, |dst| StmtKind::Invoke { dst, kind: call_kind, interface, method: target, args })?;
+                self.emit_call(ctx, rule, state, ret, |dst| StmtKind::Invoke {
+                    dst,
+                    kind: call_kind,
+                    interface,
+                    method: target,
+                    args,
+                })?;
             }
-            Insn::InvokeDynamic { name, descriptor, bootstrap_index } => {
+            Insn::InvokeDynamic {
+                name,
+                descriptor,
+                bootstrap_index,
+            } => {
                 let (params, ret) = call_signature(descriptor, false, pc)?;
                 let args = state.pop_n(params.len(), pc)?;
-                let (name, descriptor, bootstrap) = (name.clone(), descriptor.clone(), *bootstrap_index);
-                self.emit_call(ctx, rule, state, ret, |dst| StmtKind::InvokeDynamic { dst, name, descriptor, bootstrap, args })?;
+                let (name, descriptor, bootstrap) =
+                    (name.clone(), descriptor.clone(), *bootstrap_index);
+                self.emit_call(ctx, rule, state, ret, |dst| StmtKind::InvokeDynamic {
+                    dst,
+                    name,
+                    descriptor,
+                    bootstrap,
+                    args,
+                })?;
             }
             Insn::New(class) => {
                 let class = class.clone();
-                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::New { dst, class })?;
+                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::New {
+                    dst,
+                    class,
+                })?;
             }
             Insn::NewArray(prim) => {
                 let length = state.pop(pc)?.op;
                 let elem = prim_ty(*prim);
-                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewArray { dst, elem, length })?;
+                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewArray {
+                    dst,
+                    elem,
+                    length,
+                })?;
             }
             Insn::ANewArray(class) => {
                 let length = state.pop(pc)?.op;
                 let class = class.clone();
-                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewRefArray { dst, class, length })?;
+                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewRefArray {
+                    dst,
+                    class,
+                    length,
+                })?;
             }
             Insn::MultiANewArray(descriptor, dims) => {
                 let lengths = state.pop_n(usize::from(*dims), pc)?;
                 let descriptor = descriptor.clone();
-                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewMultiArray { dst, descriptor, lengths })?;
+                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::NewMultiArray {
+                    dst,
+                    descriptor,
+                    lengths,
+                })?;
             }
             Insn::ArrayLength => {
                 let array = state.pop(pc)?.op;
-                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::ArrayLength { dst, array })?;
+                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::ArrayLength {
+                    dst,
+                    array,
+                })?;
             }
             Insn::AThrow => {
                 let value = state.pop(pc)?.op;
@@ -1184,13 +1724,29 @@ impl<'a> Translator<'a> {
                 return Ok(Some(Control::Thrown));
             }
             Insn::CheckCast(class) => {
-                let value = state.stack.last().cloned().ok_or_else(|| LiftError::at(pc, "operand stack underflow"))?;
-                self.emit_throwing(ctx, rule, state, StmtKind::CheckCast { value: value.op, class: class.clone() })?;
+                let value = state
+                    .stack
+                    .last()
+                    .cloned()
+                    .ok_or_else(|| LiftError::at(pc, "operand stack underflow"))?;
+                self.emit_throwing(
+                    ctx,
+                    rule,
+                    state,
+                    StmtKind::CheckCast {
+                        value: value.op,
+                        class: class.clone(),
+                    },
+                )?;
             }
             Insn::InstanceOf(class) => {
                 let value = state.pop(pc)?.op;
                 let class = class.clone();
-                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::InstanceOf { dst, value, class })?;
+                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::InstanceOf {
+                    dst,
+                    value,
+                    class,
+                })?;
             }
             Insn::MonitorEnter | Insn::MonitorExit => {
                 let value = state.pop(pc)?.op;
@@ -1201,7 +1757,15 @@ impl<'a> Translator<'a> {
                 };
                 self.emit_throwing(ctx, rule, state, kind)?;
             }
-            Insn::Pop | Insn::Pop2 | Insn::Dup | Insn::DupX1 | Insn::DupX2 | Insn::Dup2 | Insn::Dup2X1 | Insn::Dup2X2 | Insn::Swap => {
+            Insn::Pop
+            | Insn::Pop2
+            | Insn::Dup
+            | Insn::DupX1
+            | Insn::DupX2
+            | Insn::Dup2
+            | Insn::Dup2X1
+            | Insn::Dup2X2
+            | Insn::Swap => {
                 unreachable!("handled by shuffle_stack")
             }
         }
@@ -1224,34 +1788,77 @@ impl<'a> Translator<'a> {
 
     fn next_pc(&self, pc: u32) -> Result<u32, LiftError> {
         let index = self.code.instructions.partition_point(|i| i.pc <= pc);
-        self.code.instructions.get(index).map(|i| i.pc).ok_or_else(|| LiftError::at(pc, "branch falls off the end of the code"))
+        self.code
+            .instructions
+            .get(index)
+            .map(|i| i.pc)
+            .ok_or_else(|| LiftError::at(pc, "branch falls off the end of the code"))
     }
 
     /// When the value stored into `slot` is a temporary just defined by the rule's last statement and
     /// used nowhere else, renames that definition to a new version of the local, for readability.
-    fn name_stored_value(&mut self, rule: &mut RuleBuilder, state: &State, value: Val, slot: u16) -> Val {
-        let Operand::Var(temp) = value.op else { return value };
+    fn name_stored_value(
+        &mut self,
+        rule: &mut RuleBuilder,
+        state: &State,
+        value: Val,
+        slot: u16,
+    ) -> Val {
+        let Operand::Var(temp) = value.op else {
+            return value;
+        };
         let is_last_def = rule.body.last().is_some_and(|s| s.kind.defs() == [temp]);
-        let is_temp = rule.body.last().is_some_and(|s| !matches!(s.kind, StmtKind::Call { .. }));
-        if !is_last_def || !is_temp || state.mentions(temp) || rule.body.len() > 1 && uses_var(&rule.body[..rule.body.len() - 1], temp) {
+        let is_temp = rule
+            .body
+            .last()
+            .is_some_and(|s| !matches!(s.kind, StmtKind::Call { .. }));
+        if !is_last_def
+            || !is_temp
+            || state.mentions(temp)
+            || rule.body.len() > 1 && uses_var(&rule.body[..rule.body.len() - 1], temp)
+        {
             return value;
         }
         let version = self.version(rule, slot, value.ty);
         if let Some(last) = rule.body.last_mut() {
             rename_def(&mut last.kind, temp, version);
         }
-        Val { op: Operand::Var(version), ty: value.ty }
+        Val {
+            op: Operand::Var(version),
+            ty: value.ty,
+        }
     }
 
     /// Turns `lcmp; if<cond>` into the guard `a <cond> b` when the comparison result is used only there.
-    fn fuse_long_compare(&self, rule: &mut RuleBuilder, state: &State, value: &Val, op: CmpOp) -> Option<Cond> {
-        let Operand::Var(result) = value.op else { return None };
+    fn fuse_long_compare(
+        &self,
+        rule: &mut RuleBuilder,
+        state: &State,
+        value: &Val,
+        op: CmpOp,
+    ) -> Option<Cond> {
+        let Operand::Var(result) = value.op else {
+            return None;
+        };
         let last = rule.body.last()?;
-        let StmtKind::Binary { dst, op: BinOp::Cmp, ty: Ty::Long, lhs, rhs } = &last.kind else { return None };
+        let StmtKind::Binary {
+            dst,
+            op: BinOp::Cmp,
+            ty: Ty::Long,
+            lhs,
+            rhs,
+        } = &last.kind
+        else {
+            return None;
+        };
         if *dst != result || state.mentions(result) {
             return None;
         }
-        let cond = Cond::Cmp { op, lhs: lhs.clone(), rhs: rhs.clone() };
+        let cond = Cond::Cmp {
+            op,
+            lhs: lhs.clone(),
+            rhs: rhs.clone(),
+        };
         rule.body.pop();
         Some(cond)
     }
@@ -1267,7 +1874,9 @@ enum DispatchSource {
 fn uses_var(stmts: &[Stmt], var: VarId) -> bool {
     stmts.iter().any(|s| {
         s.kind.uses().iter().any(|o| **o == Operand::Var(var))
-            || s.handler.as_ref().is_some_and(|h| h.args.contains(&Operand::Var(var)))
+            || s.handler
+                .as_ref()
+                .is_some_and(|h| h.args.contains(&Operand::Var(var)))
     })
 }
 
@@ -1308,20 +1917,37 @@ fn default_operand(ty: Ty) -> Operand {
 
 fn negate(cond: &Cond) -> Cond {
     match cond {
-        Cond::Cmp { op, lhs, rhs } => Cond::Cmp { op: op.negate(), lhs: lhs.clone(), rhs: rhs.clone() },
-        Cond::InstanceOf { value, class, negated } => {
-            Cond::InstanceOf { value: value.clone(), class: class.clone(), negated: !negated }
-        }
+        Cond::Cmp { op, lhs, rhs } => Cond::Cmp {
+            op: op.negate(),
+            lhs: lhs.clone(),
+            rhs: rhs.clone(),
+        },
+        Cond::InstanceOf {
+            value,
+            class,
+            negated,
+        } => Cond::InstanceOf {
+            value: value.clone(),
+            class: class.clone(),
+            negated: !negated,
+        },
     }
 }
 
 /// The guarded outcomes of a switch: one per key, and the default as convex gaps between keys.
 fn switch_outcomes(value: &Operand, cases: &[(i32, u32)], default: u32) -> Vec<(Vec<Cond>, u32)> {
-    let cmp = |op, n: i32| Cond::Cmp { op, lhs: value.clone(), rhs: Operand::Int(n) };
+    let cmp = |op, n: i32| Cond::Cmp {
+        op,
+        lhs: value.clone(),
+        rhs: Operand::Int(n),
+    };
     let mut keys: Vec<(i32, u32)> = cases.to_vec();
     keys.sort_by_key(|k| k.0);
     keys.dedup_by_key(|k| k.0);
-    let mut outcomes: Vec<(Vec<Cond>, u32)> = keys.iter().map(|&(key, target)| (vec![cmp(CmpOp::Eq, key)], target)).collect();
+    let mut outcomes: Vec<(Vec<Cond>, u32)> = keys
+        .iter()
+        .map(|&(key, target)| (vec![cmp(CmpOp::Eq, key)], target))
+        .collect();
     match (keys.first(), keys.last()) {
         (Some(&(lowest, _)), Some(&(highest, _))) => {
             outcomes.push((vec![cmp(CmpOp::Lt, lowest)], default));
@@ -1379,7 +2005,11 @@ fn prim_ty(prim: cf::PrimitiveType) -> PrimTy {
 }
 
 fn field_ref(field: &cf::FieldRef) -> FieldRef {
-    FieldRef { class: field.class.clone(), name: field.name.clone(), descriptor: field.descriptor.clone() }
+    FieldRef {
+        class: field.class.clone(),
+        name: field.name.clone(),
+        descriptor: field.descriptor.clone(),
+    }
 }
 
 /// Orders procedures by bytecode offset (the entry first) and renumbers every reference.
@@ -1402,8 +2032,14 @@ fn sort_procedures(ir: &mut MethodIr) {
     for (new, &old) in order.iter().enumerate() {
         new_id[old] = ProcId::from_index(new);
     }
-    let mut old_procs: Vec<Option<Procedure>> = std::mem::take(&mut ir.procs).into_iter().map(Some).collect();
-    ir.procs = order.iter().filter_map(|&old| old_procs[old].take()).collect();
+    let mut old_procs: Vec<Option<Procedure>> = std::mem::take(&mut ir.procs)
+        .into_iter()
+        .map(Some)
+        .collect();
+    ir.procs = order
+        .iter()
+        .filter_map(|&old| old_procs[old].take())
+        .collect();
     ir.entry = new_id[ir.entry.index()];
     for proc in &mut ir.procs {
         for rule in &mut proc.rules {
@@ -1443,7 +2079,10 @@ fn drop_unused_vars(ir: &mut MethodIr) {
             }
             for stmt in &rule.body {
                 stmt.kind.uses().into_iter().for_each(&mut mark);
-                stmt.kind.defs().into_iter().for_each(|v| mark(&Operand::Var(v)));
+                stmt.kind
+                    .defs()
+                    .into_iter()
+                    .for_each(|v| mark(&Operand::Var(v)));
                 if let Some(edge) = &stmt.handler {
                     edge.args.iter().for_each(&mut mark);
                 }

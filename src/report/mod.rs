@@ -8,9 +8,10 @@ use std::io::IsTerminal;
 /// Renders an ariadne diagnostic without source spans (for inputs that are not text).
 fn render(kind: ReportKind, message: &str, notes: &[String]) -> String {
     let color = std::io::stderr().is_terminal();
-    let builder = Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
-        .with_config(Config::default().with_color(color))
-        .with_message(message);
+    let builder =
+        Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
+            .with_config(Config::default().with_color(color))
+            .with_message(message);
     let mut out = Vec::new();
     // With no labels the report reads no source, so the empty cache is never consulted.
     let cache = ariadne::sources(Vec::<(String, String)>::new());
@@ -44,12 +45,20 @@ pub fn refused_method(origin: &str, method: &str, pc: Option<u32>, reason: &str)
     if let Some(pc) = pc {
         location.push_str(&format!(", at bytecode offset {pc}"));
     }
-    render(ReportKind::Warning, &format!("method not lifted: {reason}"), &[location])
+    render(
+        ReportKind::Warning,
+        &format!("method not lifted: {reason}"),
+        &[location],
+    )
 }
 
 /// A verifier error in lifted IR: always a bug in jresa.
 pub fn verifier_error(method: &str, error: &str) -> String {
-    render(ReportKind::Error, &format!("lifted IR fails verification: {error}"), &[format!("in method {method}")])
+    render(
+        ReportKind::Error,
+        &format!("lifted IR fails verification: {error}"),
+        &[format!("in method {method}")],
+    )
 }
 
 /// The textual IR of a program.
@@ -85,7 +94,11 @@ pub struct LiftStats {
 
 /// The `--stats` text report.
 pub fn lift_stats_text(stats: &LiftStats) -> String {
-    let share = if stats.methods == 0 { 100.0 } else { 100.0 * stats.lifted as f64 / stats.methods as f64 };
+    let share = if stats.methods == 0 {
+        100.0
+    } else {
+        100.0 * stats.lifted as f64 / stats.methods as f64
+    };
     let mut out = format!(
         "classes: {}\nmethods with bytecode: {}\nlifted: {} ({share:.2}%)\nrefused: {}\nverifier errors: {}\ninput errors: {}\ntime: {:.2} s\n",
         stats.classes, stats.methods, stats.lifted, stats.refused, stats.verifier_errors, stats.input_errors, stats.seconds

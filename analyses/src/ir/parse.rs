@@ -33,7 +33,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -45,19 +49,35 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
     let mut offset = 0;
     loop {
         let rest = &text[offset..];
-        let start_rule = if offset == 0 { Rule::first_method } else { Rule::next_method };
-        let mut chunks = IrParser::parse(start_rule, rest).map_err(|error| syntax_error(text, offset, &error))?;
+        let start_rule = if offset == 0 {
+            Rule::first_method
+        } else {
+            Rule::next_method
+        };
+        let mut chunks = IrParser::parse(start_rule, rest)
+            .map_err(|error| syntax_error(text, offset, &error))?;
         let Some(chunk) = chunks.next() else {
-            return Err(error_at(text, offset, "internal error: the parser returned nothing".into()));
+            return Err(error_at(
+                text,
+                offset,
+                "internal error: the parser returned nothing".into(),
+            ));
         };
         let end = chunk.as_span().end();
-        let Some(method) = chunk.into_inner().find(|pair| pair.as_rule() == Rule::method) else {
+        let Some(method) = chunk
+            .into_inner()
+            .find(|pair| pair.as_rule() == Rule::method)
+        else {
             break;
         };
         methods.push(MethodReader::new(text, offset).method(method)?);
         if end == 0 {
             // A method is never empty, so this cannot happen; it guards the loop all the same.
-            return Err(error_at(text, offset, "internal error: the parser made no progress".into()));
+            return Err(error_at(
+                text,
+                offset,
+                "internal error: the parser made no progress".into(),
+            ));
         }
         offset += end;
     }
@@ -74,7 +94,11 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 fn error_at(text: &str, offset: usize, message: String) -> ParseError {
     let (line, column) = line_col(text, offset);
-    ParseError { line, column, message }
+    ParseError {
+        line,
+        column,
+        message,
+    }
 }
 
 /// Converts a pest error in the method starting at byte `offset` into a `ParseError`.
@@ -94,6 +118,22 @@ fn syntax_error(text: &str, offset: usize, error: &pest::error::Error<Rule>) -> 
                 if !description.is_empty() && !expected.contains(&description) {
                     expected.push(description);
                 }
+            }
+            // Instructions first, then operands and other items, then what may follow a statement.
+            let rank = |description: &str| match description {
+                "an instruction" => 0,
+                "an operand" => 1,
+                "`catch`" => 3,
+                "a statement `@pc#bytecodes ...`" => 4,
+                "`rule`" => 5,
+                "`proc`" => 6,
+                "`method`" => 7,
+                "end of input" => 8,
+                _ => 2,
+            };
+            expected.sort_by_key(|description| rank(description));
+            if expected.contains(&"an operand") {
+                expected.retain(|description| !matches!(*description, "a string" | "a variable"));
             }
             if is_unterminated_string(text.get(position..).unwrap_or("")) {
                 "unterminated string literal".to_owned()
@@ -144,7 +184,11 @@ fn found_at(text: &str, position: usize) -> String {
             format!("`{token}`")
         }
         Some(_) => {
-            let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(24).collect();
+            let token: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(24)
+                .collect();
             format!("`{token}`")
         }
     }
@@ -179,7 +223,9 @@ fn describe(rule: Rule) -> &'static str {
         Rule::guarded_rule | Rule::kw_rule => "`rule`",
         Rule::bytecodes => "`bc=N`",
         Rule::guard | Rule::kw_when => "`when`",
-        Rule::not_instanceof | Rule::instanceof_cond | Rule::cmp_cond | Rule::kw_not => "a condition",
+        Rule::not_instanceof | Rule::instanceof_cond | Rule::cmp_cond | Rule::kw_not => {
+            "a condition"
+        }
         Rule::kw_instanceof => "`instanceof`",
         Rule::cmp_op => "a comparison (==, !=, <, <=, >, >=)",
         Rule::stmt | Rule::stmt_pos => "a statement `@pc#bytecodes ...`",
@@ -229,10 +275,13 @@ fn describe(rule: Rule) -> &'static str {
         | Rule::kw_ldc => "an instruction",
         Rule::itf => "`itf`",
         Rule::bootstrap => "a bootstrap method index `#N`",
-        Rule::ldc_methodtype | Rule::kw_methodtype | Rule::ldc_methodhandle | Rule::kw_methodhandle => {
+        Rule::ldc_methodtype
+        | Rule::kw_methodtype
+        | Rule::ldc_methodhandle
+        | Rule::kw_methodhandle => "a loadable constant (methodtype, methodhandle, dynamic)",
+        Rule::ldc_dynamic | Rule::kw_dynamic => {
             "a loadable constant (methodtype, methodhandle, dynamic)"
         }
-        Rule::ldc_dynamic | Rule::kw_dynamic => "a loadable constant (methodtype, methodhandle, dynamic)",
         Rule::handler | Rule::kw_catch => "`catch`",
         Rule::assign
         | Rule::paren_operands
@@ -256,6 +305,8 @@ fn describe(rule: Rule) -> &'static str {
         Rule::name_desc => "a name and descriptor `name:descriptor`",
         Rule::uint => "a number",
         Rule::comma => "`,`",
+        Rule::colon => "`:`",
+        Rule::dot => "`.`",
         Rule::semi => "`;`",
         Rule::lparen => "`(`",
         Rule::rparen => "`)`",
@@ -271,6 +322,8 @@ fn is_syntax(rule: Rule) -> bool {
     matches!(
         rule,
         Rule::comma
+            | Rule::colon
+            | Rule::dot
             | Rule::semi
             | Rule::lparen
             | Rule::rparen
@@ -330,13 +383,17 @@ impl<'i> Iterator for Items<'i> {
 impl<'i> Items<'i> {
     fn new(pair: Pair<'i, Rule>) -> Self {
         let start = pair.as_span().start();
-        Items { pairs: pair.into_inner(), start }
+        Items {
+            pairs: pair.into_inner(),
+            start,
+        }
     }
 
     /// The next child, which the grammar guarantees.
     fn expect(&mut self, reader: &MethodReader<'_, '_>) -> Fallible<Pair<'i, Rule>> {
         let start = self.start;
-        self.next().ok_or_else(|| reader.error(start, "internal error: unexpected parse tree".into()))
+        self.next()
+            .ok_or_else(|| reader.error(start, "internal error: unexpected parse tree".into()))
     }
 
     /// The next child when it is of the given rule.
@@ -359,13 +416,20 @@ struct MethodReader<'t, 'i> {
     /// Where the method's chunk of the text starts: pair offsets are relative to it.
     base: usize,
     var_ids: HashMap<&'i str, VarId>,
-    var_tys: Vec<Ty>,
+    /// The declared variables' names and types, by id.
+    var_decls: Vec<(&'i str, Ty)>,
     proc_ids: HashMap<&'i str, ProcId>,
 }
 
 impl<'t, 'i> MethodReader<'t, 'i> {
     fn new(text: &'t str, base: usize) -> Self {
-        MethodReader { text, base, var_ids: HashMap::new(), var_tys: Vec::new(), proc_ids: HashMap::new() }
+        MethodReader {
+            text,
+            base,
+            var_ids: HashMap::new(),
+            var_decls: Vec::new(),
+            proc_ids: HashMap::new(),
+        }
     }
 
     fn error(&self, offset: usize, message: String) -> ParseError {
@@ -377,7 +441,13 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     }
 
     fn internal(&self, pair: &Pair<'_, Rule>) -> ParseError {
-        self.error_at_pair(pair, format!("internal error: unexpected {:?} in the parse tree", pair.as_rule()))
+        self.error_at_pair(
+            pair,
+            format!(
+                "internal error: unexpected {:?} in the parse tree",
+                pair.as_rule()
+            ),
+        )
     }
 
     fn method(mut self, pair: Pair<'i, Rule>) -> Fallible<MethodIr> {
@@ -411,19 +481,37 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 "ref" => Ty::Ref,
                 _ => return Err(self.internal(&ty)),
             };
-            self.var_tys.push(ty);
-            vars.push(VarDecl { name: var.as_str().to_owned(), ty });
+            self.var_decls.push((var.as_str(), ty));
+            vars.push(VarDecl {
+                name: var.as_str().to_owned(),
+                ty,
+            });
         }
         let entry = Items::new(items.expect(&self)?).expect(&self)?;
         let procs: Vec<Pair<'i, Rule>> = items.collect();
         for (index, proc) in procs.iter().enumerate() {
             let proc_name = Items::new(proc.clone()).expect(&self)?;
             let id = self.fresh_id(&proc_name, index)?;
-            self.proc_ids.entry(proc_name.as_str()).or_insert(ProcId(id));
+            self.proc_ids
+                .entry(proc_name.as_str())
+                .or_insert(ProcId(id));
         }
         let entry = self.proc_ref(&entry)?;
-        let procs = procs.into_iter().map(|proc| self.procedure(proc)).collect::<Fallible<Vec<_>>>()?;
-        Ok(MethodIr { class, name, descriptor, is_static, source_file, lines, vars, procs, entry })
+        let procs = procs
+            .into_iter()
+            .map(|proc| self.procedure(proc))
+            .collect::<Fallible<Vec<_>>>()?;
+        Ok(MethodIr {
+            class,
+            name,
+            descriptor,
+            is_static,
+            source_file,
+            lines,
+            vars,
+            procs,
+            entry,
+        })
     }
 
     /// The id of the `index`th item of a table, if ids can still count that far.
@@ -447,8 +535,17 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             _ => return Err(self.internal(&kind_pair)),
         };
         let pc = self.uint(&Items::new(items.expect(self)?).expect(self)?)?;
-        let rules = items.map(|rule| self.rule(rule)).collect::<Fallible<Vec<_>>>()?;
-        Ok(Procedure { name, kind, pc, inputs, outputs, rules })
+        let rules = items
+            .map(|rule| self.rule(rule))
+            .collect::<Fallible<Vec<_>>>()?;
+        Ok(Procedure {
+            name,
+            kind,
+            pc,
+            inputs,
+            outputs,
+            rules,
+        })
     }
 
     fn var_list(&self, pair: Pair<'i, Rule>) -> Fallible<Vec<VarId>> {
@@ -459,11 +556,19 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         let mut items = Items::new(pair);
         let bytecodes = self.uint(&Items::new(items.expect(self)?).expect(self)?)?;
         let guard = match items.next_if(Rule::guard) {
-            Some(guard) => Items::new(guard).map(|cond| self.cond(cond)).collect::<Fallible<Vec<_>>>()?,
+            Some(guard) => Items::new(guard)
+                .map(|cond| self.cond(cond))
+                .collect::<Fallible<Vec<_>>>()?,
             None => Vec::new(),
         };
-        let body = items.map(|stmt| self.stmt(stmt)).collect::<Fallible<Vec<_>>>()?;
-        Ok(IrRule { guard, body, bytecodes })
+        let body = items
+            .map(|stmt| self.stmt(stmt))
+            .collect::<Fallible<Vec<_>>>()?;
+        Ok(IrRule {
+            guard,
+            body,
+            bytecodes,
+        })
     }
 
     fn cond(&self, pair: Pair<'i, Rule>) -> Fallible<Cond> {
@@ -486,7 +591,11 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             _ => {
                 let value = self.operand(items.expect(self)?)?;
                 let class = self.name(&items.expect(self)?)?;
-                Ok(Cond::InstanceOf { value, class, negated: rule == Rule::not_instanceof })
+                Ok(Cond::InstanceOf {
+                    value,
+                    class,
+                    negated: rule == Rule::not_instanceof,
+                })
             }
         }
     }
@@ -510,17 +619,26 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             }
             None => None,
         };
-        Ok(Stmt { pc, bytecodes, kind, handler })
+        Ok(Stmt {
+            pc,
+            bytecodes,
+            kind,
+            handler,
+        })
     }
 
     fn stmt_kind(&self, dst: Option<VarId>, pair: Pair<'i, Rule>) -> Fallible<StmtKind> {
         let rule = pair.as_rule();
         let start = pair.as_span().start();
         // The grammar only allows a destination on the forms that have one.
-        let dst_var = || dst.ok_or_else(|| self.error(start, "internal error: missing destination".into()));
+        let dst_var =
+            || dst.ok_or_else(|| self.error(start, "internal error: missing destination".into()));
         let mut items = Items::new(pair);
         Ok(match rule {
-            Rule::assign => StmtKind::Assign { dst: dst_var()?, src: self.operand(items.expect(self)?)? },
+            Rule::assign => StmtKind::Assign {
+                dst: dst_var()?,
+                src: self.operand(items.expect(self)?)?,
+            },
             Rule::binary => {
                 let mnemonic = items.expect(self)?.as_str();
                 let ty = type_of_letter(mnemonic.as_bytes()[0]);
@@ -542,7 +660,13 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 };
                 let lhs = self.operand(items.expect(self)?)?;
                 let rhs = self.operand(items.expect(self)?)?;
-                StmtKind::Binary { dst: dst_var()?, op, ty, lhs, rhs }
+                StmtKind::Binary {
+                    dst: dst_var()?,
+                    op,
+                    ty,
+                    lhs,
+                    rhs,
+                }
             }
             Rule::unary => {
                 let mnemonic_pair = items.expect(self)?;
@@ -556,54 +680,93 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                         let ty = type_of_letter(bytes[0]);
                         (UnOp::Neg, ty, ty)
                     }
-                    _ => (UnOp::Convert, type_of_letter(bytes[0]), type_of_letter(bytes[2])),
+                    _ => (
+                        UnOp::Convert,
+                        type_of_letter(bytes[0]),
+                        type_of_letter(bytes[2]),
+                    ),
                 };
                 let dst = dst_var()?;
-                let dst_ty = self.var_tys[dst.index()];
+                let Some(&(dst_name, dst_ty)) = self.var_decls.get(dst.index()) else {
+                    return Err(self.internal(&mnemonic_pair));
+                };
                 if dst_ty != to {
                     return Err(self.error_at_pair(
                         &mnemonic_pair,
                         format!(
-                            "`{mnemonic}` produces a {} but its destination is declared {}",
+                            "`{mnemonic}` produces {} but the destination `{}` is declared {}",
                             to.keyword(),
+                            dst_name,
                             dst_ty.keyword()
                         ),
                     ));
                 }
-                StmtKind::Unary { dst, op, from, src: self.operand(items.expect(self)?)? }
+                StmtKind::Unary {
+                    dst,
+                    op,
+                    from,
+                    src: self.operand(items.expect(self)?)?,
+                }
             }
             Rule::array_load => {
                 let elem = elem_of_letter(items.expect(self)?.as_str().as_bytes()[0]);
                 let array = self.operand(items.expect(self)?)?;
                 let index = self.operand(items.expect(self)?)?;
-                StmtKind::ArrayLoad { dst: dst_var()?, elem, array, index }
+                StmtKind::ArrayLoad {
+                    dst: dst_var()?,
+                    elem,
+                    array,
+                    index,
+                }
             }
             Rule::array_store => {
                 let elem = elem_of_letter(items.expect(self)?.as_str().as_bytes()[0]);
                 let array = self.operand(items.expect(self)?)?;
                 let index = self.operand(items.expect(self)?)?;
                 let value = self.operand(items.expect(self)?)?;
-                StmtKind::ArrayStore { elem, array, index, value }
+                StmtKind::ArrayStore {
+                    elem,
+                    array,
+                    index,
+                    value,
+                }
             }
             Rule::getfield => {
                 let object = self.operand(items.expect(self)?)?;
                 let field = self.field(items.expect(self)?)?;
-                StmtKind::GetField { dst: dst_var()?, object, field }
+                StmtKind::GetField {
+                    dst: dst_var()?,
+                    object,
+                    field,
+                }
             }
             Rule::putfield => {
                 let object = self.operand(items.expect(self)?)?;
                 let field = self.field(items.expect(self)?)?;
                 let value = self.operand(items.expect(self)?)?;
-                StmtKind::PutField { object, field, value }
+                StmtKind::PutField {
+                    object,
+                    field,
+                    value,
+                }
             }
-            Rule::getstatic => StmtKind::GetStatic { dst: dst_var()?, field: self.field(items.expect(self)?)? },
+            Rule::getstatic => StmtKind::GetStatic {
+                dst: dst_var()?,
+                field: self.field(items.expect(self)?)?,
+            },
             Rule::putstatic => {
                 let field = self.field(items.expect(self)?)?;
                 let value = self.operand(items.expect(self)?)?;
                 StmtKind::PutStatic { field, value }
             }
-            Rule::arraylength => StmtKind::ArrayLength { dst: dst_var()?, array: self.operand(items.expect(self)?)? },
-            Rule::new_object => StmtKind::New { dst: dst_var()?, class: self.name(&items.expect(self)?)? },
+            Rule::arraylength => StmtKind::ArrayLength {
+                dst: dst_var()?,
+                array: self.operand(items.expect(self)?)?,
+            },
+            Rule::new_object => StmtKind::New {
+                dst: dst_var()?,
+                class: self.name(&items.expect(self)?)?,
+            },
             Rule::newarray => {
                 let elem_pair = items.expect(self)?;
                 let elem = match elem_pair.as_str() {
@@ -617,17 +780,31 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     "double" => PrimTy::Double,
                     _ => return Err(self.internal(&elem_pair)),
                 };
-                StmtKind::NewArray { dst: dst_var()?, elem, length: self.operand(items.expect(self)?)? }
+                StmtKind::NewArray {
+                    dst: dst_var()?,
+                    elem,
+                    length: self.operand(items.expect(self)?)?,
+                }
             }
             Rule::anewarray => {
                 let class = self.name(&items.expect(self)?)?;
                 let length = self.operand(items.expect(self)?)?;
-                StmtKind::NewRefArray { dst: dst_var()?, class, length }
+                StmtKind::NewRefArray {
+                    dst: dst_var()?,
+                    class,
+                    length,
+                }
             }
             Rule::multianewarray => {
                 let descriptor = self.name(&items.expect(self)?)?;
-                let lengths = items.map(|length| self.operand(length)).collect::<Fallible<Vec<_>>>()?;
-                StmtKind::NewMultiArray { dst: dst_var()?, descriptor, lengths }
+                let lengths = items
+                    .map(|length| self.operand(length))
+                    .collect::<Fallible<Vec<_>>>()?;
+                StmtKind::NewMultiArray {
+                    dst: dst_var()?,
+                    descriptor,
+                    lengths,
+                }
             }
             Rule::invoke => {
                 let kind = match items.expect(self)?.as_str() {
@@ -641,7 +818,8 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     if !matches!(kind, CallKind::Static | CallKind::Special) {
                         return Err(self.error_at_pair(
                             itf,
-                            "`itf` only marks invokestatic and invokespecial of interface methods".into(),
+                            "`itf` only marks invokestatic and invokespecial of interface methods"
+                                .into(),
                         ));
                     }
                 }
@@ -651,18 +829,31 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     dst,
                     kind,
                     interface: kind == CallKind::Interface || itf.is_some(),
-                    method: MethodRef { class, name, descriptor },
+                    method: MethodRef {
+                        class,
+                        name,
+                        descriptor,
+                    },
                     args,
                 }
             }
             Rule::invokedynamic => {
                 let bootstrap_pair = Items::new(items.expect(self)?).expect(self)?;
                 let bootstrap = bootstrap_pair.as_str().parse::<u16>().map_err(|_| {
-                    self.error_at_pair(&bootstrap_pair, "bootstrap method index out of range (0 to 65535)".into())
+                    self.error_at_pair(
+                        &bootstrap_pair,
+                        "bootstrap method index out of range (0 to 65535)".into(),
+                    )
                 })?;
                 let (name, descriptor) = self.name_desc(items.expect(self)?)?;
                 let args = self.operands(items.expect(self)?)?;
-                StmtKind::InvokeDynamic { dst, name, descriptor, bootstrap, args }
+                StmtKind::InvokeDynamic {
+                    dst,
+                    name,
+                    descriptor,
+                    bootstrap,
+                    args,
+                }
             }
             Rule::call => {
                 let proc = self.proc_ref(&items.expect(self)?)?;
@@ -672,49 +863,74 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             }
             Rule::checkcast => {
                 let value = self.operand(items.expect(self)?)?;
-                StmtKind::CheckCast { value, class: self.name(&items.expect(self)?)? }
+                StmtKind::CheckCast {
+                    value,
+                    class: self.name(&items.expect(self)?)?,
+                }
             }
             Rule::instanceof => {
                 let value = self.operand(items.expect(self)?)?;
-                StmtKind::InstanceOf { dst: dst_var()?, value, class: self.name(&items.expect(self)?)? }
+                StmtKind::InstanceOf {
+                    dst: dst_var()?,
+                    value,
+                    class: self.name(&items.expect(self)?)?,
+                }
             }
-            Rule::monitorenter => StmtKind::MonitorEnter { value: self.operand(items.expect(self)?)? },
-            Rule::monitorexit => StmtKind::MonitorExit { value: self.operand(items.expect(self)?)? },
-            Rule::throw => StmtKind::Throw { value: self.operand(items.expect(self)?)? },
+            Rule::monitorenter => StmtKind::MonitorEnter {
+                value: self.operand(items.expect(self)?)?,
+            },
+            Rule::monitorexit => StmtKind::MonitorExit {
+                value: self.operand(items.expect(self)?)?,
+            },
+            Rule::throw => StmtKind::Throw {
+                value: self.operand(items.expect(self)?)?,
+            },
             Rule::ldc => {
                 let constant = items.expect(self)?;
                 let rule = constant.as_rule();
                 let mut parts = Items::new(constant);
                 let value = match rule {
-                    Rule::ldc_methodtype => OpaqueConst::MethodType(self.string(&parts.expect(self)?)?),
-                    Rule::ldc_methodhandle => OpaqueConst::MethodHandle(self.string(&parts.expect(self)?)?),
+                    Rule::ldc_methodtype => {
+                        OpaqueConst::MethodType(self.string(&parts.expect(self)?)?)
+                    }
+                    Rule::ldc_methodhandle => {
+                        OpaqueConst::MethodHandle(self.string(&parts.expect(self)?)?)
+                    }
                     _ => {
                         let (name, descriptor) = self.name_desc(parts.expect(self)?)?;
                         OpaqueConst::Dynamic { name, descriptor }
                     }
                 };
-                StmtKind::LoadConst { dst: dst_var()?, value }
+                StmtKind::LoadConst {
+                    dst: dst_var()?,
+                    value,
+                }
             }
-            _ => return Err(self.error(start, format!("internal error: unexpected {rule:?} in the parse tree"))),
+            _ => {
+                return Err(self.error(
+                    start,
+                    format!("internal error: unexpected {rule:?} in the parse tree"),
+                ))
+            }
         })
     }
 
     fn operands(&self, pair: Pair<'i, Rule>) -> Fallible<Vec<Operand>> {
-        Items::new(pair).map(|operand| self.operand(operand)).collect()
+        Items::new(pair)
+            .map(|operand| self.operand(operand))
+            .collect()
     }
 
     fn operand(&self, pair: Pair<'i, Rule>) -> Fallible<Operand> {
         let text = pair.as_str();
         Ok(match pair.as_rule() {
             Rule::var => Operand::Var(self.var(&pair)?),
-            Rule::int_lit => Operand::Int(
-                text.parse().map_err(|_| self.error_at_pair(&pair, "integer literal out of range for int".into()))?,
-            ),
-            Rule::long_lit => Operand::Long(
-                text[..text.len() - 1]
-                    .parse()
-                    .map_err(|_| self.error_at_pair(&pair, "integer literal out of range for long".into()))?,
-            ),
+            Rule::int_lit => Operand::Int(text.parse().map_err(|_| {
+                self.error_at_pair(&pair, "integer literal out of range for int".into())
+            })?),
+            Rule::long_lit => Operand::Long(text[..text.len() - 1].parse().map_err(|_| {
+                self.error_at_pair(&pair, "integer literal out of range for long".into())
+            })?),
             Rule::float_lit => {
                 let digits = &text[..text.len() - 1];
                 let value: f32 = digits.parse().map_err(|_| self.internal(&pair))?;
@@ -727,12 +943,12 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 self.check_decimal(&pair, digits, value.is_infinite(), value == 0.0, "double")?;
                 Operand::Double(value.to_bits())
             }
-            Rule::float_bits => {
-                Operand::Float(u32::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?)
-            }
-            Rule::double_bits => {
-                Operand::Double(u64::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?)
-            }
+            Rule::float_bits => Operand::Float(
+                u32::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?,
+            ),
+            Rule::double_bits => Operand::Double(
+                u64::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?,
+            ),
             Rule::null_lit => Operand::Null,
             Rule::string => Operand::Str(self.string(&pair)?),
             Rule::class_lit | Rule::paren_class_lit | Rule::call_class_lit => {
@@ -754,7 +970,10 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     ) -> Fallible<()> {
         let mantissa = digits.split(['e', 'E']).next().unwrap_or("");
         if infinite {
-            Err(self.error_at_pair(pair, format!("{ty} literal too large (write infinities as raw bits)")))
+            Err(self.error_at_pair(
+                pair,
+                format!("{ty} literal too large (write infinities as raw bits)"),
+            ))
         } else if zero && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
             Err(self.error_at_pair(pair, format!("{ty} literal too small: it rounds to zero")))
         } else {
@@ -763,21 +982,21 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     }
 
     fn uint(&self, pair: &Pair<'_, Rule>) -> Fallible<u32> {
-        pair.as_str().parse().map_err(|_| self.error_at_pair(pair, "number out of range (0 to 4294967295)".into()))
+        pair.as_str()
+            .parse()
+            .map_err(|_| self.error_at_pair(pair, "number out of range (0 to 4294967295)".into()))
     }
 
     fn var(&self, pair: &Pair<'i, Rule>) -> Fallible<VarId> {
-        self.var_ids
-            .get(pair.as_str())
-            .copied()
-            .ok_or_else(|| self.error_at_pair(pair, format!("unknown variable `{}`", pair.as_str())))
+        self.var_ids.get(pair.as_str()).copied().ok_or_else(|| {
+            self.error_at_pair(pair, format!("unknown variable `{}`", pair.as_str()))
+        })
     }
 
     fn proc_ref(&self, pair: &Pair<'i, Rule>) -> Fallible<ProcId> {
-        self.proc_ids
-            .get(pair.as_str())
-            .copied()
-            .ok_or_else(|| self.error_at_pair(pair, format!("unknown procedure `{}`", pair.as_str())))
+        self.proc_ids.get(pair.as_str()).copied().ok_or_else(|| {
+            self.error_at_pair(pair, format!("unknown procedure `{}`", pair.as_str()))
+        })
     }
 
     fn member(&self, pair: Pair<'i, Rule>) -> Fallible<(String, String, String)> {
@@ -790,7 +1009,11 @@ impl<'t, 'i> MethodReader<'t, 'i> {
 
     fn field(&self, pair: Pair<'i, Rule>) -> Fallible<FieldRef> {
         let (class, name, descriptor) = self.member(pair)?;
-        Ok(FieldRef { class, name, descriptor })
+        Ok(FieldRef {
+            class,
+            name,
+            descriptor,
+        })
     }
 
     fn name_desc(&self, pair: Pair<'i, Rule>) -> Fallible<(String, String)> {
@@ -811,7 +1034,10 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     /// Decodes a string literal, checking its escapes.
     fn string(&self, pair: &Pair<'_, Rule>) -> Fallible<String> {
         let quoted = pair.as_str();
-        let Some(body) = quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) else {
+        let Some(body) = quoted
+            .strip_prefix('"')
+            .and_then(|rest| rest.strip_suffix('"'))
+        else {
             return Err(self.internal(pair));
         };
         if !body.contains('\\') {
@@ -839,22 +1065,38 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     1
                 }
                 'u' => {
-                    let invalid = || self.error(at(offset), "invalid `\\u{...}` escape: expected 1 to 6 hex digits".into());
+                    let invalid = || {
+                        self.error(
+                            at(offset),
+                            "invalid `\\u{...}` escape: expected 1 to 6 hex digits".into(),
+                        )
+                    };
                     let braced = after[1..].strip_prefix('{').ok_or_else(invalid)?;
                     let close = braced.find('}').ok_or_else(invalid)?;
                     let hex = &braced[..close];
-                    if hex.is_empty() || hex.len() > 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    if hex.is_empty()
+                        || hex.len() > 6
+                        || !hex.bytes().all(|b| b.is_ascii_hexdigit())
+                    {
                         return Err(invalid());
                     }
                     let code = u32::from_str_radix(hex, 16).map_err(|_| invalid())?;
                     let c = char::from_u32(code).ok_or_else(|| {
-                        self.error(at(offset), format!("`\\u{{{hex}}}` is not a Unicode scalar value"))
+                        self.error(
+                            at(offset),
+                            format!("`\\u{{{hex}}}` is not a Unicode scalar value"),
+                        )
                     })?;
                     out.push(c);
                     // `u`, `{`, the digits and `}`.
                     3 + close
                 }
-                other => return Err(self.error(at(offset), format!("invalid escape `\\{other}` in a string"))),
+                other => {
+                    return Err(self.error(
+                        at(offset),
+                        format!("invalid escape `\\{other}` in a string"),
+                    ))
+                }
             };
             rest = &after[consumed..];
         }

@@ -41,9 +41,10 @@ fn print_method_into(method: &MethodIr, out: &mut String) {
 /// Whether a name can be printed without quotes as a class, member or descriptor token.
 pub fn is_bare_name(name: &str) -> bool {
     !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '/' | ';' | '[' | '(' | ')' | '<' | '>'))
+        && name.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '$' | '/' | ';' | '[' | '(' | ')' | '<' | '>')
+        })
 }
 
 /// Whether a name can be a variable or procedure name in the textual IR.
@@ -110,8 +111,10 @@ const RESERVED_WORDS: &[&str] = &[
 
 /// Arithmetic, array and conversion mnemonics: `iadd`, `laload`, `d2i`, ...
 fn mnemonic_like(name: &str) -> bool {
-    const OPS: &[&str] =
-        &["add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "ushr", "neg", "aload", "astore"];
+    const OPS: &[&str] = &[
+        "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "ushr", "neg",
+        "aload", "astore",
+    ];
     let bytes = name.as_bytes();
     if bytes.len() == 3 && bytes[1] == b'2' {
         return b"ilfd".contains(&bytes[0]) && b"ilfd".contains(&bytes[2]);
@@ -266,7 +269,10 @@ impl<'a> MethodPrinter<'a> {
 
     fn proc_name(&self, proc: ProcId) -> &'a str {
         let method: &'a MethodIr = self.method;
-        method.procs.get(proc.index()).map_or("?", |p| p.name.as_str())
+        method
+            .procs
+            .get(proc.index())
+            .map_or("?", |p| p.name.as_str())
     }
 
     fn var(&mut self, var: VarId) -> fmt::Result {
@@ -347,7 +353,11 @@ impl<'a> MethodPrinter<'a> {
                 write!(self.out, " {} ", op.symbol())?;
                 self.operand(rhs)
             }
-            Cond::InstanceOf { value, class, negated } => {
+            Cond::InstanceOf {
+                value,
+                class,
+                negated,
+            } => {
                 if *negated {
                     self.out.push_str("not ");
                 }
@@ -382,7 +392,13 @@ impl<'a> MethodPrinter<'a> {
                 self.dst(*dst)?;
                 self.operand(src)
             }
-            StmtKind::Binary { dst, op, ty, lhs, rhs } => {
+            StmtKind::Binary {
+                dst,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => {
                 self.dst(*dst)?;
                 write!(self.out, "{} ", binary_mnemonic(*op, *ty))?;
                 self.operand(lhs)?;
@@ -402,7 +418,11 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 self.member(&field.class, &field.name, &field.descriptor)
             }
-            StmtKind::PutField { object, field, value } => {
+            StmtKind::PutField {
+                object,
+                field,
+                value,
+            } => {
                 self.out.push_str("putfield ");
                 self.operand(object)?;
                 self.out.push_str(", ");
@@ -421,12 +441,22 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 self.operand(value)
             }
-            StmtKind::ArrayLoad { dst, elem, array, index } => {
+            StmtKind::ArrayLoad {
+                dst,
+                elem,
+                array,
+                index,
+            } => {
                 self.dst(*dst)?;
                 write!(self.out, "{}aload ", elem.prefix())?;
                 self.operands(&[array.clone(), index.clone()])
             }
-            StmtKind::ArrayStore { elem, array, index, value } => {
+            StmtKind::ArrayStore {
+                elem,
+                array,
+                index,
+                value,
+            } => {
                 write!(self.out, "{}astore ", elem.prefix())?;
                 self.operands(&[array.clone(), index.clone(), value.clone()])
             }
@@ -452,7 +482,11 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 self.operand(length)
             }
-            StmtKind::NewMultiArray { dst, descriptor, lengths } => {
+            StmtKind::NewMultiArray {
+                dst,
+                descriptor,
+                lengths,
+            } => {
                 self.dst(*dst)?;
                 self.out.push_str("multianewarray ");
                 write_name(self.out, descriptor)?;
@@ -462,7 +496,13 @@ impl<'a> MethodPrinter<'a> {
                 }
                 Ok(())
             }
-            StmtKind::Invoke { dst, kind, interface, method, args } => {
+            StmtKind::Invoke {
+                dst,
+                kind,
+                interface,
+                method,
+                args,
+            } => {
                 if let Some(dst) = dst {
                     self.dst(*dst)?;
                 }
@@ -477,7 +517,13 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push(')');
                 Ok(())
             }
-            StmtKind::InvokeDynamic { dst, name, descriptor, bootstrap, args } => {
+            StmtKind::InvokeDynamic {
+                dst,
+                name,
+                descriptor,
+                bootstrap,
+                args,
+            } => {
                 if let Some(dst) = dst {
                     self.dst(*dst)?;
                 }

@@ -179,9 +179,17 @@ impl CmpOp {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Cond {
     /// `lhs op rhs` on two ints, two longs, or (only `==`/`!=`) two references.
-    Cmp { op: CmpOp, lhs: Operand, rhs: Operand },
+    Cmp {
+        op: CmpOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
     /// `value instanceof class` (or its negation); `null` is an instance of nothing.
-    InstanceOf { value: Operand, class: String, negated: bool },
+    InstanceOf {
+        value: Operand,
+        class: String,
+        negated: bool,
+    },
 }
 
 /// Binary operators of the JVM's arithmetic instructions, with the operand type.
@@ -328,7 +336,10 @@ pub enum OpaqueConst {
     MethodType(String),
     MethodHandle(String),
     /// A dynamically computed constant: its name and field descriptor.
-    Dynamic { name: String, descriptor: String },
+    Dynamic {
+        name: String,
+        descriptor: String,
+    },
 }
 
 /// What a statement does. Results go to fresh variables (SSA within the rule).
@@ -336,41 +347,129 @@ pub enum OpaqueConst {
 #[serde(tag = "stmt", rename_all = "snake_case")]
 pub enum StmtKind {
     /// `dst = src`.
-    Assign { dst: VarId, src: Operand },
+    Assign {
+        dst: VarId,
+        src: Operand,
+    },
     /// `dst = lhs op rhs` on operands of type `ty` (shift counts are always int).
-    Binary { dst: VarId, op: BinOp, ty: Ty, lhs: Operand, rhs: Operand },
+    Binary {
+        dst: VarId,
+        op: BinOp,
+        ty: Ty,
+        lhs: Operand,
+        rhs: Operand,
+    },
     /// `dst = op src` where `src` has type `from` and `dst` has its own declared type.
-    Unary { dst: VarId, op: UnOp, from: Ty, src: Operand },
-    GetField { dst: VarId, object: Operand, field: FieldRef },
-    PutField { object: Operand, field: FieldRef, value: Operand },
-    GetStatic { dst: VarId, field: FieldRef },
-    PutStatic { field: FieldRef, value: Operand },
-    ArrayLoad { dst: VarId, elem: ElemTy, array: Operand, index: Operand },
-    ArrayStore { elem: ElemTy, array: Operand, index: Operand, value: Operand },
-    ArrayLength { dst: VarId, array: Operand },
+    Unary {
+        dst: VarId,
+        op: UnOp,
+        from: Ty,
+        src: Operand,
+    },
+    GetField {
+        dst: VarId,
+        object: Operand,
+        field: FieldRef,
+    },
+    PutField {
+        object: Operand,
+        field: FieldRef,
+        value: Operand,
+    },
+    GetStatic {
+        dst: VarId,
+        field: FieldRef,
+    },
+    PutStatic {
+        field: FieldRef,
+        value: Operand,
+    },
+    ArrayLoad {
+        dst: VarId,
+        elem: ElemTy,
+        array: Operand,
+        index: Operand,
+    },
+    ArrayStore {
+        elem: ElemTy,
+        array: Operand,
+        index: Operand,
+        value: Operand,
+    },
+    ArrayLength {
+        dst: VarId,
+        array: Operand,
+    },
     /// Allocates an object of `class` (its constructor is a separate `Special` call).
-    New { dst: VarId, class: String },
-    NewArray { dst: VarId, elem: PrimTy, length: Operand },
+    New {
+        dst: VarId,
+        class: String,
+    },
+    NewArray {
+        dst: VarId,
+        elem: PrimTy,
+        length: Operand,
+    },
     /// `anewarray`: an array of references whose component is `class`.
-    NewRefArray { dst: VarId, class: String, length: Operand },
+    NewRefArray {
+        dst: VarId,
+        class: String,
+        length: Operand,
+    },
     /// `multianewarray` of the array type `descriptor` with one length per created dimension.
-    NewMultiArray { dst: VarId, descriptor: String, lengths: Vec<Operand> },
+    NewMultiArray {
+        dst: VarId,
+        descriptor: String,
+        lengths: Vec<Operand>,
+    },
     /// A method call; `dst` is `None` exactly when the method returns `void`.
-    Invoke { dst: Option<VarId>, kind: CallKind, interface: bool, method: MethodRef, args: Vec<Operand> },
+    Invoke {
+        dst: Option<VarId>,
+        kind: CallKind,
+        interface: bool,
+        method: MethodRef,
+        args: Vec<Operand>,
+    },
     /// `invokedynamic`: a call whose target is unknown statically.
-    InvokeDynamic { dst: Option<VarId>, name: String, descriptor: String, bootstrap: u16, args: Vec<Operand> },
+    InvokeDynamic {
+        dst: Option<VarId>,
+        name: String,
+        descriptor: String,
+        bootstrap: u16,
+        args: Vec<Operand>,
+    },
     /// A call of a procedure of the same method: inputs by value, outputs into fresh variables.
-    Call { proc: ProcId, args: Vec<Operand>, outs: Vec<VarId> },
+    Call {
+        proc: ProcId,
+        args: Vec<Operand>,
+        outs: Vec<VarId>,
+    },
     /// Throws `ClassCastException` unless `value` is null or an instance of `class`.
-    CheckCast { value: Operand, class: String },
+    CheckCast {
+        value: Operand,
+        class: String,
+    },
     /// `dst = 1` if `value` is a non-null instance of `class`, else `0`.
-    InstanceOf { dst: VarId, value: Operand, class: String },
-    MonitorEnter { value: Operand },
-    MonitorExit { value: Operand },
+    InstanceOf {
+        dst: VarId,
+        value: Operand,
+        class: String,
+    },
+    MonitorEnter {
+        value: Operand,
+    },
+    MonitorExit {
+        value: Operand,
+    },
     /// Loads a method type, method handle or dynamic constant.
-    LoadConst { dst: VarId, value: OpaqueConst },
+    LoadConst {
+        dst: VarId,
+        value: OpaqueConst,
+    },
     /// Throws `value` (a `NullPointerException` if it is null); always the last statement of its rule.
-    Throw { value: Operand },
+    Throw {
+        value: Operand,
+    },
 }
 
 /// Where exceptions raised by a statement go: a call, in tail position, of a handler procedure whose
@@ -493,7 +592,12 @@ impl MethodIr {
 
     /// `Class.name(descriptor)`, with dots in the class name, for messages.
     pub fn display_name(&self) -> String {
-        format!("{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
+        format!(
+            "{}.{}{}",
+            self.class.replace('/', "."),
+            self.name,
+            self.descriptor
+        )
     }
 }
 
@@ -520,7 +624,9 @@ impl StmtKind {
             | StmtKind::NewMultiArray { dst, .. }
             | StmtKind::InstanceOf { dst, .. }
             | StmtKind::LoadConst { dst, .. } => vec![*dst],
-            StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => dst.iter().copied().collect(),
+            StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => {
+                dst.iter().copied().collect()
+            }
             StmtKind::Call { outs, .. } => outs.clone(),
             StmtKind::PutField { .. }
             | StmtKind::PutStatic { .. }
@@ -539,16 +645,25 @@ impl StmtKind {
             StmtKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             StmtKind::GetField { object, .. } => vec![object],
             StmtKind::PutField { object, value, .. } => vec![object, value],
-            StmtKind::GetStatic { .. } | StmtKind::New { .. } | StmtKind::LoadConst { .. } => Vec::new(),
+            StmtKind::GetStatic { .. } | StmtKind::New { .. } | StmtKind::LoadConst { .. } => {
+                Vec::new()
+            }
             StmtKind::PutStatic { value, .. } => vec![value],
             StmtKind::ArrayLoad { array, index, .. } => vec![array, index],
-            StmtKind::ArrayStore { array, index, value, .. } => vec![array, index, value],
+            StmtKind::ArrayStore {
+                array,
+                index,
+                value,
+                ..
+            } => vec![array, index, value],
             StmtKind::ArrayLength { array, .. } => vec![array],
-            StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => vec![length],
-            StmtKind::NewMultiArray { lengths, .. } => lengths.iter().collect(),
-            StmtKind::Invoke { args, .. } | StmtKind::InvokeDynamic { args, .. } | StmtKind::Call { args, .. } => {
-                args.iter().collect()
+            StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => {
+                vec![length]
             }
+            StmtKind::NewMultiArray { lengths, .. } => lengths.iter().collect(),
+            StmtKind::Invoke { args, .. }
+            | StmtKind::InvokeDynamic { args, .. }
+            | StmtKind::Call { args, .. } => args.iter().collect(),
             StmtKind::CheckCast { value, .. }
             | StmtKind::InstanceOf { value, .. }
             | StmtKind::MonitorEnter { value }
@@ -561,7 +676,9 @@ impl StmtKind {
     pub fn can_throw(&self) -> bool {
         match self {
             StmtKind::Assign { .. } | StmtKind::Unary { .. } | StmtKind::InstanceOf { .. } => false,
-            StmtKind::Binary { op, ty, .. } => matches!((op, ty), (BinOp::Div | BinOp::Rem, Ty::Int | Ty::Long)),
+            StmtKind::Binary { op, ty, .. } => {
+                matches!((op, ty), (BinOp::Div | BinOp::Rem, Ty::Int | Ty::Long))
+            }
             _ => true,
         }
     }
@@ -572,9 +689,11 @@ impl StmtKind {
         const NPE: &str = "java/lang/NullPointerException";
         const AIOOBE: &str = "java/lang/ArrayIndexOutOfBoundsException";
         match self {
-            StmtKind::Binary { op: BinOp::Div | BinOp::Rem, ty: Ty::Int | Ty::Long, .. } => {
-                &["java/lang/ArithmeticException"]
-            }
+            StmtKind::Binary {
+                op: BinOp::Div | BinOp::Rem,
+                ty: Ty::Int | Ty::Long,
+                ..
+            } => &["java/lang/ArithmeticException"],
             StmtKind::GetField { .. }
             | StmtKind::PutField { .. }
             | StmtKind::ArrayLength { .. }
@@ -583,11 +702,13 @@ impl StmtKind {
             StmtKind::Invoke { kind, .. } if *kind != CallKind::Static => &[NPE],
             StmtKind::MonitorExit { .. } => &[NPE, "java/lang/IllegalMonitorStateException"],
             StmtKind::ArrayLoad { .. } => &[NPE, AIOOBE],
-            StmtKind::ArrayStore { elem: ElemTy::Ref, .. } => &[NPE, AIOOBE, "java/lang/ArrayStoreException"],
+            StmtKind::ArrayStore {
+                elem: ElemTy::Ref, ..
+            } => &[NPE, AIOOBE, "java/lang/ArrayStoreException"],
             StmtKind::ArrayStore { .. } => &[NPE, AIOOBE],
-            StmtKind::NewArray { .. } | StmtKind::NewRefArray { .. } | StmtKind::NewMultiArray { .. } => {
-                &["java/lang/NegativeArraySizeException"]
-            }
+            StmtKind::NewArray { .. }
+            | StmtKind::NewRefArray { .. }
+            | StmtKind::NewMultiArray { .. } => &["java/lang/NegativeArraySizeException"],
             StmtKind::CheckCast { .. } => &["java/lang/ClassCastException"],
             _ => &[],
         }
@@ -613,10 +734,13 @@ pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)
         }
         types.push(Ty::from_descriptor(&params[start..k])?);
     }
-    let ret = if ret == "V" { None } else { Some(Ty::from_descriptor(ret)?) };
+    let ret = if ret == "V" {
+        None
+    } else {
+        Some(Ty::from_descriptor(ret)?)
+    };
     Some((types, ret))
 }
-
 
 /// Applies `f` to every variable occurrence of a method: signatures, guards, statements, edges.
 pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
@@ -626,7 +750,10 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
         }
     };
     for proc in &mut method.procs {
-        proc.inputs.iter_mut().chain(proc.outputs.iter_mut()).for_each(&mut f);
+        proc.inputs
+            .iter_mut()
+            .chain(proc.outputs.iter_mut())
+            .for_each(&mut f);
         for rule in &mut proc.rules {
             for cond in &mut rule.guard {
                 match cond {
@@ -659,18 +786,27 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         operand(object, &mut f);
                         operand(value, &mut f);
                     }
-                    StmtKind::GetStatic { dst, .. } | StmtKind::New { dst, .. } | StmtKind::LoadConst { dst, .. } => f(dst),
+                    StmtKind::GetStatic { dst, .. }
+                    | StmtKind::New { dst, .. }
+                    | StmtKind::LoadConst { dst, .. } => f(dst),
                     StmtKind::PutStatic { value, .. }
                     | StmtKind::CheckCast { value, .. }
                     | StmtKind::MonitorEnter { value }
                     | StmtKind::MonitorExit { value }
                     | StmtKind::Throw { value } => operand(value, &mut f),
-                    StmtKind::ArrayLoad { dst, array, index, .. } => {
+                    StmtKind::ArrayLoad {
+                        dst, array, index, ..
+                    } => {
                         f(dst);
                         operand(array, &mut f);
                         operand(index, &mut f);
                     }
-                    StmtKind::ArrayStore { array, index, value, .. } => {
+                    StmtKind::ArrayStore {
+                        array,
+                        index,
+                        value,
+                        ..
+                    } => {
                         operand(array, &mut f);
                         operand(index, &mut f);
                         operand(value, &mut f);
@@ -679,7 +815,8 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         f(dst);
                         operand(array, &mut f);
                     }
-                    StmtKind::NewArray { dst, length, .. } | StmtKind::NewRefArray { dst, length, .. } => {
+                    StmtKind::NewArray { dst, length, .. }
+                    | StmtKind::NewRefArray { dst, length, .. } => {
                         f(dst);
                         operand(length, &mut f);
                     }
@@ -687,7 +824,8 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         f(dst);
                         lengths.iter_mut().for_each(|l| operand(l, &mut f));
                     }
-                    StmtKind::Invoke { dst, args, .. } | StmtKind::InvokeDynamic { dst, args, .. } => {
+                    StmtKind::Invoke { dst, args, .. }
+                    | StmtKind::InvokeDynamic { dst, args, .. } => {
                         if let Some(dst) = dst {
                             f(dst);
                         }

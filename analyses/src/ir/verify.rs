@@ -31,7 +31,13 @@ impl fmt::Display for VerifyError {
 
 /// Checks a method and returns every violated invariant (empty when the method is well formed).
 pub fn verify_method(method: &MethodIr) -> Vec<VerifyError> {
-    let mut verifier = Verifier { method, errors: Vec::new(), proc: None, rule: None, stmt: None };
+    let mut verifier = Verifier {
+        method,
+        errors: Vec::new(),
+        proc: None,
+        rule: None,
+        stmt: None,
+    };
     verifier.method();
     verifier.errors
 }
@@ -85,7 +91,10 @@ impl<'a> Verifier<'a> {
 
     fn entry_signature(&mut self, entry: &Procedure) {
         let Some((params, ret)) = parse_method_descriptor(&self.method.descriptor) else {
-            self.error(format!("malformed method descriptor `{}`", self.method.descriptor));
+            self.error(format!(
+                "malformed method descriptor `{}`",
+                self.method.descriptor
+            ));
             return;
         };
         let mut expected: Vec<Ty> = Vec::new();
@@ -95,11 +104,17 @@ impl<'a> Verifier<'a> {
         expected.extend(params);
         let inputs: Vec<Option<Ty>> = entry.inputs.iter().map(|v| self.var_ty(*v)).collect();
         if inputs != expected.iter().map(|t| Some(*t)).collect::<Vec<_>>() {
-            self.error(format!("entry {} inputs do not match the method's parameters", entry.name));
+            self.error(format!(
+                "entry {} inputs do not match the method's parameters",
+                entry.name
+            ));
         }
         let outputs: Vec<Option<Ty>> = entry.outputs.iter().map(|v| self.var_ty(*v)).collect();
         if outputs != ret.iter().map(|t| Some(*t)).collect::<Vec<_>>() {
-            self.error(format!("entry {} outputs do not match the method's return type", entry.name));
+            self.error(format!(
+                "entry {} outputs do not match the method's return type",
+                entry.name
+            ));
         }
     }
 
@@ -133,7 +148,9 @@ impl<'a> Verifier<'a> {
         for (k, stmt) in rule.body.iter().enumerate() {
             self.stmt = Some(k);
             if stmt.bytecodes < previous_bytecodes || stmt.bytecodes > rule.bytecodes {
-                self.error("statement bytecode count is not between its predecessor's and the rule's");
+                self.error(
+                    "statement bytecode count is not between its predecessor's and the rule's",
+                );
             }
             previous_bytecodes = stmt.bytecodes;
             for operand in stmt.kind.uses() {
@@ -150,7 +167,10 @@ impl<'a> Verifier<'a> {
                 if self.var_ty(def).is_none() {
                     self.error(format!("undeclared variable {def} defined"));
                 } else if !defined.insert(def) {
-                    self.error(format!("variable `{}` is assigned twice (not SSA)", self.method.var(def).name));
+                    self.error(format!(
+                        "variable `{}` is assigned twice (not SSA)",
+                        self.method.var(def).name
+                    ));
                 }
             }
             if matches!(stmt.kind, StmtKind::Throw { .. }) && k + 1 != rule.body.len() {
@@ -158,11 +178,22 @@ impl<'a> Verifier<'a> {
             }
         }
         self.stmt = None;
-        let throws = matches!(rule.body.last(), Some(Stmt { kind: StmtKind::Throw { .. }, .. }));
+        let throws = matches!(
+            rule.body.last(),
+            Some(Stmt {
+                kind: StmtKind::Throw { .. },
+                ..
+            })
+        );
         if !throws {
             for out in &proc.outputs {
                 if !defined.contains(out) || inputs.contains(out) {
-                    let name = self.method.vars.get(out.index()).map_or("?", |d| d.name.as_str()).to_owned();
+                    let name = self
+                        .method
+                        .vars
+                        .get(out.index())
+                        .map_or("?", |d| d.name.as_str())
+                        .to_owned();
                     self.error(format!("output `{name}` is not defined by the rule"));
                 }
             }
@@ -187,7 +218,10 @@ impl<'a> Verifier<'a> {
                 match (l, r) {
                     (Some(Ty::Int), Some(Ty::Int)) | (Some(Ty::Long), Some(Ty::Long)) => {}
                     (Some(Ty::Ref), Some(Ty::Ref)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {}
-                    _ => self.error(format!("guard compares {l:?} with {r:?} by {}", op.symbol())),
+                    _ => self.error(format!(
+                        "guard compares {l:?} with {r:?} by {}",
+                        op.symbol()
+                    )),
                 }
             }
             Cond::InstanceOf { value, .. } => self.expect(value, Ty::Ref, "instanceof guard"),
@@ -199,7 +233,10 @@ impl<'a> Verifier<'a> {
             if self.var_ty(*v).is_none() {
                 self.error(format!("undeclared variable {v} used"));
             } else if !defined.contains(v) {
-                self.error(format!("variable `{}` is used before it is defined", self.method.var(*v).name));
+                self.error(format!(
+                    "variable `{}` is used before it is defined",
+                    self.method.var(*v).name
+                ));
             }
         }
     }
@@ -212,23 +249,38 @@ impl<'a> Verifier<'a> {
             self.error(format!("handler edge to unknown procedure {}", edge.proc));
             return;
         };
-        if target.inputs.len() != edge.args.len() + 1 || target.inputs.first().and_then(|v| self.var_ty(*v)) != Some(Ty::Ref) {
-            self.error(format!("handler edge to {} does not pass the exception and its inputs", target.name));
+        if target.inputs.len() != edge.args.len() + 1
+            || target.inputs.first().and_then(|v| self.var_ty(*v)) != Some(Ty::Ref)
+        {
+            self.error(format!(
+                "handler edge to {} does not pass the exception and its inputs",
+                target.name
+            ));
         } else {
             self.args_match(&target.inputs[1..], &edge.args, &target.name);
         }
         if !self.same_types(&target.outputs, &proc.outputs) {
-            self.error(format!("handler {} has other outputs than {}", target.name, proc.name));
+            self.error(format!(
+                "handler {} has other outputs than {}",
+                target.name, proc.name
+            ));
         }
     }
 
     fn same_types(&self, a: &[VarId], b: &[VarId]) -> bool {
-        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.var_ty(*x) == self.var_ty(*y))
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| self.var_ty(*x) == self.var_ty(*y))
     }
 
     fn args_match(&mut self, formals: &[VarId], actuals: &[Operand], callee: &str) {
         if formals.len() != actuals.len() {
-            self.error(format!("{callee} takes {} arguments, {} given", formals.len(), actuals.len()));
+            self.error(format!(
+                "{callee} takes {} arguments, {} given",
+                formals.len(),
+                actuals.len()
+            ));
             return;
         }
         for (formal, actual) in formals.iter().zip(actuals) {
@@ -241,14 +293,22 @@ impl<'a> Verifier<'a> {
     fn expect(&mut self, operand: &Operand, ty: Ty, context: &str) {
         let actual = self.method.operand_ty(operand);
         if actual.is_some() && actual != Some(ty) {
-            self.error(format!("{context}: expected {}, found {}", ty.keyword(), actual.map_or("?", |t| t.keyword())));
+            self.error(format!(
+                "{context}: expected {}, found {}",
+                ty.keyword(),
+                actual.map_or("?", |t| t.keyword())
+            ));
         }
     }
 
     fn expect_var(&mut self, var: VarId, ty: Ty, context: &str) {
         if let Some(actual) = self.var_ty(var) {
             if actual != ty {
-                self.error(format!("{context}: result should be {}, is {}", ty.keyword(), actual.keyword()));
+                self.error(format!(
+                    "{context}: result should be {}, is {}",
+                    ty.keyword(),
+                    actual.keyword()
+                ));
             }
         }
     }
@@ -260,14 +320,24 @@ impl<'a> Verifier<'a> {
                     self.expect(src, ty, "assignment");
                 }
             }
-            StmtKind::Binary { dst, op, ty, lhs, rhs } => self.binary_types(*dst, *op, *ty, lhs, rhs),
+            StmtKind::Binary {
+                dst,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => self.binary_types(*dst, *op, *ty, lhs, rhs),
             StmtKind::Unary { dst, op, from, src } => {
                 self.expect(src, *from, "unary operand");
                 let to = self.var_ty(*dst);
                 let ok = match op {
                     UnOp::Neg => to == Some(*from) && *from != Ty::Ref,
-                    UnOp::Convert => to.is_some_and(|t| t != *from && t != Ty::Ref) && *from != Ty::Ref,
-                    UnOp::IntToByte | UnOp::IntToChar | UnOp::IntToShort => *from == Ty::Int && to == Some(Ty::Int),
+                    UnOp::Convert => {
+                        to.is_some_and(|t| t != *from && t != Ty::Ref) && *from != Ty::Ref
+                    }
+                    UnOp::IntToByte | UnOp::IntToChar | UnOp::IntToShort => {
+                        *from == Ty::Int && to == Some(Ty::Int)
+                    }
                 };
                 if !ok {
                     self.error("ill-typed unary operation");
@@ -277,18 +347,32 @@ impl<'a> Verifier<'a> {
                 self.expect(object, Ty::Ref, "getfield object");
                 self.field_value(*dst, &field.descriptor);
             }
-            StmtKind::PutField { object, field, value } => {
+            StmtKind::PutField {
+                object,
+                field,
+                value,
+            } => {
                 self.expect(object, Ty::Ref, "putfield object");
                 self.field_operand(value, &field.descriptor);
             }
             StmtKind::GetStatic { dst, field } => self.field_value(*dst, &field.descriptor),
             StmtKind::PutStatic { field, value } => self.field_operand(value, &field.descriptor),
-            StmtKind::ArrayLoad { dst, elem, array, index } => {
+            StmtKind::ArrayLoad {
+                dst,
+                elem,
+                array,
+                index,
+            } => {
                 self.expect(array, Ty::Ref, "array");
                 self.expect(index, Ty::Int, "array index");
                 self.expect_var(*dst, elem.value_ty(), "array load");
             }
-            StmtKind::ArrayStore { elem, array, index, value } => {
+            StmtKind::ArrayStore {
+                elem,
+                array,
+                index,
+                value,
+            } => {
                 self.expect(array, Ty::Ref, "array");
                 self.expect(index, Ty::Int, "array index");
                 self.expect(value, elem.value_ty(), "array store");
@@ -302,7 +386,11 @@ impl<'a> Verifier<'a> {
                 self.expect(length, Ty::Int, "array length");
                 self.expect_var(*dst, Ty::Ref, "newarray");
             }
-            StmtKind::NewMultiArray { dst, descriptor, lengths } => {
+            StmtKind::NewMultiArray {
+                dst,
+                descriptor,
+                lengths,
+            } => {
                 let depth = descriptor.bytes().take_while(|b| *b == b'[').count();
                 if lengths.is_empty() || lengths.len() > depth {
                     self.error("multianewarray has more dimensions than its type");
@@ -312,10 +400,19 @@ impl<'a> Verifier<'a> {
                 }
                 self.expect_var(*dst, Ty::Ref, "multianewarray");
             }
-            StmtKind::Invoke { dst, kind, method, args, .. } => {
-                self.invoke_types(*dst, *kind != CallKind::Static, &method.descriptor, args)
-            }
-            StmtKind::InvokeDynamic { dst, descriptor, args, .. } => self.invoke_types(*dst, false, descriptor, args),
+            StmtKind::Invoke {
+                dst,
+                kind,
+                method,
+                args,
+                ..
+            } => self.invoke_types(*dst, *kind != CallKind::Static, &method.descriptor, args),
+            StmtKind::InvokeDynamic {
+                dst,
+                descriptor,
+                args,
+                ..
+            } => self.invoke_types(*dst, false, descriptor, args),
             StmtKind::Call { proc, args, outs } => {
                 let Some(callee) = self.method.procs.get(proc.index()) else {
                     self.error(format!("call of unknown procedure {proc}"));
@@ -325,7 +422,9 @@ impl<'a> Verifier<'a> {
                 let (inputs, outputs) = (callee.inputs.clone(), callee.outputs.clone());
                 self.args_match(&inputs, args, &name);
                 if !self.same_types(&outputs, outs) {
-                    self.error(format!("call of {name} receives outputs of the wrong number or types"));
+                    self.error(format!(
+                        "call of {name} receives outputs of the wrong number or types"
+                    ));
                 }
             }
             StmtKind::CheckCast { value, .. }
@@ -362,9 +461,16 @@ impl<'a> Verifier<'a> {
             BinOp::CmpL | BinOp::CmpG => matches!(ty, Ty::Float | Ty::Double),
         };
         if !valid {
-            self.error(format!("operator {op:?} is not defined on {}", ty.keyword()));
+            self.error(format!(
+                "operator {op:?} is not defined on {}",
+                ty.keyword()
+            ));
         }
-        let result = if matches!(op, BinOp::Cmp | BinOp::CmpL | BinOp::CmpG) { Ty::Int } else { ty };
+        let result = if matches!(op, BinOp::Cmp | BinOp::CmpL | BinOp::CmpG) {
+            Ty::Int
+        } else {
+            ty
+        };
         self.expect_var(dst, result, "binary operation");
     }
 
@@ -382,7 +488,13 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn invoke_types(&mut self, dst: Option<VarId>, has_receiver: bool, descriptor: &str, args: &[Operand]) {
+    fn invoke_types(
+        &mut self,
+        dst: Option<VarId>,
+        has_receiver: bool,
+        descriptor: &str,
+        args: &[Operand],
+    ) {
         let Some((params, ret)) = parse_method_descriptor(descriptor) else {
             self.error(format!("malformed method descriptor `{descriptor}`"));
             return;
@@ -393,7 +505,11 @@ impl<'a> Verifier<'a> {
         }
         expected.extend(params);
         if expected.len() != args.len() {
-            self.error(format!("call passes {} arguments, `{descriptor}` takes {}", args.len(), expected.len()));
+            self.error(format!(
+                "call passes {} arguments, `{descriptor}` takes {}",
+                args.len(),
+                expected.len()
+            ));
         } else {
             for (arg, ty) in args.iter().zip(expected) {
                 self.expect(arg, ty, "call argument");

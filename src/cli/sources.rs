@@ -1,0 +1,83 @@
+//! Java sources given on the command line: compiled with the JDK's `javac -g` into a temporary
+//! directory, which then stands in for them as an input.
+use crate::classfile::InputError;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A directory removed when dropped.
+pub struct TempClasses {
+    pub dir: PathBuf,
+}
+
+impl Drop for TempClasses {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Replaces every `.java` path by one directory of classes compiled from all of them together.
+/// Returns the new input list and the directory to keep alive while the classes are read.
+pub fn compile_java_inputs(
+    paths: &[PathBuf],
+) -> (Vec<PathBuf>, Option<TempClasses>, Vec<InputError>) {
+    let (sources, mut inputs): (Vec<PathBuf>, Vec<PathBuf>) = paths
+        .iter()
+        .cloned()
+        .partition(|p| p.extension().is_some_and(|x| x == "java"));
+    if sources.is_empty() {
+        return (inputs, None, Vec::new());
+    }
+    let origin = sources
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let dir = std::env::temp_dir().join(format!(
+        "jresa-javac-{}-{}",
+        std::process::id(),
+        unique_suffix()
+    ));
+    if let Err(error) = std::fs::create_dir_all(&dir) {
+        return (
+            inputs,
+            None,
+            vec![InputError::new(
+                origin,
+                format!("cannot create {}: {error}", dir.display()),
+            )],
+        );
+    }
+    let temp = TempClasses { dir: dir.clone() };
+    let output = Command::new("javac")
+        .args(["-g", "-encoding", "UTF-8", "-d"])
+        .arg(&dir)
+        .args(&sources)
+        .output();
+    match output {
+        Err(error) => (
+            inputs,
+            None,
+            vec![InputError::new(
+                origin,
+                format!("cannot run javac (a JDK is needed for .java inputs): {error}"),
+            )],
+        ),
+        Ok(out) if !out.status.success() => {
+            let message = format!(
+                "javac failed:\n{}",
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            );
+            (inputs, None, vec![InputError::new(origin, message)])
+        }
+        Ok(_) => {
+            inputs.push(dir);
+            (inputs, Some(temp), Vec::new())
+        }
+    }
+}
+
+fn unique_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
