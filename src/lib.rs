@@ -2,4 +2,5 @@
 pub mod classfile;
 pub mod cli;
 pub mod lift;
+pub mod program;
 pub mod report;

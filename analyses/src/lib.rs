@@ -1,2 +1,3 @@
 //! The rule-based IR of jresa and the analyses over it.
+pub mod hierarchy;
 pub mod ir;
