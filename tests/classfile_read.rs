@@ -958,3 +958,303 @@ fn default_jdk_class_path_resolves_lazily_from_many_threads() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<ClassPath>();
 }
+
+/// One instruction line of `javap -c` output: its pc, mnemonic and operand text.
+#[derive(Debug)]
+struct JavapLine {
+    pc: u32,
+    mnemonic: String,
+    operands: String,
+}
+
+/// The instruction lines of `javap -c -p` over `files`, in output order (class by class, method
+/// by method in classfile order).
+fn javap_instructions(files: &[PathBuf]) -> Vec<JavapLine> {
+    let mut arguments = vec!["-c".to_owned(), "-p".to_owned()];
+    arguments.extend(files.iter().map(|file| file.display().to_string()));
+    let output = std::process::Command::new("javap")
+        .args(&arguments)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let Some((pc, rest)) = line.trim_start().split_once(": ") else {
+            continue;
+        };
+        if pc.is_empty() || !pc.bytes().all(|byte| byte.is_ascii_digit()) {
+            continue;
+        }
+        let rest = rest.trim();
+        let (mnemonic, operands) = rest.split_once(' ').unwrap_or((rest, ""));
+        if !mnemonic.starts_with(|first: char| first.is_ascii_lowercase()) {
+            continue;
+        }
+        lines.push(JavapLine {
+            pc: pc.parse().unwrap(),
+            mnemonic: mnemonic.to_owned(),
+            operands: operands.trim().to_owned(),
+        });
+    }
+    lines
+}
+
+/// javap's mnemonic without the `_<n>`, `_m1` and `_w` suffixes of the short and wide forms,
+/// with `ldc2`, `bipush` and `sipush` folded into `ldc` and `iconst` as the model folds them.
+fn javap_family(mnemonic: &str) -> String {
+    let mut family = mnemonic.strip_suffix("_w").unwrap_or(mnemonic);
+    if let Some((stem, suffix)) = family.rsplit_once('_') {
+        if suffix == "m1" || suffix.bytes().all(|byte| byte.is_ascii_digit()) {
+            family = stem;
+        }
+    }
+    match family {
+        "ldc2" => "ldc",
+        "bipush" | "sipush" => "iconst",
+        other => other,
+    }
+    .to_owned()
+}
+
+fn kind_letter(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int => "i",
+        Kind::Long => "l",
+        Kind::Float => "f",
+        Kind::Double => "d",
+        Kind::Reference => "a",
+    }
+}
+
+fn condition_name(condition: Condition) -> &'static str {
+    match condition {
+        Condition::Eq => "eq",
+        Condition::Ne => "ne",
+        Condition::Lt => "lt",
+        Condition::Ge => "ge",
+        Condition::Gt => "gt",
+        Condition::Le => "le",
+    }
+}
+
+/// The mnemonic family of a decoded instruction, in javap's spelling.
+fn model_family(insn: &Insn) -> String {
+    use jresa::classfile::{ArithOp, ArrayKind};
+    let array_letter = |kind: &ArrayKind| match kind {
+        ArrayKind::Int => "i",
+        ArrayKind::Long => "l",
+        ArrayKind::Float => "f",
+        ArrayKind::Double => "d",
+        ArrayKind::Reference => "a",
+        ArrayKind::ByteOrBoolean => "b",
+        ArrayKind::Char => "c",
+        ArrayKind::Short => "s",
+    };
+    match insn {
+        Insn::Nop => "nop".into(),
+        Insn::AConstNull => "aconst_null".into(),
+        Insn::IConst(_) => "iconst".into(),
+        Insn::LConst(_) => "lconst".into(),
+        Insn::FConst(_) => "fconst".into(),
+        Insn::DConst(_) => "dconst".into(),
+        Insn::Ldc(_) => "ldc".into(),
+        Insn::Load(kind, _) => format!("{}load", kind_letter(*kind)),
+        Insn::Store(kind, _) => format!("{}store", kind_letter(*kind)),
+        Insn::ArrayLoad(kind) => format!("{}aload", array_letter(kind)),
+        Insn::ArrayStore(kind) => format!("{}astore", array_letter(kind)),
+        Insn::Pop => "pop".into(),
+        Insn::Pop2 => "pop2".into(),
+        Insn::Dup => "dup".into(),
+        Insn::DupX1 => "dup_x1".into(),
+        Insn::DupX2 => "dup_x2".into(),
+        Insn::Dup2 => "dup2".into(),
+        Insn::Dup2X1 => "dup2_x1".into(),
+        Insn::Dup2X2 => "dup2_x2".into(),
+        Insn::Swap => "swap".into(),
+        Insn::Arith(kind, operator) => {
+            let operator = match operator {
+                ArithOp::Add => "add",
+                ArithOp::Sub => "sub",
+                ArithOp::Mul => "mul",
+                ArithOp::Div => "div",
+                ArithOp::Rem => "rem",
+                ArithOp::And => "and",
+                ArithOp::Or => "or",
+                ArithOp::Xor => "xor",
+                ArithOp::Shl => "shl",
+                ArithOp::Shr => "shr",
+                ArithOp::Ushr => "ushr",
+            };
+            format!("{}{operator}", kind_letter(*kind))
+        }
+        Insn::Neg(kind) => format!("{}neg", kind_letter(*kind)),
+        Insn::IInc(..) => "iinc".into(),
+        Insn::Convert(from, to) => format!("{}2{}", kind_letter(*from), kind_letter(*to)),
+        Insn::IntToByte => "i2b".into(),
+        Insn::IntToChar => "i2c".into(),
+        Insn::IntToShort => "i2s".into(),
+        Insn::LCmp => "lcmp".into(),
+        Insn::FCmp { nan_is_greater } => if *nan_is_greater { "fcmpg" } else { "fcmpl" }.into(),
+        Insn::DCmp { nan_is_greater } => if *nan_is_greater { "dcmpg" } else { "dcmpl" }.into(),
+        Insn::IfZero(condition, _) => format!("if{}", condition_name(*condition)),
+        Insn::IfICmp(condition, _) => format!("if_icmp{}", condition_name(*condition)),
+        Insn::IfACmp(condition, _) => format!("if_acmp{}", condition_name(*condition)),
+        Insn::IfNull(_) => "ifnull".into(),
+        Insn::IfNonNull(_) => "ifnonnull".into(),
+        Insn::Goto(_) => "goto".into(),
+        Insn::Jsr(_) => "jsr".into(),
+        Insn::Ret(_) => "ret".into(),
+        Insn::TableSwitch { .. } => "tableswitch".into(),
+        Insn::LookupSwitch { .. } => "lookupswitch".into(),
+        Insn::Return(Some(kind)) => format!("{}return", kind_letter(*kind)),
+        Insn::Return(None) => "return".into(),
+        Insn::GetStatic(_) => "getstatic".into(),
+        Insn::PutStatic(_) => "putstatic".into(),
+        Insn::GetField(_) => "getfield".into(),
+        Insn::PutField(_) => "putfield".into(),
+        Insn::Invoke(kind, _) => match kind {
+            InvokeKind::Static => "invokestatic",
+            InvokeKind::Special => "invokespecial",
+            InvokeKind::Virtual => "invokevirtual",
+            InvokeKind::Interface => "invokeinterface",
+        }
+        .into(),
+        Insn::InvokeDynamic { .. } => "invokedynamic".into(),
+        Insn::New(_) => "new".into(),
+        Insn::NewArray(_) => "newarray".into(),
+        Insn::ANewArray(_) => "anewarray".into(),
+        Insn::ArrayLength => "arraylength".into(),
+        Insn::AThrow => "athrow".into(),
+        Insn::CheckCast(_) => "checkcast".into(),
+        Insn::InstanceOf(_) => "instanceof".into(),
+        Insn::MonitorEnter => "monitorenter".into(),
+        Insn::MonitorExit => "monitorexit".into(),
+        Insn::MultiANewArray(..) => "multianewarray".into(),
+    }
+}
+
+/// The local slot (or constant) javap shows in a mnemonic suffix (`iload_2`, `iconst_m1`) or as
+/// the first operand.
+fn javap_number(line: &JavapLine) -> Option<i64> {
+    let suffix = line.mnemonic.rsplit_once('_').map(|(_, suffix)| suffix);
+    match suffix {
+        Some("m1") => Some(-1),
+        Some(digits) if digits.bytes().all(|byte| byte.is_ascii_digit()) => digits.parse().ok(),
+        _ => line
+            .operands
+            .split(|separator: char| separator == ',' || separator.is_whitespace())
+            .next()?
+            .parse()
+            .ok(),
+    }
+}
+
+/// Compares one decoded instruction with javap's rendering of it; `None` when they agree.
+fn javap_disagreement(insn: &Insn, line: &JavapLine) -> Option<String> {
+    let family = model_family(insn);
+    if family != javap_family(&line.mnemonic) {
+        return Some(format!("family {family} against {}", line.mnemonic));
+    }
+    let agrees = match insn {
+        Insn::IConst(value) => javap_number(line) == Some(i64::from(*value)),
+        Insn::Load(_, slot) | Insn::Store(_, slot) | Insn::Ret(slot) => {
+            javap_number(line) == Some(i64::from(*slot))
+        }
+        Insn::IInc(slot, delta) => line.operands.replace(' ', "") == format!("{slot},{delta}"),
+        Insn::IfZero(_, target)
+        | Insn::IfICmp(_, target)
+        | Insn::IfACmp(_, target)
+        | Insn::IfNull(target)
+        | Insn::IfNonNull(target)
+        | Insn::Goto(target)
+        | Insn::Jsr(target) => javap_number(line) == Some(i64::from(*target)),
+        Insn::Ldc(Constant::Int(value)) => line.operands.ends_with(&format!("// int {value}")),
+        Insn::Invoke(_, method) => {
+            line.operands.contains(&format!(":{}", method.descriptor))
+                && (line.operands.contains(&format!("{}:", method.name))
+                    || line.operands.contains(&format!("\"{}\":", method.name)))
+        }
+        Insn::GetStatic(field)
+        | Insn::PutStatic(field)
+        | Insn::GetField(field)
+        | Insn::PutField(field) => line
+            .operands
+            .ends_with(&format!("{}:{}", field.name, field.descriptor)),
+        Insn::InvokeDynamic {
+            name, descriptor, ..
+        } => line.operands.ends_with(&format!("{name}:{descriptor}")),
+        Insn::NewArray(element) => line.operands == format!("{element:?}").to_lowercase(),
+        Insn::New(class)
+        | Insn::CheckCast(class)
+        | Insn::InstanceOf(class)
+        | Insn::ANewArray(class) => {
+            line.operands.ends_with(&format!("class {class}"))
+                || line.operands.ends_with(&format!("class \"{class}\""))
+        }
+        _ => true,
+    };
+    (!agrees).then(|| format!("operands {insn:?} against {:?}", line.operands))
+}
+
+#[test]
+fn decoded_instructions_agree_with_javap() {
+    let temporary = TempDir::new("javap");
+    let mut files = class_files(&fixtures().classes);
+    files.push(fixtures().legacy.join("fixtures/Legacy.class"));
+    // A spread of java.base classes, plus a few with large switches, wide locals and lambdas.
+    let class_path = ClassPath::from_paths(&[PathBuf::from(JAVA_BASE_JMOD)]).unwrap();
+    let names: Vec<&str> = class_path.class_names().collect();
+    let mut chosen: Vec<&str> = names.iter().copied().step_by(names.len() / 40).collect();
+    chosen.extend([
+        "java/lang/Character",
+        "java/util/HashMap",
+        "java/util/concurrent/ConcurrentHashMap",
+        "java/util/regex/Pattern",
+        "java/lang/invoke/MethodHandles",
+        "java/math/BigInteger",
+    ]);
+    for (number, name) in chosen.iter().enumerate() {
+        let (_, bytes) = class_path.bytes(name).unwrap().unwrap();
+        let file = temporary.path().join(format!("C{number}.class"));
+        std::fs::write(&file, bytes).unwrap();
+        files.push(file);
+    }
+
+    let decoded: Vec<(String, Insn, u32)> =
+        files
+            .iter()
+            .flat_map(|file| {
+                let class = parse_file(file);
+                class
+                    .methods
+                    .into_iter()
+                    .filter_map(|method| {
+                        let code = method.code?.unwrap();
+                        let label = format!("{} {}{}", class.name, method.name, method.descriptor);
+                        Some(code.instructions.into_iter().map(move |instruction| {
+                            (label.clone(), instruction.insn, instruction.pc)
+                        }))
+                    })
+                    .flatten()
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    let javap = javap_instructions(&files);
+    assert_eq!(decoded.len(), javap.len(), "instruction counts differ");
+    for ((label, insn, pc), line) in decoded.iter().zip(&javap) {
+        assert_eq!(*pc, line.pc, "{label}: pc {pc} against javap's {line:?}");
+        if let Some(problem) = javap_disagreement(insn, line) {
+            panic!("{label} at {pc}: {problem}");
+        }
+    }
+    assert!(
+        decoded.len() > 20_000,
+        "only {} instructions compared",
+        decoded.len()
+    );
+}

@@ -13,7 +13,7 @@ use super::InputError;
 
 /// Everything read from a list of inputs: the classes that parsed, and an error for each input,
 /// entry or class that could not be read.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Loaded {
     /// Parsed classes in input order, then directory order (sorted by path) or archive entry
     /// order.
@@ -149,6 +149,14 @@ pub fn read_inputs(paths: &[PathBuf]) -> Loaded {
     for path in paths {
         let results: Vec<Result<ClassFile, InputError>> = match input_kind(path) {
             Err(error) => vec![Err(error)],
+            // A module descriptor has no code; it is skipped even when named directly.
+            Ok(InputKind::Class)
+                if path
+                    .file_name()
+                    .is_some_and(|name| name == "module-info.class") =>
+            {
+                Vec::new()
+            }
             Ok(InputKind::Class) => vec![read_class_file(path)],
             Ok(InputKind::Directory) => {
                 let (files, errors) = class_files_under(path);
