@@ -1,13 +1,14 @@
 //! Parser of the textual IR (grammar in `grammar/ir.pest`): the inverse of `print_program`.
 //!
-//! The pest grammar checks the syntax; this module decodes literals and escapes, resolves variables
-//! (by name, to their position in the `vars` line) and procedures (by name, to their position in the
-//! method, so that calls and handler edges may refer to later procedures), and checks what the printer
-//! leaves implicit: a conversion's destination has the mnemonic's target type. A name declared twice
-//! resolves to its first declaration (the verifier reports duplicates).
+//! The pest grammar checks the syntax; this module decodes literals and escapes, resolves
+//! variables (by name, to their position in the `vars` line) and procedures (by name, to their
+//! position in the method, so that calls and handler edges may refer to later procedures), and
+//! checks what the printer leaves implicit: a conversion's destination has the mnemonic's target
+//! type. A name declared twice resolves to its first declaration (the verifier reports duplicates).
 //!
-//! Methods are parsed one at a time, so memory stays proportional to the largest method, and names are
-//! resolved through hash maps, so parsing takes time linear in the text.
+//! Methods are parsed one at a time, so memory stays proportional to the largest method, and names
+//! are resolved through hash maps, so parsing takes time linear in the text. Errors carry the line
+//! and column where the text goes wrong; syntax errors say what was expected there.
 
 use super::types::*;
 // `Rule` names the grammar's rules in this module, so the IR's rules go by another name.
@@ -278,10 +279,9 @@ fn describe(rule: Rule) -> &'static str {
         Rule::ldc_methodtype
         | Rule::kw_methodtype
         | Rule::ldc_methodhandle
-        | Rule::kw_methodhandle => "a loadable constant (methodtype, methodhandle, dynamic)",
-        Rule::ldc_dynamic | Rule::kw_dynamic => {
-            "a loadable constant (methodtype, methodhandle, dynamic)"
-        }
+        | Rule::kw_methodhandle
+        | Rule::ldc_dynamic
+        | Rule::kw_dynamic => "a loadable constant (methodtype, methodhandle, dynamic)",
         Rule::handler | Rule::kw_catch => "`catch`",
         Rule::assign
         | Rule::paren_operands
@@ -313,7 +313,25 @@ fn describe(rule: Rule) -> &'static str {
         Rule::eq => "`=`",
         Rule::file_comment => "a comment",
         // Silent rules never reach error messages.
-        _ => "",
+        Rule::WHITESPACE
+        | Rule::line_break
+        | Rule::COMMENT
+        | Rule::rest_of_line
+        | Rule::ident_char
+        | Rule::name_char
+        | Rule::word_char
+        | Rule::cond
+        | Rule::value_form
+        | Rule::effect_form
+        | Rule::type_letter
+        | Rule::elem_letter
+        | Rule::operand
+        | Rule::paren_operand
+        | Rule::call_operand
+        | Rule::scalar
+        | Rule::decimal
+        | Rule::name
+        | Rule::ident => "",
     }
 }
 
@@ -958,8 +976,8 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         })
     }
 
-    /// Rejects decimal literals that do not denote a finite value of their type, or that are not zero
-    /// but round to zero (as Java does); non-finite values are written as raw bits (`F#...`, `D#...`).
+    /// Rejects decimal literals that do not denote a finite value of their type, or that are not
+    /// zero but round to zero (as Java does); non-finite values are written as raw bits (`F#...`).
     fn check_decimal(
         &self,
         pair: &Pair<'_, Rule>,

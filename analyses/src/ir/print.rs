@@ -40,7 +40,9 @@ fn print_method_into(method: &MethodIr, out: &mut String) {
 
 /// Whether a name can be printed without quotes as a class, member or descriptor token.
 pub fn is_bare_name(name: &str) -> bool {
+    // A bare name starting with `//` would read as a comment.
     !name.is_empty()
+        && !name.starts_with("//")
         && name.chars().all(|c| {
             c.is_ascii_alphanumeric()
                 || matches!(c, '_' | '$' | '/' | ';' | '[' | '(' | ')' | '<' | '>')
@@ -55,9 +57,13 @@ pub fn is_identifier(name: &str) -> bool {
         && !is_reserved_word(name)
 }
 
-/// Words of the textual IR that variables must not be named (so that no line reads two ways).
+/// Words of the textual IR that variables must not be named (so that no line reads two ways):
+/// keywords, mnemonics, and `F#...`/`D#...`, which read as float and double constants.
 pub fn is_reserved_word(name: &str) -> bool {
-    RESERVED_WORDS.contains(&name) || mnemonic_like(name)
+    RESERVED_WORDS.contains(&name)
+        || mnemonic_like(name)
+        || name.starts_with("F#")
+        || name.starts_with("D#")
 }
 
 const RESERVED_WORDS: &[&str] = &[
