@@ -557,7 +557,10 @@ fn bare_names_with_slashes_are_not_comments() {
     assert_eq!(program.methods[0].descriptor, "//c");
     // The printer quotes names that start with `//`, so the canonical text differs but reads back the same.
     let printed = print_program(&program);
-    assert!(printed.starts_with("method \"//a\".\"//b\":\"//c\""), "{printed}");
+    assert!(
+        printed.starts_with("method \"//a\".\"//b\":\"//c\""),
+        "{printed}"
+    );
     assert_eq!(parse_program(&printed), Ok(program));
 }
 
