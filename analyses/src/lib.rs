@@ -1,3 +1,4 @@
 //! The rule-based IR of jresa and the analyses over it.
+pub mod bounds;
 pub mod hierarchy;
 pub mod ir;

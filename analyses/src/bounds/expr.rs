@@ -1,0 +1,538 @@
+//! Closed-form cost expressions over a method's size parameters: `nat`, `+`, `*`, `max`, `log2`,
+//! `2^`, with exact rational coefficients, exact evaluation, COSTA-style printing and big-O classes.
+//!
+//! Semantics: `nat(e) = max(e, 0)`; `log2(nat(e)+1)` is the number of bits of `nat(e)`, i.e.
+//! `⌈log2(nat(e)+1)⌉`, which bounds the iterations of a loop that halves `e` (a plain real log2
+//! would not); `2^nat(e)` is exact. **Every constructor keeps the value of the expression
+//! unchanged (normalisation only folds constants and flattens), so evaluation is exact.**
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A linear expression `c + Σ a_i·v_i` over named size parameters (`n`, `|a|`, ...).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Linear {
+    pub constant: BigRational,
+    pub terms: BTreeMap<String, BigRational>,
+}
+
+impl Linear {
+    /// The constant `c`.
+    pub fn constant(c: i64) -> Linear {
+        Linear {
+            constant: BigRational::from_integer(c.into()),
+            terms: BTreeMap::new(),
+        }
+    }
+
+    /// The parameter `name`.
+    pub fn var(name: &str) -> Linear {
+        let mut terms = BTreeMap::new();
+        terms.insert(name.to_owned(), BigRational::one());
+        Linear {
+            constant: BigRational::zero(),
+            terms,
+        }
+    }
+
+    /// `self + k·other`.
+    pub fn add_scaled(&self, other: &Linear, k: &BigRational) -> Linear {
+        let mut result = self.clone();
+        result.constant += &other.constant * k;
+        for (name, a) in &other.terms {
+            let entry = result
+                .terms
+                .entry(name.clone())
+                .or_insert_with(BigRational::zero);
+            *entry += a * k;
+        }
+        result.terms.retain(|_, a| !a.is_zero());
+        result
+    }
+
+    pub fn plus(&self, other: &Linear) -> Linear {
+        self.add_scaled(other, &BigRational::one())
+    }
+
+    pub fn minus(&self, other: &Linear) -> Linear {
+        self.add_scaled(other, &-BigRational::one())
+    }
+
+    pub fn is_constant(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The value at a point, when every parameter has a value.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<BigRational>) -> Option<BigRational> {
+        let mut value = self.constant.clone();
+        for (name, a) in &self.terms {
+            value += a * env(name)?;
+        }
+        Some(value)
+    }
+
+    /// The parameters with a nonzero coefficient.
+    pub fn vars(&self) -> impl Iterator<Item = &str> {
+        self.terms.keys().map(String::as_str)
+    }
+}
+
+/// A closed-form cost expression. Build it with the constructors, which normalise.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CostExpr {
+    Const(BigRational),
+    /// `nat(e)`.
+    Nat(Linear),
+    Add(Vec<CostExpr>),
+    Mul(Vec<CostExpr>),
+    Max(Vec<CostExpr>),
+    /// `log2(nat(e)+1)`, rounded up.
+    Log2(Linear),
+    /// `2^nat(e)`.
+    Pow2(Linear),
+}
+
+fn rational(n: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(n))
+}
+
+impl CostExpr {
+    pub fn constant(c: i64) -> CostExpr {
+        CostExpr::Const(rational(c))
+    }
+
+    pub fn zero() -> CostExpr {
+        CostExpr::constant(0)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        matches!(self, CostExpr::Const(c) if c.is_zero())
+    }
+
+    /// `nat(e)`; a constant folds to `max(c, 0)`.
+    pub fn nat(e: Linear) -> CostExpr {
+        if e.is_constant() {
+            return CostExpr::Const(if e.constant.is_negative() {
+                BigRational::zero()
+            } else {
+                e.constant
+            });
+        }
+        CostExpr::Nat(e)
+    }
+
+    pub fn log2(e: Linear) -> CostExpr {
+        if e.is_constant() {
+            return CostExpr::Const(rational(bits(&e.constant)));
+        }
+        CostExpr::Log2(e)
+    }
+
+    pub fn pow2(e: Linear) -> CostExpr {
+        if e.is_constant() {
+            let exponent = if e.constant.is_negative() {
+                0
+            } else {
+                e.constant.ceil().to_integer().to_u32().unwrap_or(u32::MAX)
+            };
+            if exponent < 64 {
+                return CostExpr::Const(BigRational::from_integer(BigInt::one() << exponent));
+            }
+        }
+        CostExpr::Pow2(e)
+    }
+
+    /// The sum, flattened, with constants folded and zeros dropped.
+    pub fn add(items: impl IntoIterator<Item = CostExpr>) -> CostExpr {
+        let mut constant = BigRational::zero();
+        let mut rest = Vec::new();
+        for item in items {
+            match item {
+                CostExpr::Const(c) => constant += c,
+                CostExpr::Add(inner) => {
+                    for x in inner {
+                        match x {
+                            CostExpr::Const(c) => constant += c,
+                            other => rest.push(other),
+                        }
+                    }
+                }
+                other => rest.push(other),
+            }
+        }
+        if !constant.is_zero() {
+            rest.insert(0, CostExpr::Const(constant));
+        }
+        match rest.len() {
+            0 => CostExpr::zero(),
+            1 => rest.pop().unwrap_or_else(CostExpr::zero),
+            _ => CostExpr::Add(rest),
+        }
+    }
+
+    /// The product, flattened, with constants folded; a zero factor makes zero.
+    pub fn mul(items: impl IntoIterator<Item = CostExpr>) -> CostExpr {
+        let mut constant = BigRational::one();
+        let mut rest = Vec::new();
+        for item in items {
+            match item {
+                CostExpr::Const(c) => constant *= c,
+                CostExpr::Mul(inner) => {
+                    for x in inner {
+                        match x {
+                            CostExpr::Const(c) => constant *= c,
+                            other => rest.push(other),
+                        }
+                    }
+                }
+                other => rest.push(other),
+            }
+        }
+        if constant.is_zero() {
+            return CostExpr::zero();
+        }
+        if rest.is_empty() {
+            return CostExpr::Const(constant);
+        }
+        if !constant.is_one() {
+            rest.insert(0, CostExpr::Const(constant));
+        }
+        if rest.len() == 1 {
+            return rest.pop().unwrap_or_else(CostExpr::zero);
+        }
+        CostExpr::Mul(rest)
+    }
+
+    /// The maximum, flattened, without duplicates; constants are merged into their maximum, and
+    /// dropped when another item is syntactically at least as large (all items are non-negative).
+    pub fn max(items: impl IntoIterator<Item = CostExpr>) -> CostExpr {
+        let mut constant: Option<BigRational> = None;
+        let mut rest: Vec<CostExpr> = Vec::new();
+        let mut push = |x: CostExpr, rest: &mut Vec<CostExpr>| match x {
+            CostExpr::Const(c) => {
+                constant = Some(match constant.take() {
+                    Some(old) if old > c => old,
+                    _ => c,
+                });
+            }
+            other => {
+                if !rest.contains(&other) {
+                    rest.push(other);
+                }
+            }
+        };
+        for item in items {
+            match item {
+                CostExpr::Max(inner) => inner.into_iter().for_each(|x| push(x, &mut rest)),
+                other => push(other, &mut rest),
+            }
+        }
+        match constant {
+            Some(c) if !c.is_zero() || rest.is_empty() => rest.insert(0, CostExpr::Const(c)),
+            _ => {}
+        }
+        match rest.len() {
+            0 => CostExpr::zero(),
+            1 => rest.pop().unwrap_or_else(CostExpr::zero),
+            _ => CostExpr::Max(rest),
+        }
+    }
+
+    /// The exact value at a point (every parameter given), or `None` when a parameter is missing.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<BigRational>) -> Option<BigRational> {
+        Some(match self {
+            CostExpr::Const(c) => c.clone(),
+            CostExpr::Nat(e) => {
+                let v = e.eval(env)?;
+                if v.is_negative() {
+                    BigRational::zero()
+                } else {
+                    v
+                }
+            }
+            CostExpr::Add(items) => {
+                let mut sum = BigRational::zero();
+                for item in items {
+                    sum += item.eval(env)?;
+                }
+                sum
+            }
+            CostExpr::Mul(items) => {
+                let mut product = BigRational::one();
+                for item in items {
+                    product *= item.eval(env)?;
+                }
+                product
+            }
+            CostExpr::Max(items) => {
+                let mut best = BigRational::zero();
+                for item in items {
+                    let v = item.eval(env)?;
+                    if v > best {
+                        best = v;
+                    }
+                }
+                best
+            }
+            CostExpr::Log2(e) => rational(bits(&e.eval(env)?)),
+            CostExpr::Pow2(e) => {
+                let v = e.eval(env)?;
+                let exponent = if v.is_negative() {
+                    0
+                } else {
+                    v.ceil().to_integer().to_u32()?
+                };
+                BigRational::from_integer(BigInt::one() << exponent)
+            }
+        })
+    }
+
+    /// The asymptotic class as big-O over the parameters, e.g. `O(1)`, `O(n*m)`, `O(n^2)`,
+    /// `O(log(n))`, `O(n*log(n))`, `O(2^n)`; incomparable terms are summed (`O(n + m)`).
+    pub fn complexity(&self) -> String {
+        let monomials = self.monomials();
+        let mut dominant: Vec<Monomial> = Vec::new();
+        for m in &monomials {
+            if monomials
+                .iter()
+                .any(|other| other != m && other.dominates(m))
+            {
+                continue;
+            }
+            if !dominant.contains(m) {
+                dominant.push(m.clone());
+            }
+        }
+        dominant.sort();
+        let text: Vec<String> = dominant.iter().map(Monomial::to_string).collect();
+        if text.is_empty() {
+            "O(1)".to_owned()
+        } else {
+            format!("O({})", text.join(" + "))
+        }
+    }
+
+    /// The expression as a sum of monomials (asymptotically), ignoring coefficients.
+    fn monomials(&self) -> Vec<Monomial> {
+        match self {
+            CostExpr::Const(_) => vec![Monomial::default()],
+            CostExpr::Nat(e) => e
+                .vars()
+                .map(|v| Monomial::power(v, Factor::Poly))
+                .collect::<Vec<_>>()
+                .or_unit(),
+            CostExpr::Log2(e) => e
+                .vars()
+                .map(|v| Monomial::power(v, Factor::Log))
+                .collect::<Vec<_>>()
+                .or_unit(),
+            CostExpr::Pow2(e) => {
+                let vars: Vec<&str> = e.vars().collect();
+                if vars.is_empty() {
+                    vec![Monomial::default()]
+                } else {
+                    vec![Monomial {
+                        factors: vars
+                            .iter()
+                            .map(|v| ((*v).to_owned(), Factor::Exp, 1))
+                            .collect(),
+                    }]
+                }
+            }
+            CostExpr::Add(items) | CostExpr::Max(items) => {
+                items.iter().flat_map(CostExpr::monomials).collect()
+            }
+            CostExpr::Mul(items) => {
+                let mut product = vec![Monomial::default()];
+                for item in items {
+                    let factor = item.monomials();
+                    product = product
+                        .iter()
+                        .flat_map(|a| factor.iter().map(move |b| a.times(b)))
+                        .collect();
+                }
+                product
+            }
+        }
+    }
+}
+
+trait OrUnit {
+    fn or_unit(self) -> Self;
+}
+
+impl OrUnit for Vec<Monomial> {
+    fn or_unit(self) -> Self {
+        if self.is_empty() {
+            vec![Monomial::default()]
+        } else {
+            self
+        }
+    }
+}
+
+/// The number of bits of `nat(v)`: `⌈log2(nat(v)+1)⌉`, for rationals rounded up first.
+fn bits(v: &BigRational) -> i64 {
+    if !v.is_positive() {
+        return 0;
+    }
+    let n = v.ceil().to_integer();
+    i64::try_from(n.bits()).unwrap_or(i64::MAX)
+}
+
+/// The kind of growth a parameter contributes to a monomial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Factor {
+    Log,
+    Poly,
+    Exp,
+}
+
+/// A product of growth factors per parameter, e.g. `n^2*log(m)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Monomial {
+    /// `(parameter, factor, exponent)`, sorted, one entry per parameter and factor.
+    factors: Vec<(String, Factor, u32)>,
+}
+
+impl Monomial {
+    fn power(var: &str, factor: Factor) -> Monomial {
+        Monomial {
+            factors: vec![(var.to_owned(), factor, 1)],
+        }
+    }
+
+    fn times(&self, other: &Monomial) -> Monomial {
+        let mut factors = self.factors.clone();
+        for (var, factor, exponent) in &other.factors {
+            match factors.iter_mut().find(|(v, f, _)| v == var && f == factor) {
+                Some(entry) => entry.2 += exponent,
+                None => factors.push((var.clone(), *factor, *exponent)),
+            }
+        }
+        factors.sort();
+        Monomial { factors }
+    }
+
+    /// Whether `self` grows at least as fast as `other` in every parameter.
+    fn dominates(&self, other: &Monomial) -> bool {
+        let weight = |m: &Monomial, var: &str| -> (u32, u32, u32) {
+            let get = |f: Factor| {
+                m.factors
+                    .iter()
+                    .filter(|(v, g, _)| v == var && *g == f)
+                    .map(|e| e.2)
+                    .sum::<u32>()
+            };
+            (get(Factor::Exp), get(Factor::Poly), get(Factor::Log))
+        };
+        other
+            .factors
+            .iter()
+            .all(|(var, _, _)| weight(self, var) >= weight(other, var))
+    }
+}
+
+impl fmt::Display for Monomial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.factors.is_empty() {
+            return f.write_str("1");
+        }
+        let mut parts = Vec::new();
+        let mut factors = self.factors.clone();
+        factors.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        for (var, factor, exponent) in factors {
+            let base = match factor {
+                Factor::Poly => var.clone(),
+                Factor::Log => format!("log({var})"),
+                Factor::Exp => format!("2^{var}"),
+            };
+            parts.push(if exponent == 1 {
+                base
+            } else {
+                format!("{base}^{exponent}")
+            });
+        }
+        f.write_str(&parts.join("*"))
+    }
+}
+
+fn write_rational(f: &mut fmt::Formatter<'_>, r: &BigRational) -> fmt::Result {
+    if r.is_integer() {
+        write!(f, "{}", r.to_integer())
+    } else {
+        write!(f, "{}/{}", r.numer(), r.denom())
+    }
+}
+
+impl fmt::Display for Linear {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (name, a) in &self.terms {
+            let magnitude = a.abs();
+            if first {
+                if a.is_negative() {
+                    f.write_str("-")?;
+                }
+            } else {
+                f.write_str(if a.is_negative() { "-" } else { "+" })?;
+            }
+            if !magnitude.is_one() {
+                write_rational(f, &magnitude)?;
+                f.write_str("*")?;
+            }
+            f.write_str(name)?;
+            first = false;
+        }
+        if first {
+            return write_rational(f, &self.constant);
+        }
+        if !self.constant.is_zero() {
+            f.write_str(if self.constant.is_negative() {
+                "-"
+            } else {
+                "+"
+            })?;
+            write_rational(f, &self.constant.abs())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for CostExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |f: &mut fmt::Formatter<'_>,
+                    items: &[CostExpr],
+                    sep: &str,
+                    parenthesise_sums: bool|
+         -> fmt::Result {
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    f.write_str(sep)?;
+                }
+                if parenthesise_sums && matches!(item, CostExpr::Add(_)) {
+                    write!(f, "({item})")?;
+                } else {
+                    write!(f, "{item}")?;
+                }
+            }
+            Ok(())
+        };
+        match self {
+            CostExpr::Const(c) => write_rational(f, c),
+            CostExpr::Nat(e) => write!(f, "nat({e})"),
+            CostExpr::Add(items) => join(f, items, " + ", false),
+            CostExpr::Mul(items) => join(f, items, "*", true),
+            CostExpr::Max(items) => {
+                f.write_str("max(")?;
+                join(f, items, ", ", false)?;
+                f.write_str(")")
+            }
+            CostExpr::Log2(e) => write!(f, "log2(nat({e})+1)"),
+            CostExpr::Pow2(e) => write!(f, "2^nat({e})"),
+        }
+    }
+}
