@@ -2,3 +2,4 @@
 pub mod bounds;
 pub mod hierarchy;
 pub mod ir;
+pub mod value;

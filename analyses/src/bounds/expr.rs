@@ -536,3 +536,53 @@ impl fmt::Display for CostExpr {
         }
     }
 }
+
+impl CostExpr {
+    /// The expression with every linear argument `e` (of `nat`, `log2`, `2^`) replaced by `f(e)`,
+    /// or `None` when `f` fails for one. Since all three are monotone in `e`, replacing each `e`
+    /// by an upper bound gives an upper bound.
+    pub fn map_linears(&self, f: &mut dyn FnMut(&Linear) -> Option<Linear>) -> Option<CostExpr> {
+        Some(match self {
+            CostExpr::Const(c) => CostExpr::Const(c.clone()),
+            CostExpr::Nat(e) => CostExpr::nat(f(e)?),
+            CostExpr::Log2(e) => CostExpr::log2(f(e)?),
+            CostExpr::Pow2(e) => CostExpr::pow2(f(e)?),
+            CostExpr::Add(items) => CostExpr::add(
+                items
+                    .iter()
+                    .map(|i| i.map_linears(f))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            CostExpr::Mul(items) => CostExpr::mul(
+                items
+                    .iter()
+                    .map(|i| i.map_linears(f))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            CostExpr::Max(items) => CostExpr::max(
+                items
+                    .iter()
+                    .map(|i| i.map_linears(f))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        })
+    }
+
+    /// Renames parameters (those `rename` maps; others stay).
+    pub fn rename(&self, rename: &dyn Fn(&str) -> Option<String>) -> CostExpr {
+        let mut f = |e: &Linear| -> Option<Linear> {
+            let mut out = Linear {
+                constant: e.constant.clone(),
+                terms: BTreeMap::new(),
+            };
+            for (name, a) in &e.terms {
+                let new = rename(name).unwrap_or_else(|| name.clone());
+                let entry = out.terms.entry(new).or_insert_with(BigRational::zero);
+                *entry += a;
+            }
+            out.terms.retain(|_, a| !a.is_zero());
+            Some(out)
+        };
+        self.map_linears(&mut f).unwrap_or_else(|| self.clone())
+    }
+}

@@ -1,0 +1,703 @@
+//! Cost relations solved into closed forms, bottom-up over the strongly connected components of
+//! the abstract program's call graph (COSTA-style).
+//!
+//! A procedure outside any cycle costs the maximum over its feasible rules of the rule's own cost
+//! plus its calls' costs, each callee bound rewritten into the caller's inputs by maximisation
+//! (projecting the rule's constraints onto the inputs and an upper bound). A cycle with a single
+//! head (a loop header, or a recursive method's entry) is unfolded into paths from the head back to
+//! it (iterations) or out of it (exits): a ranking function of the iteration transitions bounds the
+//! number of iterations (`nat`, `log2`), the invariant relative to the head's entry values bounds
+//! each path's cost in terms of them, and
+//! `cost ≤ iterations · max(iteration cost) + max(exit cost)`; with `b ≥ 2` recursive calls on a
+//! path the recursion tree has at most `2^(⌈log2 b⌉·(depth+1))` nodes.
+//!
+//! **Every bound is an upper bound of every concrete run that satisfies the value analysis'
+//! assumptions; when a step cannot be proven (no ranking function, a cost that cannot be bounded
+//! in terms of the inputs, a budget exceeded), the result is `Unknown` with the reason — never a
+//! guess.** Parameters of bounds are named `%i` for the procedure's `i`-th input.
+
+use super::expr::{CostExpr, Linear};
+use super::ranking::{self, Affine, Ranking};
+use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
+use crate::value::fixpoint::{embed, restrict, Fixpoint};
+use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use petgraph::graphmap::DiGraphMap;
+
+/// Paths explored per cycle before giving up (the cost of a cycle is exponential in its branches).
+pub const MAX_PATHS: usize = 512;
+/// Widening delay and step budget of the invariant of a cycle relative to its entry values.
+pub const INVARIANT_DELAY: usize = 2;
+pub const INVARIANT_STEPS: usize = 30;
+
+/// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bound {
+    Bounded(CostExpr),
+    /// No bound could be proven; the reason says where.
+    Unknown(String),
+}
+
+/// What the cost analysis found for a cycle head: its iteration bound and ranking function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopInfo {
+    pub head: AbsProcId,
+    pub ranking: Option<Ranking>,
+    /// The bound on iterations (or recursion depth) in terms of the head's inputs.
+    pub iterations: Option<CostExpr>,
+}
+
+/// Costs of every abstract procedure, and what was found for each cycle.
+#[derive(Clone, Debug)]
+pub struct Costs {
+    pub bounds: Vec<Bound>,
+    pub loops: Vec<LoopInfo>,
+}
+
+/// The name of input `i` in bounds.
+pub fn input_name(i: usize) -> String {
+    format!("%{i}")
+}
+
+/// Solves the costs of every procedure.
+pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint) -> Costs {
+    let n = program.procs.len();
+    let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
+    for p in 0..n {
+        graph.add_node(p);
+        for rule in &program.procs[p].rules {
+            for item in &rule.items {
+                if let Item::Call { callee, .. } = item {
+                    if *callee < n {
+                        graph.add_edge(p, *callee, ());
+                    }
+                }
+            }
+        }
+    }
+    let mut solver = Solver {
+        program,
+        fixpoint,
+        bounds: vec![Bound::Unknown("not analysed".into()); n],
+        loops: Vec::new(),
+    };
+    // Tarjan's algorithm yields components callees first.
+    for component in petgraph::algo::tarjan_scc(&graph) {
+        let cyclic = component.len() > 1 || graph.contains_edge(component[0], component[0]);
+        if cyclic {
+            solver.cycle(&component);
+        } else {
+            let p = component[0];
+            solver.bounds[p] = solver.acyclic(p);
+        }
+    }
+    Costs {
+        bounds: solver.bounds,
+        loops: solver.loops,
+    }
+}
+
+struct Solver<'a> {
+    program: &'a AbstractProgram,
+    fixpoint: &'a Fixpoint,
+    bounds: Vec<Bound>,
+    loops: Vec<LoopInfo>,
+}
+
+/// A linear expression over dimensions with rational coefficients, scaled to integers:
+/// `(integer expression, positive scale)` with `e = expression / scale`.
+fn scaled(
+    terms: &[(Dimension, BigRational)],
+    constant: &BigRational,
+) -> Option<(LinearExpr, BigInt)> {
+    let scale = terms
+        .iter()
+        .map(|(_, a)| a.denom().clone())
+        .chain(std::iter::once(constant.denom().clone()))
+        .fold(BigInt::one(), |acc, d| acc.lcm(&d));
+    let to_i64 = |r: &BigRational| {
+        (r * BigRational::from_integer(scale.clone()))
+            .to_integer()
+            .to_i64()
+    };
+    let integer_terms: Option<Vec<(Dimension, i64)>> =
+        terms.iter().map(|(d, a)| Some((*d, to_i64(a)?))).collect();
+    Some((
+        LinearExpr::from_terms(&integer_terms?, to_i64(constant)?)?,
+        scale,
+    ))
+}
+
+/// An upper bound of `e` (over `state`'s dimensions) that mentions only `params` (named by
+/// `names`), from the constraints of `state`; `None` when `e` is unbounded there.
+fn upper_bound(
+    state: &Polyhedron,
+    e: &LinearExpr,
+    params: &[Dimension],
+    names: &[String],
+) -> Option<Linear> {
+    let rational = |x: i64| BigRational::from_integer(BigInt::from(x));
+    let as_linear = |expr: &LinearExpr, divisor: &BigRational| -> Option<Linear> {
+        let mut linear = Linear::constant(0);
+        linear.constant = rational(expr.constant_term()) / divisor;
+        for (d, a) in expr.terms() {
+            let k = params.iter().position(|p| *p == d)?;
+            let value = rational(a) / divisor;
+            linear.terms.insert(names[k].clone(), value);
+        }
+        Some(linear)
+    };
+    if e.terms().all(|(d, _)| params.contains(&d)) {
+        return as_linear(e, &BigRational::one());
+    }
+    let dims = state.dimensions();
+    let mut extended = state.add_dims(1);
+    let t = dims;
+    let defining = LinearExpr::from_terms(&[(t, -1)], 0)?.checked_add(e)?;
+    extended.add_constraint(Constraint::equal_zero(defining));
+    let drop: Vec<Dimension> = (0..dims).filter(|d| !params.contains(d)).collect();
+    let projected = extended.project_out(&drop);
+    let mut best: Option<Linear> = None;
+    for c in projected.constraints() {
+        let a_t = c.expression().coefficient(t);
+        let candidates: Vec<(LinearExpr, i64)> = match c.relation() {
+            crate::value::polyhedra::Relation::GreaterOrEqual if a_t < 0 => {
+                vec![(c.expression().clone(), a_t)]
+            }
+            crate::value::polyhedra::Relation::Equal if a_t != 0 => {
+                let e = c.expression().clone();
+                if a_t < 0 {
+                    vec![(e, a_t)]
+                } else {
+                    vec![(e.checked_neg()?, -a_t)]
+                }
+            }
+            _ => continue,
+        };
+        for (expr, a) in candidates {
+            // a·t + rest ≥ 0 with a < 0: t ≤ rest / -a.
+            let rest = expr.checked_sub(&LinearExpr::from_terms(&[(t, a)], 0)?)?;
+            let Some(bound) = as_linear(&rest, &rational(-a)) else {
+                continue;
+            };
+            let better = match &best {
+                None => true,
+                Some(old) => {
+                    (bound.terms.len(), bound.constant.clone())
+                        < (old.terms.len(), old.constant.clone())
+                }
+            };
+            if better {
+                best = Some(bound);
+            }
+        }
+    }
+    best
+}
+
+/// `e` (over a callee's input names `%i`) as an expression over the caller's dimensions `args`.
+fn substitute(e: &Linear, args: &[Dimension]) -> Option<(LinearExpr, BigInt)> {
+    let mut terms = Vec::new();
+    for (name, a) in &e.terms {
+        let index: usize = name.strip_prefix('%')?.parse().ok()?;
+        terms.push((*args.get(index)?, a.clone()));
+    }
+    scaled(&terms, &e.constant)
+}
+
+/// A ranking function's affine function as a linear expression over input names.
+fn affine_to_linear(f: &Affine) -> Linear {
+    let mut linear = Linear::constant(0);
+    linear.constant = f.constant.clone();
+    for (i, a) in f.coefficients.iter().enumerate() {
+        if !a.is_zero() {
+            linear.terms.insert(input_name(i), a.clone());
+        }
+    }
+    linear
+}
+
+/// The iteration bound a ranking function gives.
+fn iterations_of(ranking: &Ranking) -> CostExpr {
+    match ranking {
+        Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
+        Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
+        Ranking::Doubling { bound, .. } => {
+            CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1)))
+        }
+    }
+}
+
+/// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
+/// iteration's head inputs, and the current rule's dimensions after them.
+struct PathState {
+    state: Polyhedron,
+    /// Offset of the current rule's dimensions.
+    offset: usize,
+    cost: Vec<CostExpr>,
+    back_calls: usize,
+}
+
+/// One path through a cycle, from the head to the head (iteration) or out (exit).
+struct Path {
+    /// The transition over (head inputs, next head inputs), for each call back to the head.
+    transitions: Vec<Polyhedron>,
+    cost: CostExpr,
+    back_calls: usize,
+}
+
+impl<'a> Solver<'a> {
+    fn pre(&self, p: AbsProcId) -> Option<&Polyhedron> {
+        self.fixpoint.pre.get(p).and_then(Option::as_ref)
+    }
+
+    /// The cost of a procedure that is not on a cycle.
+    fn acyclic(&self, p: AbsProcId) -> Bound {
+        let proc = &self.program.procs[p];
+        let Some(pre) = self.pre(p) else {
+            return Bound::Bounded(CostExpr::zero());
+        };
+        let params: Vec<Dimension> = (0..proc.inputs).collect();
+        let names: Vec<String> = (0..proc.inputs).map(input_name).collect();
+        let mut alternatives = Vec::new();
+        for rule in &proc.rules {
+            let mut state = pre.add_dims(rule.dims.saturating_sub(pre.dimensions()));
+            state.add_constraints(rule.guard.iter().cloned());
+            if state.is_empty() {
+                continue;
+            }
+            match self.rule_cost(rule, &mut state, &params, &names, None) {
+                Ok(Some((cost, _))) => alternatives.push(cost),
+                Ok(None) => {}
+                Err(reason) => return Bound::Unknown(reason),
+            }
+        }
+        Bound::Bounded(CostExpr::max(alternatives))
+    }
+
+    /// The cost of one rule from `state` (already holding its guard): its own cost plus its calls'
+    /// costs in terms of `params`. Calls to procedures in `cycle` are not costed; their argument
+    /// dimensions are returned. `Ok(None)` when the rule is infeasible.
+    #[allow(clippy::type_complexity)]
+    fn rule_cost(
+        &self,
+        rule: &AbstractRule,
+        state: &mut Polyhedron,
+        params: &[Dimension],
+        names: &[String],
+        cycle: Option<&[AbsProcId]>,
+    ) -> Result<Option<(CostExpr, Vec<(AbsProcId, Vec<Dimension>, Vec<Dimension>)>)>, String> {
+        let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
+            rule.cost.constant,
+        )))];
+        let mut cycle_calls = Vec::new();
+        for item in &rule.items {
+            match item {
+                Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Call { callee, args, outs } => {
+                    if cycle.is_some_and(|c| c.contains(callee)) {
+                        cycle_calls.push((*callee, args.clone(), outs.clone()));
+                    } else {
+                        match &self.bounds[*callee] {
+                            Bound::Unknown(reason) => return Err(reason.clone()),
+                            Bound::Bounded(bound) => {
+                                let mut failure = None;
+                                let mapped = bound.map_linears(&mut |e| {
+                                    let (expr, scale) = substitute(e, args)?;
+                                    let upper = upper_bound(state, &expr, params, names);
+                                    if upper.is_none() {
+                                        failure = Some(format!(
+                                            "the cost of {} is unbounded at this call",
+                                            self.program.procs[*callee].name
+                                        ));
+                                    }
+                                    let upper = upper?;
+                                    Some(upper.scaled_down(&scale))
+                                });
+                                match mapped {
+                                    Some(cost) => terms.push(cost),
+                                    None => {
+                                        return Err(failure.unwrap_or_else(|| {
+                                            "a callee bound has a parameter out of range".into()
+                                        }))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let post = self.fixpoint.post.get(*callee).and_then(Option::as_ref);
+                    match post {
+                        Some(post) => {
+                            let targets: Vec<Dimension> =
+                                args.iter().chain(outs).copied().collect();
+                            *state = state.meet(&embed(post, &targets, state.dimensions()));
+                        }
+                        None if cycle.is_some_and(|c| c.contains(callee)) => {}
+                        None => return Ok(None),
+                    }
+                }
+            }
+            if state.is_empty() {
+                return Ok(None);
+            }
+        }
+        for e in &rule.cost.symbolic {
+            match upper_bound(state, e, params, names) {
+                Some(upper) => terms.push(CostExpr::nat(upper)),
+                None => {
+                    return Err(
+                        "an allocated or consumed amount is unbounded in terms of the inputs"
+                            .into(),
+                    )
+                }
+            }
+        }
+        Ok(Some((CostExpr::add(terms), cycle_calls)))
+    }
+
+    /// Solves a cycle with a single head; other shapes are unknown.
+    fn cycle(&mut self, component: &[AbsProcId]) {
+        // A head is entered from outside the cycle (or is an analysis entry) and lies on every cycle.
+        let entered = |p: AbsProcId| -> bool {
+            let mut callers = self.program.procs.iter().enumerate().filter(|(_, caller)| {
+                caller.rules.iter().any(|r| {
+                    r.items
+                        .iter()
+                        .any(|i| matches!(i, Item::Call { callee, .. } if *callee == p))
+                })
+            });
+            let mut any = false;
+            let outside = callers.any(|(c, _)| {
+                any = true;
+                !component.contains(&c)
+            });
+            outside || !any
+        };
+        let heads: Vec<AbsProcId> = component
+            .iter()
+            .copied()
+            .filter(|p| entered(*p) && self.is_head(*p, component))
+            .collect();
+        let reason = match heads.as_slice() {
+            [head] => match self.single_head(*head, component) {
+                Ok(()) => return,
+                Err(reason) => reason,
+            },
+            [] => "a cycle with no single entry".to_owned(),
+            _ => "nested recursion through several entries is not bounded yet".to_owned(),
+        };
+        for &p in component {
+            self.bounds[p] = Bound::Unknown(reason.clone());
+        }
+    }
+
+    /// Whether every cycle of the component passes through `head` (removing it leaves no cycle).
+    fn is_head(&self, head: AbsProcId, component: &[AbsProcId]) -> bool {
+        let rest: Vec<AbsProcId> = component.iter().copied().filter(|p| *p != head).collect();
+        let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
+        for &p in &rest {
+            graph.add_node(p);
+            for rule in &self.program.procs[p].rules {
+                for item in &rule.items {
+                    if let Item::Call { callee, .. } = item {
+                        if rest.contains(callee) {
+                            graph.add_edge(p, *callee, ());
+                        }
+                    }
+                }
+            }
+        }
+        !petgraph::algo::is_cyclic_directed(&graph)
+    }
+
+    /// Enumerates the paths from `head` with the state starting from `initial` (over `base` extra
+    /// leading dimensions followed by the head's inputs). Costs are expressed over `params`.
+    fn paths(
+        &self,
+        head: AbsProcId,
+        component: &[AbsProcId],
+        initial: &Polyhedron,
+        base: usize,
+        params: &[Dimension],
+    ) -> Result<Vec<Path>, String> {
+        let names: Vec<String> = (0..params.len()).map(input_name).collect();
+        let inputs = self.program.procs[head].inputs;
+        let mut done = Vec::new();
+        let mut pending = vec![(
+            head,
+            PathState {
+                state: initial.clone(),
+                offset: base,
+                cost: Vec::new(),
+                back_calls: 0,
+            },
+            Vec::<Polyhedron>::new(),
+        )];
+        while let Some((p, path, transitions)) = pending.pop() {
+            let proc = &self.program.procs[p];
+            for rule in &proc.rules {
+                if done.len() + pending.len() > MAX_PATHS {
+                    return Err(format!("more than {MAX_PATHS} paths through the loop"));
+                }
+                let mut state = path
+                    .state
+                    .add_dims((path.offset + rule.dims).saturating_sub(path.state.dimensions()));
+                let shifted: Vec<Constraint> = rule
+                    .guard
+                    .iter()
+                    .filter_map(|c| shift(c, path.offset))
+                    .collect();
+                state.add_constraints(shifted);
+                if state.is_empty() {
+                    continue;
+                }
+                let shifted_rule = shift_rule(rule, path.offset);
+                let Some((cost, calls)) =
+                    self.rule_cost(&shifted_rule, &mut state, params, &names, Some(component))?
+                else {
+                    continue;
+                };
+                let mut cost_so_far = path.cost.clone();
+                cost_so_far.push(cost);
+                let mut transitions = transitions.clone();
+                let mut back_calls = path.back_calls;
+                let mut next: Option<(AbsProcId, Vec<Dimension>)> = None;
+                for (callee, args, _) in &calls {
+                    if *callee == head {
+                        back_calls += 1;
+                        // The transition: this iteration's head inputs and the next one's.
+                        let mut keep: Vec<Dimension> = (base..base + inputs).collect();
+                        keep.extend(args.iter().copied());
+                        transitions.push(restrict(&state, &keep));
+                    } else {
+                        if next.is_some() {
+                            return Err(
+                                "a loop body calls two inner procedures of the same cycle".into()
+                            );
+                        }
+                        next = Some((*callee, args.clone()));
+                    }
+                }
+                match next {
+                    None => done.push(Path {
+                        transitions,
+                        cost: CostExpr::add(cost_so_far),
+                        back_calls,
+                    }),
+                    Some((callee, args)) => {
+                        // Continue in the callee: keep the leading dimensions and bind its inputs.
+                        let mut keep: Vec<Dimension> = (0..base + inputs).collect();
+                        keep.extend(args.iter().copied());
+                        let next_state = restrict(&state, &keep);
+                        pending.push((
+                            callee,
+                            PathState {
+                                state: next_state,
+                                offset: base + inputs,
+                                cost: cost_so_far,
+                                back_calls,
+                            },
+                            transitions,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(done)
+    }
+
+    fn single_head(&mut self, head: AbsProcId, component: &[AbsProcId]) -> Result<(), String> {
+        let inputs = self.program.procs[head].inputs;
+        let Some(pre) = self.pre(head).cloned() else {
+            for &p in component {
+                self.bounds[p] = Bound::Bounded(CostExpr::zero());
+            }
+            return Ok(());
+        };
+        // Pass 1: transitions of the head's inputs, from its precondition.
+        let params: Vec<Dimension> = (0..inputs).collect();
+        let first = self.paths(head, component, &pre, 0, &params)?;
+        let transitions: Vec<Polyhedron> = first
+            .iter()
+            .flat_map(|p| p.transitions.iter().cloned())
+            .collect();
+        let ranking = ranking::find(inputs, &transitions);
+        let Some(ranking) = ranking else {
+            self.loops.push(LoopInfo {
+                head,
+                ranking: None,
+                iterations: None,
+            });
+            return Err(format!(
+                "no ranking function found for {}",
+                self.program.procs[head].name
+            ));
+        };
+        let iterations = iterations_of(&ranking);
+        self.loops.push(LoopInfo {
+            head,
+            ranking: Some(ranking),
+            iterations: Some(iterations.clone()),
+        });
+        // Pass 2: costs in terms of the entry values, from the invariant relative to them.
+        let invariant = self.invariant(inputs, &pre, &transitions);
+        let entry_params: Vec<Dimension> = (0..inputs).collect();
+        let paths = self.paths(head, component, &invariant, inputs, &entry_params)?;
+        let branching = paths.iter().map(|p| p.back_calls).max().unwrap_or(0);
+        let iteration_cost = CostExpr::max(
+            paths
+                .iter()
+                .filter(|p| p.back_calls > 0)
+                .map(|p| p.cost.clone()),
+        );
+        let exit_cost = CostExpr::max(
+            paths
+                .iter()
+                .filter(|p| p.back_calls == 0)
+                .map(|p| p.cost.clone()),
+        );
+        let total = if branching <= 1 {
+            CostExpr::add([CostExpr::mul([iterations, iteration_cost]), exit_cost])
+        } else {
+            // At most b^(depth+1) calls, each costing at most the largest path.
+            let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
+            let depth_plus_one = match &iterations {
+                CostExpr::Nat(f) => f.plus(&Linear::constant(1)),
+                CostExpr::Log2(_) => {
+                    return Err(
+                        "branching recursion with logarithmic depth is not bounded yet".into(),
+                    )
+                }
+                CostExpr::Const(c) => Linear {
+                    constant: c + BigRational::one(),
+                    terms: Default::default(),
+                },
+                _ => return Err("branching recursion depth of an unexpected shape".into()),
+            };
+            let nodes = CostExpr::pow2(depth_plus_one.times(exponent_factor));
+            CostExpr::mul([nodes, CostExpr::max([iteration_cost, exit_cost])])
+        };
+        for &p in component {
+            self.bounds[p] = if p == head {
+                Bound::Bounded(total.clone())
+            } else {
+                Bound::Unknown("inside a cycle; see its head".into())
+            };
+        }
+        Ok(())
+    }
+
+    /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
+    /// `(x0, x)` (`2n` dims): `x = x0` on entry, closed under the transitions, with widening.
+    fn invariant(&self, n: usize, pre: &Polyhedron, transitions: &[Polyhedron]) -> Polyhedron {
+        let mut current = pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n);
+        for d in 0..n {
+            if let Some(e) = LinearExpr::from_terms(&[(d, 1), (n + d, -1)], 0) {
+                current.add_constraint(Constraint::equal_zero(e));
+            }
+        }
+        for step in 0..INVARIANT_STEPS {
+            let mut next = current.clone();
+            for t in transitions {
+                // (x0, x) ∘ (x, x') over (x0, x, x'), then forget x.
+                let lifted = current.add_dims(n);
+                let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(n + d)).collect();
+                let shifted_t = t.map_dims(&mapping, 3 * n);
+                let composed = lifted.meet(&shifted_t);
+                let mapping: Vec<Option<Dimension>> = (0..3 * n)
+                    .map(|d| {
+                        if d < n {
+                            Some(d)
+                        } else if d >= 2 * n {
+                            Some(d - n)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                next = next.join(&composed.map_dims(&mapping, 2 * n));
+            }
+            if current.includes(&next) {
+                return current;
+            }
+            current = if step >= INVARIANT_DELAY {
+                current.widen(&next, &[])
+            } else {
+                next
+            };
+        }
+        // Out of steps: only the entry values' precondition is known of them; nothing of x.
+        pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n)
+    }
+}
+
+/// A constraint with every dimension moved up by `offset`.
+fn shift(c: &Constraint, offset: usize) -> Option<Constraint> {
+    let terms: Vec<(Dimension, i64)> = c
+        .expression()
+        .terms()
+        .map(|(d, a)| (d + offset, a))
+        .collect();
+    let e = LinearExpr::from_terms(&terms, c.expression().constant_term())?;
+    Some(Constraint::new(e, c.relation()))
+}
+
+/// A rule with every dimension moved up by `offset` (its guard is applied separately).
+fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
+    let items = rule
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::Constrain(cs) => {
+                Item::Constrain(cs.iter().filter_map(|c| shift(c, offset)).collect())
+            }
+            Item::Call { callee, args, outs } => Item::Call {
+                callee: *callee,
+                args: args.iter().map(|d| d + offset).collect(),
+                outs: outs.iter().map(|d| d + offset).collect(),
+            },
+        })
+        .collect();
+    let mut cost = rule.cost.clone();
+    cost.symbolic = cost
+        .symbolic
+        .iter()
+        .filter_map(|e| {
+            LinearExpr::from_terms(
+                &e.terms().map(|(d, a)| (d + offset, a)).collect::<Vec<_>>(),
+                e.constant_term(),
+            )
+        })
+        .collect();
+    AbstractRule {
+        dims: rule.dims + offset,
+        cost,
+        guard: Vec::new(),
+        items,
+        returns: rule.returns,
+        source: rule.source,
+    }
+}
+
+impl Linear {
+    /// `self / scale`.
+    pub fn scaled_down(&self, scale: &BigInt) -> Linear {
+        let divisor = BigRational::from_integer(scale.clone());
+        Linear {
+            constant: &self.constant / &divisor,
+            terms: self
+                .terms
+                .iter()
+                .map(|(k, v)| (k.clone(), v / &divisor))
+                .collect(),
+        }
+    }
+
+    /// `k · self`.
+    pub fn times(&self, k: i64) -> Linear {
+        Linear::constant(0).add_scaled(self, &BigRational::from_integer(BigInt::from(k)))
+    }
+}

@@ -1,0 +1,339 @@
+//! Ranking functions of loops by linear programming (Podelski–Rybalchenko, through Farkas' lemma),
+//! linear and logarithmic, each checked exactly before it is used.
+//!
+//! A loop is given by its transitions, polyhedra over `2n` dimensions: the loop's variables before
+//! (`0..n`) and after (`n..2n`) one iteration. Three shapes are searched, logarithmic ones first:
+//! - **linear**: `f(x) ≥ 1` on every transition and `f(x) - f(x') ≥ 1`: at most `nat(f(x0))` iterations;
+//! - **halving**: `f(x) ≥ 1` and `f(x) ≥ 2·f(x')`: at most `log2(nat(f(x0))+1)` (bits) iterations;
+//! - **doubling**: `g(x) ≥ 1`, `g(x') ≥ 2·g(x)`, `h(x) - g(x) ≥ 1`, `h(x') ≤ h(x)`: at most
+//!   `log2(nat(h(x0)-1)+1)` iterations (a growing variable that stays below a bound).
+//!
+//! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
+//! are rounded to small rationals and every condition is re-proved by exact polyhedral entailment.
+//! A candidate that fails the exact check is discarded.**
+
+use crate::value::polyhedra::{Constraint, LinearExpr, Polyhedron, Relation};
+use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverModel, Variable};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// An affine function `Σ coefficients[i]·x_i + constant` of the loop variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Affine {
+    pub coefficients: Vec<BigRational>,
+    pub constant: BigRational,
+}
+
+/// A proven ranking function and the iteration bound it gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ranking {
+    /// At most `nat(f(x0))` iterations.
+    Linear(Affine),
+    /// At most `log2(nat(f(x0))+1)` iterations.
+    Halving(Affine),
+    /// At most `log2(nat(bound(x0)-1)+1)` iterations, where `growing` at least doubles each time.
+    Doubling { growing: Affine, bound: Affine },
+}
+
+/// An affine function of `2n` variables to be required non-negative on a transition, as the sum
+/// of `(weight, function of x or of x')` parts plus a constant.
+struct Obligation {
+    /// `(factor, unknown function index, primed)` terms.
+    parts: Vec<(f64, usize, bool)>,
+    constant: f64,
+    /// Factors of the unknowns' constants that enter the constant term: `(factor, function index)`.
+    constant_parts: Vec<(f64, usize)>,
+}
+
+/// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
+pub fn find(n: usize, transitions: &[Polyhedron]) -> Option<Ranking> {
+    let live: Vec<&Polyhedron> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    if live.is_empty() {
+        // No iteration can happen at all: any function ranks it.
+        return Some(Ranking::Linear(Affine {
+            coefficients: vec![BigRational::zero(); n],
+            constant: BigRational::zero(),
+        }));
+    }
+    // Logarithmic shapes first: when one exists it is asymptotically tighter than a linear one.
+    halving(n, &live)
+        .or_else(|| doubling(n, &live))
+        .or_else(|| linear(n, &live))
+}
+
+fn linear(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+    // f(x) - 1 ≥ 0 and f(x) - f(x') - 1 ≥ 0.
+    let obligations = vec![
+        Obligation {
+            parts: vec![(1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 0)],
+        },
+        Obligation {
+            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
+            constant: -1.0,
+            constant_parts: vec![],
+        },
+    ];
+    let f = solve(n, 1, transitions, &obligations)?.pop()?;
+    let ranking = Ranking::Linear(f);
+    verify(n, transitions, &ranking).then_some(ranking)
+}
+
+fn halving(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+    // f(x) - 1 ≥ 0 and f(x) - 2·f(x') ≥ 0 (the constants: c0 - 2·c0 = -c0).
+    let obligations = vec![
+        Obligation {
+            parts: vec![(1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 0)],
+        },
+        Obligation {
+            parts: vec![(1.0, 0, false), (-2.0, 0, true)],
+            constant: 0.0,
+            constant_parts: vec![(-1.0, 0)],
+        },
+    ];
+    let f = solve(n, 1, transitions, &obligations)?.pop()?;
+    let ranking = Ranking::Halving(f);
+    verify(n, transitions, &ranking).then_some(ranking)
+}
+
+fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+    // g(x) - 1 ≥ 0; g(x') - 2·g(x) ≥ 0; h(x) - g(x) - 1 ≥ 0; h(x) - h(x') ≥ 0.
+    let obligations = vec![
+        Obligation {
+            parts: vec![(1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 0)],
+        },
+        Obligation {
+            parts: vec![(1.0, 0, true), (-2.0, 0, false)],
+            constant: 0.0,
+            constant_parts: vec![(-1.0, 0)],
+        },
+        Obligation {
+            parts: vec![(1.0, 1, false), (-1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 1), (-1.0, 0)],
+        },
+        Obligation {
+            parts: vec![(1.0, 1, false), (-1.0, 1, true)],
+            constant: 0.0,
+            constant_parts: vec![],
+        },
+    ];
+    let mut functions = solve(n, 2, transitions, &obligations)?;
+    let bound = functions.pop()?;
+    let growing = functions.pop()?;
+    let ranking = Ranking::Doubling { growing, bound };
+    verify(n, transitions, &ranking).then_some(ranking)
+}
+
+/// Solves for `count` affine functions meeting every obligation on every transition (Farkas), and
+/// returns them with coefficients rounded to small rationals (not yet verified).
+fn solve(
+    n: usize,
+    count: usize,
+    transitions: &[&Polyhedron],
+    obligations: &[Obligation],
+) -> Option<Vec<Affine>> {
+    let mut vars = ProblemVariables::new();
+    let coefficients: Vec<Vec<Variable>> = (0..count)
+        .map(|_| (0..n).map(|_| vars.add(variable())).collect())
+        .collect();
+    let constants: Vec<Variable> = (0..count).map(|_| vars.add(variable())).collect();
+    let magnitudes: Vec<Variable> = (0..count * n)
+        .map(|_| vars.add(variable().min(0.0)))
+        .collect();
+    let mut constraints = Vec::new();
+    for transition in transitions {
+        let rows = transition.constraints();
+        for obligation in obligations {
+            // Multipliers: λ ≥ 0 for inequalities, free for equalities, and λ0 ≥ 0 for the slack.
+            let multipliers: Vec<Variable> = rows
+                .iter()
+                .map(|row| match row.relation() {
+                    Relation::Equal => vars.add(variable()),
+                    Relation::GreaterOrEqual => vars.add(variable().min(0.0)),
+                })
+                .collect();
+            // Coefficients: for each of the 2n dimensions, Σ λ_i a_i[d] = wanted[d].
+            for d in 0..2 * n {
+                let mut lhs = Expression::from(0.0);
+                for (row, lambda) in rows.iter().zip(&multipliers) {
+                    let a = row.expression().coefficient(d);
+                    if a != 0 {
+                        lhs += (a as f64) * *lambda;
+                    }
+                }
+                let mut wanted = Expression::from(0.0);
+                for &(factor, function, primed) in &obligation.parts {
+                    let (base, offset) = if primed { (n, n) } else { (0, 0) };
+                    if d >= base && d < base + n {
+                        wanted += factor * coefficients[function][d - offset];
+                    }
+                }
+                constraints.push((lhs - wanted).eq(0.0));
+            }
+            // Constant: w0 - Σ λ_i b_i ≥ 0.
+            let mut w0 = Expression::from(obligation.constant);
+            for &(factor, function) in &obligation.constant_parts {
+                w0 += factor * constants[function];
+            }
+            let mut combination = Expression::from(0.0);
+            for (row, lambda) in rows.iter().zip(&multipliers) {
+                let b = row.expression().constant_term();
+                if b != 0 {
+                    combination += (b as f64) * *lambda;
+                }
+            }
+            constraints.push((w0 - combination).geq(0.0));
+        }
+    }
+    let mut objective = Expression::from(0.0);
+    for (k, magnitude) in magnitudes.iter().enumerate() {
+        let c = coefficients[k / n.max(1)][k % n.max(1)];
+        constraints.push((Expression::from(*magnitude) - c).geq(0.0));
+        constraints.push((Expression::from(*magnitude) + c).geq(0.0));
+        objective += *magnitude;
+    }
+    // Prefer small constants too, bounded so that the LP stays bounded.
+    for constant in &constants {
+        constraints.push((Expression::from(*constant)).leq(1.0e6));
+        constraints.push((Expression::from(*constant)).geq(-1.0e6));
+        objective += 0.001 * *constant;
+    }
+    let mut model = vars.minimise(objective).using(microlp);
+    for c in constraints {
+        model = model.with(c);
+    }
+    let solution = model.solve().ok()?;
+    Some(
+        (0..count)
+            .map(|k| Affine {
+                coefficients: coefficients[k]
+                    .iter()
+                    .map(|v| round(solution.value(*v)))
+                    .collect(),
+                constant: round(solution.value(constants[k])),
+            })
+            .collect(),
+    )
+}
+
+/// The rational with denominator at most 1000 nearest to `x` (continued fractions).
+fn round(x: f64) -> BigRational {
+    if !x.is_finite() {
+        return BigRational::zero();
+    }
+    let (mut p0, mut q0, mut p1, mut q1) =
+        (BigInt::zero(), BigInt::one(), BigInt::one(), BigInt::zero());
+    let mut value = x;
+    for _ in 0..32 {
+        let a = value.floor();
+        let Some(a_int) = BigInt::from_f64_exact(a) else {
+            break;
+        };
+        let p2 = &a_int * &p1 + &p0;
+        let q2 = &a_int * &q1 + &q0;
+        if q2 > BigInt::from(1000) {
+            break;
+        }
+        (p0, q0, p1, q1) = (p1, q1, p2, q2);
+        let fraction = value - a;
+        if fraction.abs() < 1e-9 {
+            break;
+        }
+        value = 1.0 / fraction;
+    }
+    if q1.is_zero() {
+        return BigRational::zero();
+    }
+    BigRational::new(p1, q1)
+}
+
+trait FromF64Exact: Sized {
+    fn from_f64_exact(x: f64) -> Option<Self>;
+}
+
+impl FromF64Exact for BigInt {
+    fn from_f64_exact(x: f64) -> Option<BigInt> {
+        num_traits::FromPrimitive::from_f64(x)
+    }
+}
+
+/// `Σ factor·function(x or x') + constant ≥ 0` as an exact constraint over `2n` dimensions,
+/// scaled to integer coefficients; `None` when they do not fit 64 bits.
+fn exact_constraint(
+    n: usize,
+    terms: &[(i64, &Affine, bool)],
+    constant: &BigRational,
+) -> Option<Constraint> {
+    let mut coefficients = vec![BigRational::zero(); 2 * n];
+    let mut total_constant = constant.clone();
+    for (factor, function, primed) in terms {
+        let factor = BigRational::from_integer(BigInt::from(*factor));
+        let offset = if *primed { n } else { 0 };
+        for (i, c) in function.coefficients.iter().enumerate() {
+            coefficients[offset + i] += &factor * c;
+        }
+        total_constant += &factor * &function.constant;
+    }
+    let denominator = coefficients
+        .iter()
+        .chain(std::iter::once(&total_constant))
+        .fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
+    let scale = |r: &BigRational| -> Option<i64> {
+        (r * BigRational::from_integer(denominator.clone()))
+            .to_integer()
+            .to_i64()
+    };
+    let integer: Option<Vec<i64>> = coefficients.iter().map(scale).collect();
+    Some(Constraint::greater_or_equal_zero(LinearExpr::new(
+        integer?,
+        scale(&total_constant)?,
+    )))
+}
+
+/// Re-proves every condition of a ranking function exactly on every transition.
+pub fn verify(n: usize, transitions: &[&Polyhedron], ranking: &Ranking) -> bool {
+    let one = BigRational::one();
+    let zero = BigRational::zero();
+    let conditions: Vec<Option<Constraint>> = match ranking {
+        Ranking::Linear(f) => vec![
+            exact_constraint(n, &[(1, f, false)], &-one.clone()),
+            exact_constraint(n, &[(1, f, false), (-1, f, true)], &-one.clone()),
+        ],
+        Ranking::Halving(f) => vec![
+            exact_constraint(n, &[(1, f, false)], &-one.clone()),
+            exact_constraint(n, &[(1, f, false), (-2, f, true)], &zero),
+        ],
+        Ranking::Doubling { growing, bound } => vec![
+            exact_constraint(n, &[(1, growing, false)], &-one.clone()),
+            exact_constraint(n, &[(1, growing, true), (-2, growing, false)], &zero),
+            exact_constraint(n, &[(1, bound, false), (-1, growing, false)], &-one.clone()),
+            exact_constraint(n, &[(1, bound, false), (-1, bound, true)], &zero),
+        ],
+    };
+    if conditions.iter().any(Option::is_none) {
+        return false;
+    }
+    transitions
+        .iter()
+        .all(|t| conditions.iter().flatten().all(|c| t.entails(c)))
+}
+
+impl Affine {
+    /// Whether every coefficient is zero.
+    pub fn is_constant(&self) -> bool {
+        self.coefficients.iter().all(Zero::is_zero)
+    }
+
+    /// Whether the function has a negative coefficient somewhere (for messages).
+    pub fn has_negative(&self) -> bool {
+        self.coefficients.iter().any(Signed::is_negative)
+    }
+}

@@ -1,0 +1,779 @@
+//! Abstract compilation (COSTA, Alonso et al. Sec. 4.1): every IR rule becomes abstract rules whose
+//! items are linear constraints over the sizes of the rule's variables and calls of abstract
+//! procedures; non-linear and bit operations become calls of auxiliary procedures (`aux.rs`), one
+//! instance per operation occurrence so that calling contexts never merge.
+//!
+//! Sizes: ints and longs by value, arrays by length, other references by path length (0 for null,
+//! at least 1 otherwise, a field read is shorter than the object it is read from), floats and
+//! doubles unconstrained.
+//!
+//! **Soundness assumptions** (as in COSTA): integer arithmetic does not overflow, and heap
+//! structures reached through reference fields are acyclic. Everything else over-approximates:
+//! an operation without a precise abstraction constrains nothing.
+//!
+//! Invariants: **in an abstract rule of a procedure with `k` inputs and `m` outputs, dimensions
+//! `0..k` are the inputs and `k..k+m` the outputs**; a `!=` guard on numbers splits the rule in two
+//! (`<` and `>`), so abstract rules are conjunctions; each statement with a handler edge adds a rule
+//! that stops before the statement and continues in the handler.
+
+use super::aux::{self, AuxOp};
+use super::polyhedra::{Constraint, Dimension, LinearExpr};
+use crate::bounds::{is_consume_call, CostModel};
+use crate::ir::*;
+use std::collections::HashMap;
+
+/// An abstract procedure, by position in `AbstractProgram::procs`.
+pub type AbsProcId = usize;
+
+/// Where an abstract procedure comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// A procedure of a lifted method (`method` indexes the program's methods).
+    Ir { method: usize, proc: ProcId },
+    /// An auxiliary procedure of a non-linear operation.
+    Aux(AuxOp),
+    /// The dispatch of a method call over its possible targets.
+    Dispatch(MethodRef),
+}
+
+/// One item of an abstract rule's body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Constrain(Vec<Constraint>),
+    /// A call whose inputs are `args` and whose outputs are written to `outs`.
+    Call {
+        callee: AbsProcId,
+        args: Vec<Dimension>,
+        outs: Vec<Dimension>,
+    },
+}
+
+/// The cost a rule itself incurs under the cost model (its calls' costs aside):
+/// `constant + Σ nat(e)` for the expressions `symbolic` over the rule's dimensions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleCost {
+    pub constant: u64,
+    pub symbolic: Vec<LinearExpr>,
+}
+
+impl RuleCost {
+    fn add(&mut self, other: &RuleCost) {
+        self.constant = self.constant.saturating_add(other.constant);
+        self.symbolic.extend(other.symbolic.iter().cloned());
+    }
+}
+
+/// An abstract rule: a conjunction of constraints and calls over `dims` dimensions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbstractRule {
+    pub dims: usize,
+    /// What running the rule costs besides its calls.
+    pub cost: RuleCost,
+    pub guard: Vec<Constraint>,
+    pub items: Vec<Item>,
+    /// Whether control leaves the rule normally (defining the outputs); `false` after a `throw`.
+    pub returns: bool,
+    /// The IR rule it comes from, and the statement it stops before when it is a handler rule.
+    pub source: Option<(usize, Option<usize>)>,
+}
+
+/// An abstract procedure with `inputs` and `outputs` dimensions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbstractProc {
+    pub name: String,
+    pub inputs: usize,
+    pub outputs: usize,
+    pub rules: Vec<AbstractRule>,
+    pub origin: Origin,
+}
+
+/// The abstract program of a set of methods.
+#[derive(Clone, Debug, Default)]
+pub struct AbstractProgram {
+    pub procs: Vec<AbstractProc>,
+    /// The abstract procedure of each IR procedure, per method.
+    pub of_ir: Vec<Vec<AbsProcId>>,
+}
+
+/// How method calls are resolved: the indices of the methods (in the program) a call may run, or
+/// `None` when some target is not part of the program (its result is then unknown).
+pub trait CallResolver {
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>>;
+}
+
+/// Compiles methods into an abstract program.
+pub fn compile(
+    methods: &[MethodIr],
+    resolver: &dyn CallResolver,
+    model: CostModel,
+) -> AbstractProgram {
+    let mut program = AbstractProgram::default();
+    // Allocate every IR procedure first so that calls can refer to any of them.
+    for (m, method) in methods.iter().enumerate() {
+        let ids = method
+            .procs
+            .iter()
+            .enumerate()
+            .map(|(p, proc)| {
+                program.procs.push(AbstractProc {
+                    name: format!(
+                        "{}.{}{}/{}",
+                        method.class, method.name, method.descriptor, proc.name
+                    ),
+                    inputs: proc.inputs.len(),
+                    outputs: proc.outputs.len(),
+                    rules: Vec::new(),
+                    origin: Origin::Ir {
+                        method: m,
+                        proc: ProcId::from_index(p),
+                    },
+                });
+                program.procs.len() - 1
+            })
+            .collect();
+        program.of_ir.push(ids);
+    }
+    let mut dispatches: HashMap<(CallKind, MethodRef), Option<AbsProcId>> = HashMap::new();
+    for (m, method) in methods.iter().enumerate() {
+        for (p, proc) in method.procs.iter().enumerate() {
+            let mut rules = Vec::new();
+            for (r, rule) in proc.rules.iter().enumerate() {
+                let mut compiler = RuleCompiler::new(
+                    method,
+                    proc,
+                    &mut program,
+                    methods,
+                    resolver,
+                    &mut dispatches,
+                    m,
+                    model,
+                );
+                rules.extend(compiler.rule(r, rule));
+            }
+            let id = program.of_ir[m][p];
+            program.procs[id].rules = rules;
+        }
+    }
+    program
+}
+
+struct RuleCompiler<'a> {
+    method: &'a MethodIr,
+    proc: &'a Procedure,
+    program: &'a mut AbstractProgram,
+    methods: &'a [MethodIr],
+    resolver: &'a dyn CallResolver,
+    dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
+    method_index: usize,
+    model: CostModel,
+    dims: HashMap<VarId, Dimension>,
+    next: usize,
+}
+
+/// `Σ terms + constant` as a linear expression; `None` on overflow.
+fn expr(terms: &[(Dimension, i64)], constant: i64) -> Option<LinearExpr> {
+    LinearExpr::from_terms(terms, constant)
+}
+
+/// `Σ terms + constant ≥ 0`.
+fn ge(terms: &[(Dimension, i64)], constant: i64) -> Option<Constraint> {
+    Some(Constraint::greater_or_equal_zero(expr(terms, constant)?))
+}
+
+/// `Σ terms + constant = 0`.
+fn eq(terms: &[(Dimension, i64)], constant: i64) -> Option<Constraint> {
+    Some(Constraint::equal_zero(expr(terms, constant)?))
+}
+
+/// Whether values of this type have a size the analysis tracks.
+fn tracked(ty: Ty) -> bool {
+    !matches!(ty, Ty::Float | Ty::Double)
+}
+
+impl<'a> RuleCompiler<'a> {
+    /// A compiler for the rules of one procedure; the shared tables come from `compile`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        method: &'a MethodIr,
+        proc: &'a Procedure,
+        program: &'a mut AbstractProgram,
+        methods: &'a [MethodIr],
+        resolver: &'a dyn CallResolver,
+        dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
+        method_index: usize,
+        model: CostModel,
+    ) -> Self {
+        let mut dims = HashMap::new();
+        for (k, v) in proc.inputs.iter().chain(&proc.outputs).enumerate() {
+            dims.insert(*v, k);
+        }
+        let next = proc.inputs.len() + proc.outputs.len();
+        RuleCompiler {
+            method,
+            proc,
+            program,
+            methods,
+            resolver,
+            dispatches,
+            method_index,
+            model,
+            dims,
+            next,
+        }
+    }
+
+    fn fresh(&mut self) -> Dimension {
+        self.next += 1;
+        self.next - 1
+    }
+
+    fn dim(&mut self, var: VarId) -> Dimension {
+        if let Some(d) = self.dims.get(&var) {
+            return *d;
+        }
+        let d = self.fresh();
+        self.dims.insert(var, d);
+        d
+    }
+
+    fn ty(&self, operand: &Operand) -> Ty {
+        self.method.operand_ty(operand).unwrap_or(Ty::Float)
+    }
+
+    /// A dimension holding the operand's size, with the constraints that define it for constants.
+    fn operand(&mut self, operand: &Operand, out: &mut Vec<Constraint>) -> Dimension {
+        match operand {
+            Operand::Var(v) => self.dim(*v),
+            other => {
+                let d = self.fresh();
+                out.extend(self.constant_size(d, other));
+                d
+            }
+        }
+    }
+
+    /// What is known of the size of a constant operand held in `d`.
+    fn constant_size(&self, d: Dimension, operand: &Operand) -> Vec<Constraint> {
+        let c = match operand {
+            Operand::Int(n) => eq(&[(d, 1)], -i64::from(*n)),
+            Operand::Long(n) => n.checked_neg().and_then(|neg| eq(&[(d, 1)], neg)),
+            Operand::Null => eq(&[(d, 1)], 0),
+            Operand::Str(_) | Operand::Class(_) => ge(&[(d, 1)], -1),
+            Operand::Var(_) | Operand::Float(_) | Operand::Double(_) => None,
+        };
+        c.into_iter().collect()
+    }
+
+    /// The non-negativity (and non-null) facts of a fresh reference or integer result.
+    fn ref_facts(&self, d: Dimension, non_null: bool) -> Vec<Constraint> {
+        ge(&[(d, 1)], if non_null { -1 } else { 0 })
+            .into_iter()
+            .collect()
+    }
+
+    /// Compiles one IR rule into its abstract rules (guard splits and handler rules).
+    fn rule(&mut self, index: usize, rule: &Rule) -> Vec<AbstractRule> {
+        // Inputs that are references have non-negative sizes.
+        let mut base_guard = Vec::new();
+        for v in &self.proc.inputs {
+            if self.method.var(*v).ty == Ty::Ref {
+                let d = self.dim(*v);
+                base_guard.extend(ge(&[(d, 1)], 0));
+            }
+        }
+        let mut guards: Vec<Vec<Constraint>> = vec![base_guard];
+        for cond in &rule.guard {
+            let alternatives = self.cond(cond);
+            guards = guards
+                .iter()
+                .flat_map(|g| {
+                    alternatives.iter().map(move |alt| {
+                        let mut both = g.clone();
+                        both.extend(alt.iter().cloned());
+                        both
+                    })
+                })
+                .collect();
+        }
+        let mut items: Vec<Item> = Vec::new();
+        let mut handler_rules: Vec<(usize, Vec<Item>, RuleCost)> = Vec::new();
+        let mut returns = true;
+        let mut cost = RuleCost::default();
+        for (k, stmt) in rule.body.iter().enumerate() {
+            if let Some(edge) = &stmt.handler {
+                let mut alternative = items.clone();
+                alternative.extend(self.handler_call(edge));
+                let mut partial = cost.clone();
+                partial.add(&self.stmt_cost(stmt, true));
+                if self.model == CostModel::Instructions {
+                    partial.constant = u64::from(stmt.bytecodes);
+                }
+                handler_rules.push((k, alternative, partial));
+            }
+            if matches!(stmt.kind, StmtKind::Throw { .. }) {
+                returns = false;
+            }
+            let compiled = self.stmt(&stmt.kind);
+            items.extend(compiled);
+            cost.add(&self.stmt_cost(stmt, false));
+        }
+        if self.model == CostModel::Instructions {
+            cost.constant = u64::from(rule.bytecodes);
+        }
+        let dims = self.next;
+        let mut out = Vec::new();
+        for guard in &guards {
+            out.push(AbstractRule {
+                dims,
+                cost: cost.clone(),
+                guard: guard.clone(),
+                items: items.clone(),
+                returns,
+                source: Some((index, None)),
+            });
+            for (k, alternative, partial) in &handler_rules {
+                out.push(AbstractRule {
+                    dims,
+                    cost: partial.clone(),
+                    guard: guard.clone(),
+                    items: alternative.clone(),
+                    returns: true,
+                    source: Some((index, Some(*k))),
+                });
+            }
+        }
+        // Handler rules may have allocated dimensions after `dims` was read.
+        for r in &mut out {
+            r.dims = self.next;
+        }
+        out
+    }
+
+    /// The alternatives (a disjunction of conjunctions) of one guard conjunct.
+    fn cond(&mut self, cond: &Cond) -> Vec<Vec<Constraint>> {
+        let mut defs = Vec::new();
+        match cond {
+            Cond::Cmp { op, lhs, rhs } => {
+                let ty = self.ty(lhs);
+                let (l, r) = (self.operand(lhs, &mut defs), self.operand(rhs, &mut defs));
+                let with = |c: Option<Constraint>, defs: &Vec<Constraint>| -> Vec<Constraint> {
+                    let mut all = defs.clone();
+                    all.extend(c);
+                    all
+                };
+                if ty == Ty::Ref {
+                    // Only comparisons with null say something about path lengths.
+                    let null_side = match (lhs, rhs) {
+                        (_, Operand::Null) => Some(l),
+                        (Operand::Null, _) => Some(r),
+                        _ => None,
+                    };
+                    return match (op, null_side) {
+                        (CmpOp::Eq, Some(d)) => vec![with(eq(&[(d, 1)], 0), &defs)],
+                        (CmpOp::Ne, Some(d)) => vec![with(ge(&[(d, 1)], -1), &defs)],
+                        (CmpOp::Eq, None) => vec![with(eq(&[(l, 1), (r, -1)], 0), &defs)],
+                        _ => vec![defs],
+                    };
+                }
+                match op {
+                    CmpOp::Eq => vec![with(eq(&[(l, 1), (r, -1)], 0), &defs)],
+                    CmpOp::Ne => vec![
+                        with(ge(&[(r, 1), (l, -1)], -1), &defs),
+                        with(ge(&[(l, 1), (r, -1)], -1), &defs),
+                    ],
+                    CmpOp::Lt => vec![with(ge(&[(r, 1), (l, -1)], -1), &defs)],
+                    CmpOp::Le => vec![with(ge(&[(r, 1), (l, -1)], 0), &defs)],
+                    CmpOp::Gt => vec![with(ge(&[(l, 1), (r, -1)], -1), &defs)],
+                    CmpOp::Ge => vec![with(ge(&[(l, 1), (r, -1)], 0), &defs)],
+                }
+            }
+            Cond::InstanceOf { value, negated, .. } => {
+                let d = self.operand(value, &mut defs);
+                if !negated {
+                    defs.extend(ge(&[(d, 1)], -1));
+                }
+                vec![defs]
+            }
+        }
+    }
+
+    /// The call of a handler procedure in place of the rest of the rule, after the constraints
+    /// that define its constant arguments.
+    fn handler_call(&mut self, edge: &HandlerEdge) -> Vec<Item> {
+        let mut defs = Vec::new();
+        let exception = self.fresh();
+        defs.extend(ge(&[(exception, 1)], -1));
+        let mut args = vec![exception];
+        for arg in &edge.args {
+            args.push(self.operand(arg, &mut defs));
+        }
+        let outs =
+            (self.proc.inputs.len()..self.proc.inputs.len() + self.proc.outputs.len()).collect();
+        let callee = self.program.of_ir[self.method_index][edge.proc.index()];
+        vec![Item::Constrain(defs), Item::Call { callee, args, outs }]
+    }
+
+    /// What a statement costs under the model (bytecodes are counted per rule, not here). A
+    /// statement that throws still made its call, but allocated nothing.
+    fn stmt_cost(&mut self, stmt: &Stmt, throws: bool) -> RuleCost {
+        let mut cost = RuleCost::default();
+        let mut scratch = Vec::new();
+        match (self.model, &stmt.kind) {
+            (CostModel::Invocations, StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. }) => {
+                cost.constant = 1
+            }
+            (CostModel::Consume, kind) => {
+                if let (Some(method), StmtKind::Invoke { args, .. }) = (is_consume_call(kind), kind)
+                {
+                    match args.first() {
+                        None if method.descriptor == "()V" => cost.constant = 1,
+                        Some(Operand::Int(n)) => cost.constant = u64::try_from(*n).unwrap_or(0),
+                        Some(arg) => {
+                            let d = self.operand(arg, &mut scratch);
+                            cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
+                        }
+                        None => {}
+                    }
+                }
+            }
+            (CostModel::Allocations, _) if throws => {}
+            (CostModel::Allocations, StmtKind::New { .. }) => cost.constant = 1,
+            (
+                CostModel::Allocations,
+                StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. },
+            ) => {
+                cost.constant = 1;
+                match length {
+                    Operand::Int(n) => cost.constant += u64::try_from(*n).unwrap_or(0),
+                    other => {
+                        let d = self.operand(other, &mut scratch);
+                        cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
+                    }
+                }
+            }
+            (CostModel::Allocations, StmtKind::NewMultiArray { lengths, .. }) => {
+                // FIXME: only the outer dimension's elements are counted symbolically; inner
+                // levels allocate l0·l1·… elements, which needs products of sizes here.
+                cost.constant = lengths.len() as u64;
+                if let Some(first) = lengths.first() {
+                    let d = self.operand(first, &mut scratch);
+                    cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
+                }
+            }
+            _ => {}
+        }
+        cost
+    }
+
+    /// Compiles one statement into items.
+    fn stmt(&mut self, kind: &StmtKind) -> Vec<Item> {
+        let mut c: Vec<Constraint> = Vec::new();
+        let mut items = Vec::new();
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                if tracked(self.ty(src)) {
+                    let s = self.operand(src, &mut c);
+                    let d = self.dim(*dst);
+                    c.extend(eq(&[(d, 1), (s, -1)], 0));
+                }
+            }
+            StmtKind::Binary {
+                dst,
+                op,
+                ty,
+                lhs,
+                rhs,
+            } => {
+                if matches!(ty, Ty::Int | Ty::Long) {
+                    let (l, r) = (self.operand(lhs, &mut c), self.operand(rhs, &mut c));
+                    let d = self.dim(*dst);
+                    match op {
+                        BinOp::Add => c.extend(eq(&[(d, 1), (l, -1), (r, -1)], 0)),
+                        BinOp::Sub => c.extend(eq(&[(d, 1), (l, -1), (r, 1)], 0)),
+                        BinOp::Mul if matches!(lhs, Operand::Int(_) | Operand::Long(_)) => {
+                            c.extend(constant_of(lhs).and_then(|k| eq(&[(d, 1), (r, -k)], 0)))
+                        }
+                        BinOp::Mul if matches!(rhs, Operand::Int(_) | Operand::Long(_)) => {
+                            c.extend(constant_of(rhs).and_then(|k| eq(&[(d, 1), (l, -k)], 0)))
+                        }
+                        _ => {
+                            if let Some(aux_op) = AuxOp::of(*op, *ty) {
+                                let callee = self.aux(aux_op);
+                                items.push(Item::Constrain(std::mem::take(&mut c)));
+                                items.push(Item::Call {
+                                    callee,
+                                    args: vec![l, r],
+                                    outs: vec![d],
+                                });
+                            }
+                        }
+                    }
+                    if matches!(op, BinOp::Cmp) {
+                        c.extend(ge(&[(d, 1)], 1));
+                        c.extend(ge(&[(d, -1)], 1));
+                    }
+                } else if matches!(op, BinOp::CmpL | BinOp::CmpG) {
+                    let d = self.dim(*dst);
+                    c.extend(ge(&[(d, 1)], 1));
+                    c.extend(ge(&[(d, -1)], 1));
+                }
+            }
+            StmtKind::Unary { dst, op, from, src } => {
+                let to = self.method.var(*dst).ty;
+                let d = self.dim(*dst);
+                match op {
+                    UnOp::Neg if tracked(*from) => {
+                        let s = self.operand(src, &mut c);
+                        c.extend(eq(&[(d, 1), (s, 1)], 0));
+                    }
+                    UnOp::Convert if tracked(*from) && tracked(to) => {
+                        let s = self.operand(src, &mut c);
+                        c.extend(eq(&[(d, 1), (s, -1)], 0));
+                    }
+                    UnOp::Convert if to == Ty::Int => {
+                        c.extend(ge(&[(d, 1)], i64::from(i32::MAX) + 1));
+                        c.extend(ge(&[(d, -1)], i64::from(i32::MAX)));
+                    }
+                    UnOp::IntToByte => c.extend(
+                        [ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)]
+                            .into_iter()
+                            .flatten(),
+                    ),
+                    UnOp::IntToChar => c.extend(
+                        [ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)]
+                            .into_iter()
+                            .flatten(),
+                    ),
+                    UnOp::IntToShort => c.extend(
+                        [ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)]
+                            .into_iter()
+                            .flatten(),
+                    ),
+                    _ => {}
+                }
+            }
+            StmtKind::GetField { dst, object, field } => {
+                let o = self.operand(object, &mut c);
+                c.extend(ge(&[(o, 1)], -1));
+                if Ty::from_descriptor(&field.descriptor) == Some(Ty::Ref) {
+                    let d = self.dim(*dst);
+                    c.extend(ge(&[(d, 1)], 0));
+                    c.extend(ge(&[(o, 1), (d, -1)], -1));
+                }
+            }
+            StmtKind::PutField { object, .. } => {
+                let o = self.operand(object, &mut c);
+                c.extend(ge(&[(o, 1)], -1));
+            }
+            StmtKind::GetStatic { dst, field } => {
+                if Ty::from_descriptor(&field.descriptor) == Some(Ty::Ref) {
+                    let d = self.dim(*dst);
+                    c.extend(self.ref_facts(d, false));
+                }
+            }
+            StmtKind::ArrayLoad {
+                dst,
+                elem,
+                array,
+                index,
+            } => {
+                let (a, i) = (self.operand(array, &mut c), self.operand(index, &mut c));
+                c.extend(ge(&[(i, 1)], 0));
+                c.extend(ge(&[(a, 1), (i, -1)], -1));
+                match elem {
+                    ElemTy::Ref => {
+                        let d = self.dim(*dst);
+                        c.extend(self.ref_facts(d, false));
+                    }
+                    ElemTy::Byte => {
+                        let d = self.dim(*dst);
+                        c.extend(
+                            [ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)]
+                                .into_iter()
+                                .flatten(),
+                        );
+                    }
+                    ElemTy::Char => {
+                        let d = self.dim(*dst);
+                        c.extend(
+                            [ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)]
+                                .into_iter()
+                                .flatten(),
+                        );
+                    }
+                    ElemTy::Short => {
+                        let d = self.dim(*dst);
+                        c.extend(
+                            [ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)]
+                                .into_iter()
+                                .flatten(),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            StmtKind::ArrayStore { array, index, .. } => {
+                let (a, i) = (self.operand(array, &mut c), self.operand(index, &mut c));
+                c.extend(ge(&[(i, 1)], 0));
+                c.extend(ge(&[(a, 1), (i, -1)], -1));
+            }
+            StmtKind::ArrayLength { dst, array } => {
+                let a = self.operand(array, &mut c);
+                let d = self.dim(*dst);
+                c.extend(eq(&[(d, 1), (a, -1)], 0));
+                c.extend(ge(&[(d, 1)], 0));
+            }
+            StmtKind::New { dst, .. } => {
+                let d = self.dim(*dst);
+                c.extend(self.ref_facts(d, true));
+            }
+            StmtKind::NewArray { dst, length, .. } | StmtKind::NewRefArray { dst, length, .. } => {
+                let l = self.operand(length, &mut c);
+                let d = self.dim(*dst);
+                c.extend(eq(&[(d, 1), (l, -1)], 0));
+                c.extend(ge(&[(l, 1)], 0));
+            }
+            StmtKind::NewMultiArray { dst, lengths, .. } => {
+                let d = self.dim(*dst);
+                for (k, length) in lengths.iter().enumerate() {
+                    let l = self.operand(length, &mut c);
+                    c.extend(ge(&[(l, 1)], 0));
+                    if k == 0 {
+                        c.extend(eq(&[(d, 1), (l, -1)], 0));
+                    }
+                }
+            }
+            StmtKind::Invoke {
+                dst,
+                kind,
+                method,
+                args,
+                ..
+            } => {
+                let arg_dims: Vec<Dimension> =
+                    args.iter().map(|a| self.operand(a, &mut c)).collect();
+                if *kind != CallKind::Static {
+                    if let Some(receiver) = arg_dims.first() {
+                        c.extend(ge(&[(*receiver, 1)], -1));
+                    }
+                }
+                let out_dims: Vec<Dimension> = dst.iter().map(|v| self.dim(*v)).collect();
+                match self.dispatch(*kind, method) {
+                    Some(callee) => {
+                        items.push(Item::Constrain(std::mem::take(&mut c)));
+                        items.push(Item::Call {
+                            callee,
+                            args: arg_dims,
+                            outs: out_dims,
+                        });
+                    }
+                    None => {
+                        if let Some(v) = dst {
+                            if self.method.var(*v).ty == Ty::Ref {
+                                let d = self.dim(*v);
+                                c.extend(self.ref_facts(d, false));
+                            }
+                        }
+                    }
+                }
+            }
+            StmtKind::InvokeDynamic { dst: Some(v), .. } | StmtKind::LoadConst { dst: v, .. } => {
+                if self.method.var(*v).ty == Ty::Ref {
+                    let d = self.dim(*v);
+                    c.extend(self.ref_facts(d, false));
+                }
+            }
+            StmtKind::Call { proc, args, outs } => {
+                let arg_dims: Vec<Dimension> =
+                    args.iter().map(|a| self.operand(a, &mut c)).collect();
+                let out_dims: Vec<Dimension> = outs.iter().map(|v| self.dim(*v)).collect();
+                let callee = self.program.of_ir[self.method_index][proc.index()];
+                items.push(Item::Constrain(std::mem::take(&mut c)));
+                items.push(Item::Call {
+                    callee,
+                    args: arg_dims,
+                    outs: out_dims,
+                });
+            }
+            StmtKind::InstanceOf { dst, value, .. } => {
+                let _ = self.operand(value, &mut c);
+                let d = self.dim(*dst);
+                c.extend([ge(&[(d, 1)], 0), ge(&[(d, -1)], 1)].into_iter().flatten());
+            }
+            StmtKind::MonitorEnter { value }
+            | StmtKind::MonitorExit { value }
+            | StmtKind::Throw { value } => {
+                let v = self.operand(value, &mut c);
+                if !matches!(kind, StmtKind::Throw { .. }) {
+                    c.extend(ge(&[(v, 1)], -1));
+                }
+            }
+            StmtKind::PutStatic { .. }
+            | StmtKind::CheckCast { .. }
+            | StmtKind::InvokeDynamic { dst: None, .. } => {}
+        }
+        if !c.is_empty() {
+            items.push(Item::Constrain(c));
+        }
+        items
+    }
+
+    /// A fresh auxiliary procedure instance for one occurrence of a non-linear operation.
+    fn aux(&mut self, op: AuxOp) -> AbsProcId {
+        self.program.procs.push(aux::procedure(op));
+        self.program.procs.len() - 1
+    }
+
+    /// The dispatch procedure of a method call, when every target is in the program.
+    fn dispatch(&mut self, kind: CallKind, method: &MethodRef) -> Option<AbsProcId> {
+        let key = (kind, method.clone());
+        if let Some(found) = self.dispatches.get(&key) {
+            return *found;
+        }
+        let targets = self.resolver.resolve(kind, method);
+        let id = targets.filter(|t| !t.is_empty()).map(|targets| {
+            let (params, ret) = parse_method_descriptor(&method.descriptor).unwrap_or_default();
+            let inputs = params.len() + usize::from(kind != CallKind::Static);
+            let outputs = usize::from(ret.is_some());
+            let rules = targets
+                .iter()
+                .map(|&t| {
+                    let entry = self.program.of_ir[t][self.methods[t].entry.index()];
+                    AbstractRule {
+                        dims: inputs + outputs,
+                        cost: RuleCost::default(),
+                        guard: Vec::new(),
+                        items: vec![Item::Call {
+                            callee: entry,
+                            args: (0..inputs).collect(),
+                            outs: (inputs..inputs + outputs).collect(),
+                        }],
+                        returns: true,
+                        source: None,
+                    }
+                })
+                .collect();
+            self.program.procs.push(AbstractProc {
+                name: format!(
+                    "dispatch {}.{}{}",
+                    method.class, method.name, method.descriptor
+                ),
+                inputs,
+                outputs,
+                rules,
+                origin: Origin::Dispatch(method.clone()),
+            });
+            self.program.procs.len() - 1
+        });
+        self.dispatches.insert(key, id);
+        id
+    }
+}
+
+fn constant_of(operand: &Operand) -> Option<i64> {
+    match operand {
+        Operand::Int(n) => Some(i64::from(*n)),
+        Operand::Long(n) => Some(*n),
+        _ => None,
+    }
+}

@@ -1,0 +1,228 @@
+//! The top-down PRE/POST fixpoint of the value analysis (COSTA, Alonso et al. Alg. 1) over an
+//! abstract program, with widening after a delay (thresholds from the procedure's guards).
+//!
+//! `PRE[q]` (over `q`'s inputs) holds whenever `q` is called from the entries; `POST[q]` (over its
+//! inputs then outputs) holds whenever `q` returns. **Both over-approximate every concrete run
+//! (under the assumptions of `compile`); `None` means unreachable (false).** A procedure whose
+//! PRE or POST changes more than `MAX_UPDATES` times is set to the universe, which is sound.
+
+use super::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
+use super::limits::{MAX_UPDATES, WIDENING_DELAY};
+use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use std::collections::VecDeque;
+
+/// The result of the fixpoint: pre- and post-conditions per abstract procedure.
+#[derive(Clone, Debug)]
+pub struct Fixpoint {
+    pub pre: Vec<Option<Polyhedron>>,
+    pub post: Vec<Option<Polyhedron>>,
+}
+
+/// Embeds `source` (over `source_dims`) into a rule of `rule_dims` dimensions, dimension `i` of
+/// `source` becoming `targets[i]` (repeated targets equate their sources).
+pub fn embed(source: &Polyhedron, targets: &[Dimension], rule_dims: usize) -> Polyhedron {
+    let mapping: Vec<Option<Dimension>> = targets.iter().map(|t| Some(*t)).collect();
+    source.map_dims(&mapping, rule_dims)
+}
+
+/// The restriction of `state` (over a rule's dimensions) to the dimensions `args`, as a polyhedron
+/// whose dimension `i` is `args[i]` (an argument passed twice gives two equal dimensions).
+pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
+    let base = state.dimensions();
+    let mut extended = state.add_dims(args.len());
+    for (i, &a) in args.iter().enumerate() {
+        if let Some(c) = LinearExpr::from_terms(&[(base + i, 1), (a, -1)], 0) {
+            extended.add_constraint(Constraint::equal_zero(c));
+        }
+    }
+    let mapping: Vec<Option<Dimension>> = (0..base + args.len())
+        .map(|d| d.checked_sub(base))
+        .collect();
+    extended.map_dims(&mapping, args.len())
+}
+
+/// Runs the fixpoint from the given entries (a procedure and its initial precondition).
+pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
+    Solver::new(program).run(entries)
+}
+
+struct Solver<'a> {
+    program: &'a AbstractProgram,
+    pre: Vec<Option<Polyhedron>>,
+    post: Vec<Option<Polyhedron>>,
+    pre_updates: Vec<usize>,
+    post_updates: Vec<usize>,
+    callers: Vec<Vec<AbsProcId>>,
+    thresholds: Vec<Vec<Constraint>>,
+    queue: VecDeque<AbsProcId>,
+    queued: Vec<bool>,
+}
+
+impl<'a> Solver<'a> {
+    fn new(program: &'a AbstractProgram) -> Self {
+        let n = program.procs.len();
+        let mut callers = vec![Vec::new(); n];
+        let mut thresholds = vec![Vec::new(); n];
+        for (p, proc) in program.procs.iter().enumerate() {
+            for rule in &proc.rules {
+                for item in &rule.items {
+                    if let Item::Call { callee, .. } = item {
+                        if *callee < n && !callers[*callee].contains(&p) {
+                            callers[*callee].push(p);
+                        }
+                    }
+                }
+                for c in &rule.guard {
+                    if c.expression().terms().all(|(d, _)| d < proc.inputs)
+                        && !thresholds[p].contains(c)
+                    {
+                        thresholds[p].push(c.clone());
+                    }
+                }
+            }
+        }
+        Solver {
+            program,
+            pre: vec![None; n],
+            post: vec![None; n],
+            pre_updates: vec![0; n],
+            post_updates: vec![0; n],
+            callers,
+            thresholds,
+            queue: VecDeque::new(),
+            queued: vec![false; n],
+        }
+    }
+
+    fn run(mut self, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
+        for (p, condition) in entries {
+            self.add_pre(*p, condition.clone());
+        }
+        while let Some(q) = self.queue.pop_front() {
+            self.queued[q] = false;
+            let Some(psi) = self.pre[q].clone() else {
+                continue;
+            };
+            let proc = &self.program.procs[q];
+            let mut delta: Option<Polyhedron> = None;
+            for rule in &proc.rules {
+                if let Some(result) = self.evaluate(q, rule, &psi) {
+                    delta = Some(match delta {
+                        None => result,
+                        Some(d) => d.join(&result),
+                    });
+                }
+            }
+            if let Some(delta) = delta {
+                self.add_post(q, delta);
+            }
+        }
+        Fixpoint {
+            pre: self.pre,
+            post: self.post,
+        }
+    }
+
+    fn enqueue(&mut self, q: AbsProcId) {
+        if !self.queued[q] {
+            self.queued[q] = true;
+            self.queue.push_back(q);
+        }
+    }
+
+    /// Evaluates one rule under precondition `psi`: its result over the procedure's inputs and
+    /// outputs, or `None` when the rule cannot complete normally.
+    fn evaluate(
+        &mut self,
+        q: AbsProcId,
+        rule: &AbstractRule,
+        psi: &Polyhedron,
+    ) -> Option<Polyhedron> {
+        let proc = &self.program.procs[q];
+        let dims = rule.dims.max(proc.inputs + proc.outputs);
+        let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
+        state.add_constraints(rule.guard.iter().cloned());
+        if state.is_empty() {
+            return None;
+        }
+        for item in &rule.items {
+            match item {
+                Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Call { callee, args, outs } => {
+                    let callee = *callee;
+                    if callee >= self.program.procs.len() {
+                        continue;
+                    }
+                    self.add_pre(callee, restrict(&state, args));
+                    let post = self.post[callee].clone()?;
+                    let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+                    state = state.meet(&embed(&post, &targets, dims));
+                }
+            }
+            if state.is_empty() {
+                return None;
+            }
+        }
+        if !rule.returns {
+            return None;
+        }
+        let keep = proc.inputs + proc.outputs;
+        let mapping: Vec<Option<Dimension>> = (0..dims).map(|d| (d < keep).then_some(d)).collect();
+        Some(state.map_dims(&mapping, keep))
+    }
+
+    fn add_pre(&mut self, q: AbsProcId, condition: Polyhedron) {
+        let inputs = self.program.procs[q].inputs;
+        let condition = if condition.dimensions() == inputs {
+            condition
+        } else {
+            let mapping: Vec<Option<Dimension>> = (0..condition.dimensions())
+                .map(|d| (d < inputs).then_some(d))
+                .collect();
+            condition.map_dims(&mapping, inputs)
+        };
+        if condition.is_empty() {
+            return;
+        }
+        let updated = match &self.pre[q] {
+            None => condition,
+            Some(old) if old.includes(&condition) => return,
+            Some(old) => {
+                self.pre_updates[q] += 1;
+                let joined = old.join(&condition);
+                if self.pre_updates[q] > MAX_UPDATES {
+                    Polyhedron::universe(inputs)
+                } else if self.pre_updates[q] > WIDENING_DELAY {
+                    old.widen(&joined, &self.thresholds[q])
+                } else {
+                    joined
+                }
+            }
+        };
+        self.pre[q] = Some(updated);
+        self.enqueue(q);
+    }
+
+    fn add_post(&mut self, q: AbsProcId, condition: Polyhedron) {
+        let dims = self.program.procs[q].inputs + self.program.procs[q].outputs;
+        let updated = match &self.post[q] {
+            None => condition,
+            Some(old) if old.includes(&condition) => return,
+            Some(old) => {
+                self.post_updates[q] += 1;
+                let joined = old.join(&condition);
+                if self.post_updates[q] > MAX_UPDATES {
+                    Polyhedron::universe(dims)
+                } else if self.post_updates[q] > WIDENING_DELAY {
+                    old.widen(&joined, &[])
+                } else {
+                    joined
+                }
+            }
+        };
+        self.post[q] = Some(updated);
+        for caller in self.callers[q].clone() {
+            self.enqueue(caller);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Ranking functions by LP with exact verification, on the loops of the COSTA paper.
+use jresa_analyses::bounds::ranking::{find, verify, Ranking};
+use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+fn ge(terms: &[(usize, i64)], constant: i64) -> Constraint {
+    Constraint::greater_or_equal_zero(LinearExpr::from_terms(terms, constant).expect("small"))
+}
+
+fn eq(terms: &[(usize, i64)], constant: i64) -> Constraint {
+    Constraint::equal_zero(LinearExpr::from_terms(terms, constant).expect("small"))
+}
+
+fn r(x: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(x))
+}
+
+#[test]
+fn counting_loop_is_ranked_by_the_distance() {
+    // Variables (i, n); i < n, i' = i + 1, n' = n.
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    match find(2, &[t]) {
+        Some(Ranking::Linear(f)) => {
+            assert_eq!(f.coefficients, vec![r(-1), r(1)], "f = n - i, got {f:?}");
+            assert_eq!(f.constant, r(0));
+        }
+        other => panic!("expected a linear ranking function, got {other:?}"),
+    }
+}
+
+#[test]
+fn halving_loop_is_logarithmic() {
+    // EX3/EX4 shape: x ≥ 1, 2x' ≤ x, x' ≥ 0. x itself also decreases by 1, but halving is preferred.
+    let t = Polyhedron::from_constraints(
+        2,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(0, 1), (1, -2)], 0),
+            ge(&[(1, 1)], 0),
+        ],
+    );
+    let found = find(1, &[t.clone()]).expect("ranked");
+    assert!(matches!(found, Ranking::Halving(_)), "{found:?}");
+    let halving = Ranking::Halving(jresa_analyses::bounds::ranking::Affine {
+        coefficients: vec![r(1)],
+        constant: r(0),
+    });
+    assert!(verify(1, &[&t], &halving));
+}
+
+#[test]
+fn doubling_loop_of_figure_one_is_logarithmic() {
+    // Variables (x, b, y): y < x, y ≥ 1, b ≥ 2, y' ≥ 2y, x' = x, b' = b.
+    let t = Polyhedron::from_constraints(
+        6,
+        [
+            ge(&[(0, 1), (2, -1)], -1),
+            ge(&[(2, 1)], -1),
+            ge(&[(1, 1)], -2),
+            ge(&[(5, 1), (2, -2)], 0),
+            eq(&[(3, 1), (0, -1)], 0),
+            eq(&[(4, 1), (1, -1)], 0),
+        ],
+    );
+    match find(3, &[t]) {
+        Some(Ranking::Doubling { growing, bound }) => {
+            assert_eq!(growing.coefficients[2], r(1), "{growing:?}");
+            assert_eq!(bound.coefficients[0], r(1), "{bound:?}");
+        }
+        other => panic!("expected a doubling ranking, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_non_terminating_loop_has_no_ranking_function() {
+    // i ≥ 0, i' = i + 1: no bound.
+    let t = Polyhedron::from_constraints(2, [ge(&[(0, 1)], 0), eq(&[(1, 1), (0, -1)], -1)]);
+    assert_eq!(find(1, &[t]), None);
+}
+
+#[test]
+fn wrong_candidates_fail_the_exact_check() {
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    let wrong = Ranking::Linear(jresa_analyses::bounds::ranking::Affine {
+        coefficients: vec![r(1), r(-1)],
+        constant: r(0),
+    });
+    assert!(!verify(2, &[&t], &wrong));
+}

@@ -1,0 +1,136 @@
+//! The value analysis on the paper's running example (Fig. 1): the fixpoint infers the loop's
+//! precondition `y ≥ 1, b ≥ 2, z ≥ 0` and the multiplication's post-condition `y1 ≥ 2·y`.
+use jresa::classfile::read_inputs;
+use jresa::lift::lift_method;
+use jresa_analyses::bounds::CostModel;
+use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, ProcKind};
+use jresa_analyses::value::compile::{compile, CallResolver, Origin};
+use jresa_analyses::value::fixpoint::solve;
+use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
+use std::path::Path;
+use std::process::Command;
+
+struct NoCalls;
+
+impl CallResolver for NoCalls {
+    fn resolve(&self, _: CallKind, _: &MethodRef) -> Option<Vec<usize>> {
+        None
+    }
+}
+
+fn lift(method: &str) -> MethodIr {
+    let out = std::env::temp_dir().join(format!("jresa-value-{}-{method}", std::process::id()));
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value/Paper.java");
+    assert!(Command::new("javac")
+        .args(["-g", "-d"])
+        .arg(&out)
+        .arg(source)
+        .status()
+        .expect("javac")
+        .success());
+    let loaded = read_inputs(std::slice::from_ref(&out));
+    let _ = std::fs::remove_dir_all(&out);
+    let class = &loaded.classes[0];
+    let m = class
+        .methods
+        .iter()
+        .find(|m| m.name == method)
+        .expect("method");
+    lift_method(class, m).expect("lifts")
+}
+
+fn ge(terms: &[(usize, i64)], constant: i64) -> Constraint {
+    Constraint::greater_or_equal_zero(LinearExpr::from_terms(terms, constant).expect("small"))
+}
+
+#[test]
+fn the_log_loop_gets_the_papers_invariants() {
+    let ir = lift("logLoop");
+    let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
+    let entry = program.of_ir[0][ir.entry.index()];
+    let result = solve(
+        &program,
+        &[(entry, Polyhedron::universe(program.procs[entry].inputs))],
+    );
+    // The loop procedure and the positions of its inputs.
+    let (loop_index, loop_proc) = ir
+        .procs
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.kind == ProcKind::Loop)
+        .expect("a loop");
+    let position = |name: &str| {
+        loop_proc
+            .inputs
+            .iter()
+            .position(|v| ir.var(*v).name == name)
+            .expect(name)
+    };
+    let (y, b, z) = (position("y"), position("b"), position("z"));
+    let pre = result.pre[program.of_ir[0][loop_index]]
+        .as_ref()
+        .expect("the loop is reached");
+    assert!(pre.entails(&ge(&[(y, 1)], -1)), "y >= 1 in {pre:?}");
+    assert!(pre.entails(&ge(&[(b, 1)], -2)), "b >= 2 in {pre:?}");
+    assert!(pre.entails(&ge(&[(z, 1)], 0)), "z >= 0 in {pre:?}");
+    // Every multiplication instance called with y ≥ 1, b ≥ 2 returns z ≥ 2·y (its inputs are y, b).
+    let mut found = false;
+    for (p, proc) in program.procs.iter().enumerate() {
+        if let Origin::Aux(_) = proc.origin {
+            if let Some(post) = &result.post[p] {
+                found = true;
+                assert!(
+                    post.entails(&ge(&[(2, 1), (0, -2)], 0)),
+                    "z >= 2x in {post:?}"
+                );
+            }
+        }
+    }
+    assert!(found, "the multiplication is reached");
+}
+
+/// The closed-form bound of a method of `Paper.java` (instructions model), with parameters named.
+fn bound_of(method: &str) -> (String, String) {
+    use jresa_analyses::bounds::cost::{solve as solve_costs, Bound};
+    let ir = lift(method);
+    let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
+    let entry = program.of_ir[0][ir.entry.index()];
+    let fixpoint = solve(
+        &program,
+        &[(entry, Polyhedron::universe(program.procs[entry].inputs))],
+    );
+    let costs = solve_costs(&program, &fixpoint);
+    let entry_proc = ir.proc(ir.entry);
+    let names: Vec<String> = entry_proc
+        .inputs
+        .iter()
+        .map(|v| ir.var(*v).name.clone())
+        .collect();
+    match &costs.bounds[entry] {
+        Bound::Bounded(expr) => {
+            let named = expr.rename(&|n: &str| {
+                n.strip_prefix('%')
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .and_then(|i| names.get(i).cloned())
+            });
+            (named.to_string(), named.complexity())
+        }
+        Bound::Unknown(reason) => panic!("{method}: no bound: {reason}"),
+    }
+}
+
+#[test]
+fn the_papers_examples_get_the_expected_bounds() {
+    let cases = [
+        ("logLoop", "O(log(x))"),
+        ("ex1", "O(x)"),
+        ("ex2", "O(b)"),
+        ("ex3", "O(log(x))"),
+        ("ex4", "O(log(x))"),
+    ];
+    for (method, class) in cases {
+        let (bound, complexity) = bound_of(method);
+        eprintln!("{method}: {bound}  {complexity}");
+        assert_eq!(complexity, class, "{method}: {bound}");
+    }
+}
