@@ -99,7 +99,7 @@ fn bound_of(method: &str) -> (String, String) {
         &program,
         &[(entry, Polyhedron::universe(program.procs[entry].inputs))],
     );
-    let costs = solve_costs(&program, &fixpoint);
+    let costs = solve_costs(&program, &fixpoint, CostModel::Instructions);
     let entry_proc = ir.proc(ir.entry);
     let names: Vec<String> = entry_proc
         .inputs

@@ -47,7 +47,7 @@ fn halving_loop_is_logarithmic() {
             ge(&[(1, 1)], 0),
         ],
     );
-    let found = find(1, &[t.clone()]).expect("ranked");
+    let found = find(1, std::slice::from_ref(&t)).expect("ranked");
     assert!(matches!(found, Ranking::Halving(_)), "{found:?}");
     let halving = Ranking::Halving(jresa_analyses::bounds::ranking::Affine {
         coefficients: vec![r(1)],

@@ -18,6 +18,7 @@
 
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
+use super::CostModel;
 use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
 use crate::value::fixpoint::{embed, restrict, Fixpoint};
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
@@ -63,7 +64,7 @@ pub fn input_name(i: usize) -> String {
 }
 
 /// Solves the costs of every procedure.
-pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint) -> Costs {
+pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -> Costs {
     let n = program.procs.len();
     let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
     for p in 0..n {
@@ -80,6 +81,7 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint) -> Costs {
     }
     let mut solver = Solver {
         program,
+        model_counts_bytecodes: model == CostModel::Instructions,
         fixpoint,
         bounds: vec![Bound::Unknown("not analysed".into()); n],
         loops: Vec::new(),
@@ -102,6 +104,8 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint) -> Costs {
 
 struct Solver<'a> {
     program: &'a AbstractProgram,
+    /// Whether the cost model counts bytecodes (markers cost their `return` then).
+    model_counts_bytecodes: bool,
     fixpoint: &'a Fixpoint,
     bounds: Vec<Bound>,
     loops: Vec<LoopInfo>,
@@ -297,6 +301,14 @@ impl<'a> Solver<'a> {
         for item in &rule.items {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Opaque { reason } => return Err(reason.clone()),
+                Item::Marker { bytecodes } => {
+                    if self.model_counts_bytecodes {
+                        terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(
+                            *bytecodes,
+                        ))));
+                    }
+                }
                 Item::Call { callee, args, outs } => {
                     if cycle.is_some_and(|c| c.contains(callee)) {
                         cycle_calls.push((*callee, args.clone(), outs.clone()));
@@ -654,6 +666,12 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
             Item::Constrain(cs) => {
                 Item::Constrain(cs.iter().filter_map(|c| shift(c, offset)).collect())
             }
+            Item::Opaque { reason } => Item::Opaque {
+                reason: reason.clone(),
+            },
+            Item::Marker { bytecodes } => Item::Marker {
+                bytecodes: *bytecodes,
+            },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,
                 args: args.iter().map(|d| d + offset).collect(),

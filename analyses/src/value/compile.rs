@@ -46,6 +46,15 @@ pub enum Item {
         args: Vec<Dimension>,
         outs: Vec<Dimension>,
     },
+    /// A call whose target is not in the program (or not known): its results are unconstrained
+    /// and its cost cannot be bounded, for the reason given.
+    Opaque {
+        reason: String,
+    },
+    /// A call of a known marker method whose whole cost is this many bytecodes and nothing else.
+    Marker {
+        bytecodes: u64,
+    },
 }
 
 /// The cost a rule itself incurs under the cost model (its calls' costs aside):
@@ -674,10 +683,34 @@ impl<'a> RuleCompiler<'a> {
                                 c.extend(self.ref_facts(d, false));
                             }
                         }
+                        if is_marker(method) {
+                            // `return` is the whole body of the marker methods.
+                            items.push(Item::Marker { bytecodes: 1 });
+                        } else {
+                            items.push(Item::Opaque {
+                                reason: format!(
+                                    "calls {}.{}{}, which is not analysed",
+                                    method.class.replace('/', "."),
+                                    method.name,
+                                    method.descriptor
+                                ),
+                            });
+                        }
                     }
                 }
             }
-            StmtKind::InvokeDynamic { dst: Some(v), .. } | StmtKind::LoadConst { dst: v, .. } => {
+            StmtKind::InvokeDynamic { dst, name, .. } => {
+                if let Some(v) = dst {
+                    if self.method.var(*v).ty == Ty::Ref {
+                        let d = self.dim(*v);
+                        c.extend(self.ref_facts(d, false));
+                    }
+                }
+                items.push(Item::Opaque {
+                    reason: format!("calls the dynamically linked `{name}` (invokedynamic)"),
+                });
+            }
+            StmtKind::LoadConst { dst: v, .. } => {
                 if self.method.var(*v).ty == Ty::Ref {
                     let d = self.dim(*v);
                     c.extend(self.ref_facts(d, false));
@@ -708,9 +741,7 @@ impl<'a> RuleCompiler<'a> {
                     c.extend(ge(&[(v, 1)], -1));
                 }
             }
-            StmtKind::PutStatic { .. }
-            | StmtKind::CheckCast { .. }
-            | StmtKind::InvokeDynamic { dst: None, .. } => {}
+            StmtKind::PutStatic { .. } | StmtKind::CheckCast { .. } => {}
         }
         if !c.is_empty() {
             items.push(Item::Constrain(c));
@@ -776,4 +807,11 @@ fn constant_of(operand: &Operand) -> Option<i64> {
         Operand::Long(n) => Some(*n),
         _ => None,
     }
+}
+
+/// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
+/// whose bodies are a single `return`.
+fn is_marker(method: &MethodRef) -> bool {
+    (method.class == crate::bounds::RESOURCE_CLASS && method.name == "consume")
+        || (method.class == "jresa/spec/Loop" && method.name == "invariant")
 }

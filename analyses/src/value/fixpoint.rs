@@ -148,6 +148,7 @@ impl<'a> Solver<'a> {
         for item in &rule.items {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Opaque { .. } | Item::Marker { .. } => {}
                 Item::Call { callee, args, outs } => {
                     let callee = *callee;
                     if callee >= self.program.procs.len() {
