@@ -1,6 +1,8 @@
 //! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
+pub mod analyze;
 pub mod classfile;
 pub mod cli;
 pub mod lift;
+pub mod profile;
 pub mod program;
 pub mod report;

@@ -2,4 +2,5 @@
 pub mod bounds;
 pub mod hierarchy;
 pub mod ir;
+pub mod treegraph;
 pub mod value;

@@ -1,5 +1,8 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
+mod analyze;
 mod ir;
+mod profile;
+mod schedule;
 mod sources;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -35,15 +38,25 @@ pub enum Format {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Bound the cost of methods: closed-form upper bounds, complexity classes, termination.
+    Analyze(analyze::AnalyzeArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
     Ir(ir::IrArgs),
+    /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
+    Profile(profile::ProfileArgs),
+    /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
+    /// scheduling went).
+    Schedule(schedule::ScheduleArgs),
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
         Command::Ir(args) => ir::run(&args),
+        Command::Profile(args) => profile::run(&args),
+        Command::Schedule(args) => schedule::run(&args),
     };
     ExitCode::from(code)
 }

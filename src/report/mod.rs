@@ -111,3 +111,56 @@ pub fn lift_stats_text(stats: &LiftStats) -> String {
     }
     out
 }
+
+mod profile;
+pub use profile::{profile_error, profile_text, profile_warning};
+
+pub mod schedule;
+
+/// The `analyze` text report: per method its bound, class, termination and loops.
+pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
+    let mut out = format!("cost model: {}\n", report.cost_model);
+    for m in &report.methods {
+        let location = match (&m.source_file, m.line) {
+            (Some(file), Some(line)) => format!("  [{file}:{line}]"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "\n{}.{}{}{location}\n",
+            m.class, m.name, m.descriptor
+        ));
+        if !m.parameters.is_empty() {
+            out.push_str(&format!("  parameters: {}\n", m.parameters.join(", ")));
+        }
+        match (&m.upper_bound, &m.complexity) {
+            (Some(bound), Some(class)) => {
+                out.push_str(&format!("  bound: {bound}\n  class: {class}\n"))
+            }
+            _ => out.push_str(&format!("  status: {}\n", m.status)),
+        }
+        let verdict = match m.terminates {
+            Some(true) => "terminates",
+            Some(false) => "does not terminate (for some inputs)",
+            None => "unknown",
+        };
+        out.push_str(&format!("  termination: {verdict}\n"));
+        if let Some(reason) = &m.reason {
+            out.push_str(&format!("  reason: {reason}\n"));
+        }
+        for l in &m.loops {
+            let at = l.line.map_or(format!("offset {}", l.offset), |line| {
+                format!("line {line}")
+            });
+            match (&l.ranking_function, &l.iterations) {
+                (Some(f), Some(n)) => out.push_str(&format!(
+                    "  loop at {at}: ranking function {f}, iterations {n}\n"
+                )),
+                _ => out.push_str(&format!(
+                    "  loop at {at}: {}\n",
+                    l.reason.as_deref().unwrap_or("not bounded")
+                )),
+            }
+        }
+    }
+    out
+}

@@ -19,7 +19,7 @@
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
 use super::CostModel;
-use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
+use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use crate::value::fixpoint::{embed, restrict, Fixpoint};
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
@@ -49,6 +49,9 @@ pub struct LoopInfo {
     pub ranking: Option<Ranking>,
     /// The bound on iterations (or recursion depth) in terms of the head's inputs.
     pub iterations: Option<CostExpr>,
+    /// Whether, once reached, the cycle provably never ends: every path goes round again and no
+    /// statement on the way can throw or call out of the cycle.
+    pub never_exits: bool,
 }
 
 /// Costs of every abstract procedure, and what was found for each cycle.
@@ -243,12 +246,15 @@ struct PathState {
     offset: usize,
     cost: Vec<CostExpr>,
     back_calls: usize,
+    may_escape: bool,
 }
 
 /// One path through a cycle, from the head to the head (iteration) or out (exit).
 struct Path {
     /// The transition over (head inputs, next head inputs), for each call back to the head.
     transitions: Vec<Polyhedron>,
+    /// Whether the path may leave the cycle by an exception or runs code outside the cycle.
+    may_escape: bool,
     cost: CostExpr,
     back_calls: usize,
 }
@@ -386,23 +392,70 @@ impl<'a> Solver<'a> {
                 any = true;
                 !component.contains(&c)
             });
-            outside || !any
+            outside || !any || self.program.procs[p].is_method_entry
         };
-        let heads: Vec<AbsProcId> = component
+        let mut heads: Vec<AbsProcId> = component
             .iter()
             .copied()
             .filter(|p| entered(*p) && self.is_head(*p, component))
             .collect();
+        // A method's own procedure is a better head than the dispatch of a call to it.
+        if heads.len() > 1 {
+            heads.retain(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
+        }
         let reason = match heads.as_slice() {
             [head] => match self.single_head(*head, component) {
-                Ok(()) => return,
+                Ok(()) => {
+                    self.dispatches_into(component);
+                    return;
+                }
                 Err(reason) => reason,
             },
-            [] => "a cycle with no single entry".to_owned(),
-            _ => "nested recursion through several entries is not bounded yet".to_owned(),
+            [] => format!("a cycle with no single entry ({})", self.names(component)),
+            _ => format!(
+                "nested recursion through several entries is not bounded yet ({})",
+                self.names(component)
+            ),
         };
         for &p in component {
             self.bounds[p] = Bound::Unknown(reason.clone());
+        }
+    }
+
+    fn names(&self, component: &[AbsProcId]) -> String {
+        let mut names: Vec<&str> = component
+            .iter()
+            .map(|p| self.program.procs[*p].name.as_str())
+            .collect();
+        names.truncate(4);
+        names.join(", ")
+    }
+
+    /// Dispatch procedures of a solved cycle cost the most of their targets (whose inputs are the
+    /// dispatch's own).
+    fn dispatches_into(&mut self, component: &[AbsProcId]) {
+        for &p in component {
+            if !matches!(self.program.procs[p].origin, Origin::Dispatch(_)) {
+                continue;
+            }
+            let mut targets = Vec::new();
+            for rule in &self.program.procs[p].rules {
+                for item in &rule.items {
+                    if let Item::Call { callee, .. } = item {
+                        targets.push(self.bounds[*callee].clone());
+                    }
+                }
+            }
+            let bounded: Option<Vec<CostExpr>> = targets
+                .into_iter()
+                .map(|b| match b {
+                    Bound::Bounded(e) => Some(e),
+                    Bound::Unknown(_) => None,
+                })
+                .collect();
+            if let Some(all) = bounded {
+                self.bounds[p] = Bound::Bounded(CostExpr::max(all));
+            }
         }
     }
 
@@ -445,6 +498,7 @@ impl<'a> Solver<'a> {
                 offset: base,
                 cost: Vec::new(),
                 back_calls: 0,
+                may_escape: false,
             },
             Vec::<Polyhedron>::new(),
         )];
@@ -476,6 +530,13 @@ impl<'a> Solver<'a> {
                 cost_so_far.push(cost);
                 let mut transitions = transitions.clone();
                 let mut back_calls = path.back_calls;
+                let may_escape = path.may_escape
+                    || rule.may_throw
+                    || rule.items.iter().any(|i| match i {
+                        Item::Call { callee, .. } => !component.contains(callee),
+                        Item::Opaque { .. } | Item::Marker { .. } => true,
+                        Item::Constrain(_) => false,
+                    });
                 let mut next: Option<(AbsProcId, Vec<Dimension>)> = None;
                 for (callee, args, _) in &calls {
                     if *callee == head {
@@ -496,6 +557,7 @@ impl<'a> Solver<'a> {
                 match next {
                     None => done.push(Path {
                         transitions,
+                        may_escape,
                         cost: CostExpr::add(cost_so_far),
                         back_calls,
                     }),
@@ -511,6 +573,7 @@ impl<'a> Solver<'a> {
                                 offset: base + inputs,
                                 cost: cost_so_far,
                                 back_calls,
+                                may_escape,
                             },
                             transitions,
                         ));
@@ -536,12 +599,15 @@ impl<'a> Solver<'a> {
             .iter()
             .flat_map(|p| p.transitions.iter().cloned())
             .collect();
+        let never_exits =
+            !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
         let ranking = ranking::find(inputs, &transitions);
         let Some(ranking) = ranking else {
             self.loops.push(LoopInfo {
                 head,
                 ranking: None,
                 iterations: None,
+                never_exits,
             });
             return Err(format!(
                 "no ranking function found for {}",
@@ -553,6 +619,7 @@ impl<'a> Solver<'a> {
             head,
             ranking: Some(ranking),
             iterations: Some(iterations.clone()),
+            never_exits,
         });
         // Pass 2: costs in terms of the entry values, from the invariant relative to them.
         let invariant = self.invariant(inputs, &pre, &transitions);
@@ -696,6 +763,7 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
         guard: Vec::new(),
         items,
         returns: rule.returns,
+        may_throw: rule.may_throw,
         source: rule.source,
     }
 }

@@ -119,19 +119,19 @@ fn division_rules(q: usize, r: usize) -> Vec<Vec<Constraint>> {
         vec![linear_eq(X, 1, Y, 0), at_most(Y, -2), is(q, 1), is(r, 0)],
         vec![linear_eq(X, -1, Y, 0), at_least(Y, 2), is(q, -1), is(r, 0)],
         vec![linear_eq(X, -1, Y, 0), at_most(Y, -2), is(q, -1), is(r, 0)],
-        // x > y > 1: 0 < q ≤ x/2, 0 ≤ r < y.
+        // x > y > 2 (y = 2 has its own rules below): 0 < q ≤ x/2, 0 ≤ r < y.
         vec![
             ge_dims(X, Y, 1),
-            at_least(Y, 2),
+            at_least(Y, 3),
             at_least(q, 1),
             c(&[(X, 1), (q, -2)], 0, false),
             at_least(r, 0),
             ge_dims(Y, r, 1),
         ],
-        // -x > y > 1: x/2 ≤ q < 0, -y < r ≤ 0.
+        // -x > y > 2: x/2 ≤ q < 0, -y < r ≤ 0.
         vec![
             c(&[(X, -1), (Y, -1)], -1, false),
-            at_least(Y, 2),
+            at_least(Y, 3),
             at_most(q, -1),
             c(&[(q, 2), (X, -1)], 0, false),
             at_most(r, 0),
@@ -154,6 +154,21 @@ fn division_rules(q: usize, r: usize) -> Vec<Vec<Constraint>> {
             c(&[(X, -1), (q, -2)], 0, false),
             at_most(r, 0),
             ge_dims(r, Y, 1),
+        ],
+        // y = 2: q = x/2 rounded toward zero, with both bounds (midpoints and halving need them).
+        vec![
+            is(Y, 2),
+            at_least(X, 2),
+            c(&[(X, 1), (q, -2)], 0, false),
+            c(&[(q, 2), (X, -1)], 1, false),
+            c(&[(r, 1), (X, -1), (q, 2)], 0, true),
+        ],
+        vec![
+            is(Y, 2),
+            at_most(X, -2),
+            c(&[(q, 2), (X, -1)], 0, false),
+            c(&[(X, 1), (q, -2)], 1, false),
+            c(&[(r, 1), (X, -1), (q, 2)], 0, true),
         ],
         // |x| < |y|: q = 0, r = x.
         vec![
@@ -327,17 +342,28 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
         AuxOp::Shr(w) | AuxOp::Ushr(w) => {
             let logical = matches!(op, AuxOp::Ushr(_));
             let w = i64::from(w);
+            // A shift by exactly one halves with both bounds (midpoints and halving need them).
+            let halving = vec![
+                is(Y, 1),
+                at_least(X, 1),
+                c(&[(X, 1), (Z, -2)], 0, false),
+                c(&[(Z, 2), (X, -1)], 1, false),
+                at_least(Z, 0),
+            ];
             let mut rules = vec![
                 vec![is(X, 0), is(Z, 0)],
                 vec![is(Y, 0), linear_eq(Z, 1, X, 0)],
             ];
+            rules.push(halving);
             if !logical {
                 rules.push(vec![is(X, -1), is(Z, -1)]);
             }
             for (low, high) in [(1, w - 1), (-(w - 1), -1)] {
+                // Positive values shifted by exactly one are the halving rule's.
+                let positive_low = if low == 1 { 2 } else { low };
                 rules.push(vec![
                     at_least(X, 1),
-                    at_least(Y, low),
+                    at_least(Y, positive_low),
                     at_most(Y, high),
                     ge_dims(X, Z, 1),
                     c(&[(X, 1), (Z, -2)], 0, false),
@@ -387,6 +413,7 @@ pub fn procedure(op: AuxOp) -> AbstractProc {
         3
     };
     AbstractProc {
+        is_method_entry: false,
         name: op.name().to_owned(),
         inputs: 2,
         outputs: 1,
@@ -398,6 +425,7 @@ pub fn procedure(op: AuxOp) -> AbstractProc {
                 guard,
                 items: Vec::<Item>::new(),
                 returns: true,
+                may_throw: false,
                 source: None,
             })
             .collect(),

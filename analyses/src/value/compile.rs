@@ -82,6 +82,9 @@ pub struct AbstractRule {
     pub items: Vec<Item>,
     /// Whether control leaves the rule normally (defining the outputs); `false` after a `throw`.
     pub returns: bool,
+    /// Whether a statement of the rule (other than a call of a procedure of the same method) can
+    /// raise an exception that leaves the method, so that the rule may end early.
+    pub may_throw: bool,
     /// The IR rule it comes from, and the statement it stops before when it is a handler rule.
     pub source: Option<(usize, Option<usize>)>,
 }
@@ -90,6 +93,8 @@ pub struct AbstractRule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AbstractProc {
     pub name: String,
+    /// Whether this is the entry procedure of a method (callable from outside the program).
+    pub is_method_entry: bool,
     pub inputs: usize,
     pub outputs: usize,
     pub rules: Vec<AbstractRule>,
@@ -125,6 +130,7 @@ pub fn compile(
             .enumerate()
             .map(|(p, proc)| {
                 program.procs.push(AbstractProc {
+                    is_method_entry: ProcId::from_index(p) == method.entry,
                     name: format!(
                         "{}.{}{}/{}",
                         method.class, method.name, method.descriptor, proc.name
@@ -329,6 +335,10 @@ impl<'a> RuleCompiler<'a> {
         if self.model == CostModel::Instructions {
             cost.constant = u64::from(rule.bytecodes);
         }
+        let may_throw = rule
+            .body
+            .iter()
+            .any(|s| s.kind.can_throw() && !matches!(s.kind, StmtKind::Call { .. }));
         let dims = self.next;
         let mut out = Vec::new();
         for guard in &guards {
@@ -338,6 +348,7 @@ impl<'a> RuleCompiler<'a> {
                 guard: guard.clone(),
                 items: items.clone(),
                 returns,
+                may_throw,
                 source: Some((index, None)),
             });
             for (k, alternative, partial) in &handler_rules {
@@ -347,6 +358,7 @@ impl<'a> RuleCompiler<'a> {
                     guard: guard.clone(),
                     items: alternative.clone(),
                     returns: true,
+                    may_throw: true,
                     source: Some((index, Some(*k))),
                 });
             }
@@ -773,6 +785,7 @@ impl<'a> RuleCompiler<'a> {
                     AbstractRule {
                         dims: inputs + outputs,
                         cost: RuleCost::default(),
+                        may_throw: false,
                         guard: Vec::new(),
                         items: vec![Item::Call {
                             callee: entry,
@@ -785,6 +798,7 @@ impl<'a> RuleCompiler<'a> {
                 })
                 .collect();
             self.program.procs.push(AbstractProc {
+                is_method_entry: false,
                 name: format!(
                     "dispatch {}.{}{}",
                     method.class, method.name, method.descriptor

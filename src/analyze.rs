@@ -1,0 +1,425 @@
+//! The cost analysis of a program: lifting, call resolution (CHA over the program and the classpath
+//! methods it reaches), abstract compilation, the value-analysis fixpoint, and closed-form bounds
+//! per method, assembled into a report.
+//!
+//! Library methods reached by calls are lifted from the classpath on demand, up to
+//! `LIBRARY_BUDGET` methods; a call that still has a target outside the analysed methods makes
+//! its caller's cost `unknown` with that reason (never free).
+
+use crate::classfile::{ClassFile, ClassPath, Method};
+use crate::lift::lift_method;
+use crate::program::build_hierarchy;
+use jresa_analyses::bounds::cost::{self, Bound};
+use jresa_analyses::bounds::expr::{CostExpr, Linear};
+use jresa_analyses::bounds::ranking::{Affine, Ranking};
+use jresa_analyses::bounds::CostModel;
+use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
+use jresa_analyses::value::compile::{compile, CallResolver, Origin};
+use jresa_analyses::value::fixpoint;
+use jresa_analyses::value::polyhedra::Polyhedron;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Library methods lifted from the classpath for calls, at most. Each is analysed like program
+/// code; past this, calls into the library make their callers' costs unknown.
+pub const LIBRARY_BUDGET: usize = 100;
+
+/// Statements a library method may have to be lifted for calls. Larger ones (formatting, I/O,
+/// collections internals) rarely get a bound and dominate the analysis time; calls to them make
+/// the caller's cost unknown instead.
+pub const LIBRARY_METHOD_STATEMENTS: usize = 60;
+
+/// Version of the JSON report format.
+pub const REPORT_VERSION: u32 = 1;
+
+/// One loop (or recursion) of a method.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LoopReport {
+    /// Source line of the loop header, when the `LineNumberTable` says.
+    pub line: Option<u32>,
+    pub offset: u32,
+    /// The ranking function over the loop's variables, e.g. `n - i`.
+    pub ranking_function: Option<String>,
+    /// The bound on its iterations in terms of the loop's variables at entry.
+    pub iterations: Option<String>,
+    /// Why it could not be bounded.
+    pub reason: Option<String>,
+}
+
+/// The result for one method.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MethodReport {
+    /// Binary name with dots.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    /// `bounded`, `unbounded`, `unknown` or `error`.
+    pub status: String,
+    pub upper_bound: Option<String>,
+    pub complexity: Option<String>,
+    pub terminates: Option<bool>,
+    pub reason: Option<String>,
+    /// The names the bound uses for the parameters (`|a|` for the size of a reference `a`).
+    pub parameters: Vec<String>,
+    pub source_file: Option<String>,
+    pub line: Option<u32>,
+    pub loops: Vec<LoopReport>,
+    /// The bound as an expression, for evaluation (not serialized).
+    #[serde(skip)]
+    pub bound: Option<CostExpr>,
+}
+
+/// The result of `analyze`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AnalysisReport {
+    pub version: u32,
+    pub cost_model: String,
+    pub methods: Vec<MethodReport>,
+}
+
+/// Resolves calls to the indices of analysed methods.
+struct Resolver<'a> {
+    hierarchy: &'a Hierarchy,
+    index: &'a HashMap<(String, String, String), usize>,
+}
+
+impl CallResolver for Resolver<'_> {
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
+        let targets = self.hierarchy.targets(kind, method);
+        if !targets.complete || targets.targets.is_empty() {
+            return None;
+        }
+        targets
+            .targets
+            .iter()
+            .map(|t| {
+                self.index
+                    .get(&(t.class.clone(), t.name.clone(), t.descriptor.clone()))
+                    .copied()
+            })
+            .collect()
+    }
+}
+
+/// Lifts the library methods the analysed ones call, transitively, within the budget.
+fn lift_library(methods: &mut Vec<MethodIr>, hierarchy: &mut Hierarchy, classpath: &ClassPath) {
+    let mut known: HashMap<(String, String, String), ()> = methods
+        .iter()
+        .map(|m| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), ()))
+        .collect();
+    let mut next = 0;
+    let mut lifted = 0;
+    while next < methods.len() && lifted < LIBRARY_BUDGET {
+        let calls: Vec<(CallKind, MethodRef)> = methods[next]
+            .procs
+            .iter()
+            .flat_map(|p| &p.rules)
+            .flat_map(|r| &r.body)
+            .filter_map(|s| match &s.kind {
+                StmtKind::Invoke { kind, method, .. } => Some((*kind, method.clone())),
+                _ => None,
+            })
+            .collect();
+        next += 1;
+        for (kind, method) in calls {
+            for target in hierarchy.targets(kind, &method).targets {
+                let key = (
+                    target.class.clone(),
+                    target.name.clone(),
+                    target.descriptor.clone(),
+                );
+                if known.contains_key(&key) || lifted >= LIBRARY_BUDGET {
+                    continue;
+                }
+                known.insert(key, ());
+                let Some(class) = classpath.get(&target.class) else {
+                    continue;
+                };
+                let Some(decl) = class
+                    .methods
+                    .iter()
+                    .find(|m| m.name == target.name && m.descriptor == target.descriptor)
+                else {
+                    continue;
+                };
+                let Ok(ir) = lift_method(&class, decl) else {
+                    continue;
+                };
+                let statements: usize = ir
+                    .procs
+                    .iter()
+                    .flat_map(|p| &p.rules)
+                    .map(|r| r.body.len())
+                    .sum();
+                if statements <= LIBRARY_METHOD_STATEMENTS {
+                    // Classes the new method refers to become resolvable.
+                    for owner in referenced_classes(&ir) {
+                        if hierarchy.class(&owner).is_none() {
+                            if let Some(c) = classpath.get(&owner) {
+                                hierarchy.add(crate::program::class_decl(&c));
+                            }
+                        }
+                    }
+                    methods.push(ir);
+                    lifted += 1;
+                }
+            }
+        }
+    }
+}
+
+fn referenced_classes(ir: &MethodIr) -> Vec<String> {
+    ir.procs
+        .iter()
+        .flat_map(|p| &p.rules)
+        .flat_map(|r| &r.body)
+        .filter_map(|s| match &s.kind {
+            StmtKind::Invoke { method, .. } => Some(method.class.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
+/// `|name|` for references (whose size is a length or a path length).
+fn parameter_names(ir: &MethodIr) -> Vec<String> {
+    let entry = ir.proc(ir.entry);
+    let mut index = 0;
+    entry
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let decl = ir.var(*v);
+            let is_this = k == 0 && !ir.is_static;
+            let base = if is_this {
+                "this".to_owned()
+            } else {
+                let generated = decl
+                    .name
+                    .strip_prefix('l')
+                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+                let name = if generated {
+                    format!("p{index}")
+                } else {
+                    decl.name.clone()
+                };
+                index += 1;
+                name
+            };
+            if decl.ty == Ty::Ref {
+                format!("|{base}|")
+            } else {
+                base
+            }
+        })
+        .collect()
+}
+
+/// Renames `%i` in a bound to `names[i]`.
+fn rename(expr: &CostExpr, names: &[String]) -> CostExpr {
+    expr.rename(&|n: &str| {
+        n.strip_prefix('%')
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| names.get(i).cloned())
+    })
+}
+
+fn affine_text(f: &Affine, names: &[String]) -> String {
+    let mut linear = Linear::constant(0);
+    linear.constant = f.constant.clone();
+    for (i, a) in f.coefficients.iter().enumerate() {
+        if let Some(name) = names.get(i) {
+            if !num_traits::Zero::is_zero(a) {
+                linear.terms.insert(name.clone(), a.clone());
+            }
+        }
+    }
+    linear.to_string()
+}
+
+/// Analyses the selected methods of `classes` under `model`.
+pub fn analyze(
+    classes: &[ClassFile],
+    classpath: Option<&ClassPath>,
+    model: CostModel,
+    select: &dyn Fn(&ClassFile, &Method) -> bool,
+) -> AnalysisReport {
+    let mut hierarchy = build_hierarchy(classes, classpath);
+    let mut methods: Vec<MethodIr> = Vec::new();
+    let mut reports: Vec<(usize, Option<usize>, Option<String>)> = Vec::new();
+    let mut origins: Vec<(&ClassFile, &Method)> = Vec::new();
+    for class in classes {
+        for method in class.methods.iter().filter(|m| m.code.is_some()) {
+            let selected = select(class, method);
+            match lift_method(class, method) {
+                Ok(ir) => {
+                    if selected {
+                        reports.push((origins.len(), Some(methods.len()), None));
+                    }
+                    methods.push(ir);
+                }
+                Err(error) => {
+                    if selected {
+                        reports.push((origins.len(), None, Some(error.to_string())));
+                    }
+                }
+            }
+            if selected {
+                origins.push((class, method));
+            }
+        }
+    }
+    if let Some(classpath) = classpath {
+        lift_library(&mut methods, &mut hierarchy, classpath);
+    }
+    let index: HashMap<(String, String, String), usize> = methods
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
+        .collect();
+    let resolver = Resolver {
+        hierarchy: &hierarchy,
+        index: &index,
+    };
+    let program = compile(&methods, &resolver, model);
+    let entries: Vec<(usize, Polyhedron)> = reports
+        .iter()
+        .filter_map(|(_, m, _)| *m)
+        .map(|m| {
+            let entry = program.of_ir[m][methods[m].entry.index()];
+            (entry, Polyhedron::universe(program.procs[entry].inputs))
+        })
+        .collect();
+    let fixpoint = fixpoint::solve(&program, &entries);
+    let costs = cost::solve(&program, &fixpoint, model);
+    let mut out = Vec::new();
+    for (origin, method_index, error) in reports {
+        let (class, method) = origins[origin];
+        let mut report = MethodReport {
+            class: class.name.replace('/', "."),
+            name: method.name.clone(),
+            descriptor: method.descriptor.clone(),
+            status: "error".into(),
+            upper_bound: None,
+            complexity: None,
+            terminates: None,
+            reason: error,
+            parameters: Vec::new(),
+            source_file: class.source_file.clone(),
+            line: None,
+            loops: Vec::new(),
+            bound: None,
+        };
+        if let Some(m) = method_index {
+            fill(&mut report, m, &methods[m], &program, &costs);
+        }
+        out.push(report);
+    }
+    AnalysisReport {
+        version: REPORT_VERSION,
+        cost_model: model.name().to_owned(),
+        methods: out,
+    }
+}
+
+fn fill(
+    report: &mut MethodReport,
+    m: usize,
+    ir: &MethodIr,
+    program: &jresa_analyses::value::compile::AbstractProgram,
+    costs: &cost::Costs,
+) {
+    let names = parameter_names(ir);
+    report.parameters = names.clone();
+    report.line = ir.lines.first().map(|(_, line)| *line);
+    let mut never_exits = false;
+    let mut unranked = None;
+    for info in &costs.loops {
+        let Origin::Ir { method, proc } = program.procs[info.head].origin else {
+            continue;
+        };
+        if method != m {
+            continue;
+        }
+        let head = ir.proc(proc);
+        let head_names: Vec<String> = head
+            .inputs
+            .iter()
+            .map(|v| {
+                let decl = ir.var(*v);
+                if decl.ty == Ty::Ref {
+                    format!("|{}|", decl.name)
+                } else {
+                    decl.name.clone()
+                }
+            })
+            .collect();
+        let line = ir.line_of(head.pc);
+        let ranking_function = info.ranking.as_ref().map(|r| match r {
+            Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, &head_names),
+            Ranking::Doubling { growing, bound } => {
+                format!(
+                    "log2({} / {})",
+                    affine_text(bound, &head_names),
+                    affine_text(growing, &head_names)
+                )
+            }
+        });
+        let reason = if info.ranking.is_none() {
+            let text = format!(
+                "no ranking function over {} decreases on every iteration{}",
+                head_names.join(", "),
+                if info.never_exits {
+                    "; the loop never exits once reached"
+                } else {
+                    ""
+                }
+            );
+            unranked.get_or_insert_with(|| {
+                format!(
+                    "loop at {}: {text}",
+                    line.map_or(format!("offset {}", head.pc), |l| format!("line {l}"))
+                )
+            });
+            never_exits |= info.never_exits;
+            Some(text)
+        } else {
+            None
+        };
+        report.loops.push(LoopReport {
+            line,
+            offset: head.pc,
+            ranking_function,
+            iterations: info
+                .iterations
+                .as_ref()
+                .map(|e| rename(e, &head_names).to_string()),
+            reason,
+        });
+    }
+    report.loops.sort_by_key(|l| l.offset);
+    let entry = program.of_ir[m][ir.entry.index()];
+    match &costs.bounds[entry] {
+        Bound::Bounded(expr) => {
+            let named = rename(expr, &names);
+            report.status = "bounded".into();
+            report.upper_bound = Some(named.to_string());
+            report.complexity = Some(named.complexity());
+            report.terminates = Some(true);
+            report.reason = None;
+            report.bound = Some(named);
+        }
+        Bound::Unknown(reason) => {
+            if let Some(loop_reason) = unranked {
+                report.status = "unbounded".into();
+                report.terminates = if never_exits { Some(false) } else { None };
+                report.reason = Some(loop_reason);
+            } else {
+                report.status = "unknown".into();
+                report.reason = Some(reason.clone());
+            }
+        }
+    }
+}

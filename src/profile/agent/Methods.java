@@ -1,0 +1,86 @@
+/** The agent's registries: method ids for instrumented methods, and what could not be instrumented. */
+package jresa.agent;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * Method ids and instrumentation statistics. Only agent code (with the thread's guard set) calls
+ * these, so using JDK collections here is safe.
+ */
+final class Methods {
+    private Methods() {}
+
+    private static final HashMap<String, Integer> IDS = new HashMap<>();
+    private static final List<String[]> METHODS = new ArrayList<>();
+    private static final List<String[]> UNINSTRUMENTED = new ArrayList<>();
+    /** Classes loaded while the transformer ran on the same thread, in binary names with slashes. */
+    private static final HashSet<String> NESTED = new HashSet<>();
+    private static long instrumentedClasses;
+    private static long instrumentedMethods;
+    private static long selectedMethods;
+
+    /** The id of a method, registered on first use. */
+    static synchronized int id(String owner, String name, String descriptor) {
+        String key = owner + '.' + name + descriptor;
+        Integer known = IDS.get(key);
+        if (known != null) {
+            return known;
+        }
+        int id = METHODS.size();
+        METHODS.add(new String[] {owner, name, descriptor});
+        IDS.put(key, id);
+        return id;
+    }
+
+    /** The class, name and descriptor of a method id. */
+    static synchronized String[] method(int id) {
+        return METHODS.get(id);
+    }
+
+    static synchronized void instrumented(int methods, int selected) {
+        instrumentedClasses++;
+        instrumentedMethods += methods;
+        selectedMethods += selected;
+    }
+
+    /** Records a class (or a method of it, in {@code what}) left uninstrumented and why. */
+    static synchronized void uninstrumented(String what, String reason) {
+        UNINSTRUMENTED.add(new String[] {what, reason});
+    }
+
+    /** Records a class the transformer had to refuse because it was loaded by the transformer itself. */
+    static synchronized void nested(String className) {
+        NESTED.add(className);
+    }
+
+    /** Returns and forgets the classes recorded by {@link #nested}. */
+    static synchronized HashSet<String> takeNested() {
+        HashSet<String> taken = new HashSet<>(NESTED);
+        NESTED.clear();
+        return taken;
+    }
+
+    static synchronized long instrumentedClasses() {
+        return instrumentedClasses;
+    }
+
+    static synchronized long instrumentedMethods() {
+        return instrumentedMethods;
+    }
+
+    static synchronized long selectedMethods() {
+        return selectedMethods;
+    }
+
+    /** Everything left uninstrumented, including the nested loads that were never retried. */
+    static synchronized List<String[]> uninstrumentedList() {
+        List<String[]> all = new ArrayList<>(UNINSTRUMENTED);
+        for (String name : NESTED) {
+            all.add(new String[] {name, "loaded by the agent's own transformer"});
+        }
+        return all;
+    }
+}

@@ -1,0 +1,138 @@
+/** One calling context of one thread's calling-context tree: a method entered from a call site of its parent. */
+package jresa.agent;
+
+/**
+ * A node of a per-thread calling-context tree (CCT).
+ *
+ * <p>A node is identified among its siblings by the pair (method id, call site), where the call site is
+ * the bytecode index of the invoke instruction in the parent's method, or -1 when the method was not
+ * entered through an instrumented invoke (class initialisation, calls from the JVM itself, the root of
+ * a thread). Only the owning thread mutates a node; the shutdown dump reads nodes of other threads
+ * racily, which is safe because the children array is always published fully built.
+ */
+public final class Node {
+    /** The method id from {@link Methods}, or -1 for a thread's root and its "outside" sentinel. */
+    final int mid;
+    /** The call site in the parent's method, or -1. */
+    final int site;
+    /** The context to return to when this activation exits. */
+    final Node parent;
+    /** The thread this node belongs to. */
+    final ThreadState state;
+    /** Activations of this context. */
+    long calls;
+    /** Bytecode instructions executed in this context, excluding callees. */
+    long bytecodes;
+    /** The child found last, checked first on the next lookup. */
+    Node last;
+    /** The children, in creation order; only the first {@link #childCount} entries are used. */
+    Node[] children;
+    /** The number of children. */
+    int childCount;
+    /** An open-addressing index of the children, built once there are many of them. */
+    private Node[] index;
+
+    /** The number of children below which a linear scan beats the hash index. */
+    private static final int LINEAR_LIMIT = 8;
+
+    Node(int mid, int site, Node parent, ThreadState state) {
+        this.mid = mid;
+        this.site = site;
+        this.parent = parent == null ? this : parent;
+        this.state = state;
+    }
+
+    /** Returns the child for (mid, site), creating it with the given parent link when absent. */
+    Node child(int mid, int site, Node parentForNew) {
+        Node found = find(mid, site);
+        if (found == null) {
+            found = add(mid, site, parentForNew);
+        }
+        last = found;
+        return found;
+    }
+
+    private Node find(int mid, int site) {
+        Node[] table = index;
+        if (table == null) {
+            Node[] kids = children;
+            for (int i = 0; i < childCount; i++) {
+                Node kid = kids[i];
+                if (kid.mid == mid && kid.site == site) {
+                    return kid;
+                }
+            }
+            return null;
+        }
+        int mask = table.length - 1;
+        int i = hash(mid, site) & mask;
+        while (true) {
+            Node kid = table[i];
+            if (kid == null) {
+                return null;
+            }
+            if (kid.mid == mid && kid.site == site) {
+                return kid;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private Node add(int mid, int site, Node parentForNew) {
+        // Allocating runs Object.<init>, which is instrumented: the guard keeps it from being counted
+        // and from recursing into this method.
+        boolean wasInside = state.inside;
+        state.inside = true;
+        try {
+            Node kid = new Node(mid, site, parentForNew, state);
+            Node[] kids = children;
+            if (kids == null) {
+                kids = new Node[2];
+            } else if (childCount == kids.length) {
+                Node[] grown = new Node[kids.length * 2];
+                System.arraycopy(kids, 0, grown, 0, childCount);
+                kids = grown;
+            }
+            kids[childCount] = kid;
+            // The array is published before the count grows, so a racy reader never sees a hole.
+            children = kids;
+            childCount++;
+            if (childCount > LINEAR_LIMIT) {
+                if (index == null || childCount * 2 > index.length) {
+                    rebuildIndex();
+                } else {
+                    insert(index, kid);
+                }
+            }
+            return kid;
+        } finally {
+            state.inside = wasInside;
+        }
+    }
+
+    private void rebuildIndex() {
+        int size = 32;
+        while (size < childCount * 4) {
+            size *= 2;
+        }
+        Node[] table = new Node[size];
+        for (int i = 0; i < childCount; i++) {
+            insert(table, children[i]);
+        }
+        index = table;
+    }
+
+    private static void insert(Node[] table, Node kid) {
+        int mask = table.length - 1;
+        int i = hash(kid.mid, kid.site) & mask;
+        while (table[i] != null) {
+            i = (i + 1) & mask;
+        }
+        table[i] = kid;
+    }
+
+    private static int hash(int mid, int site) {
+        int h = mid * 0x9E3779B1 + site * 0x85EBCA6B;
+        return h ^ (h >>> 15);
+    }
+}

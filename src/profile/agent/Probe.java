@@ -1,0 +1,280 @@
+/** The static methods that instrumented bytecode calls: method entry and exit, call sites, bytecode counts. */
+package jresa.agent;
+
+/**
+ * The profiler's runtime, JP2's {@code JP2Runtime} and {@code CCTNode} operations in one place.
+ *
+ * <p>Instrumented code calls only the public static methods here. They touch no instrumented code
+ * (only {@code Thread.currentThread} and {@code System.identityHashCode}, which are native, plus this
+ * package's classes, which are never instrumented), so the profiler cannot recurse into itself. The
+ * only allocations (a thread's state, a new CCT node) run {@code Object.<init>}, which is
+ * instrumented; they happen with the thread's {@code inside} guard set, or, for the thread state
+ * itself, while {@link #creating} names the thread.
+ *
+ * <p>A method's activation keeps its node in a local variable, so counting a block is a null check
+ * and an add; only entry, exit, call sites, exception handlers and the code right after a call touch
+ * the thread state. When an entry probe returns null (the agent's own code is running on the thread,
+ * or, in selective mode, the thread is outside every profiled extent) the method runs its
+ * uninstrumented copy instead; the other probes accept null for methods too large to have one.
+ */
+public final class Probe {
+    private Probe() {}
+
+    /** Guards registration of thread states. */
+    private static final Object LOCK = new Object();
+    /** Open-addressing table of thread states keyed by thread identity; replaced, never resized in place. */
+    private static volatile ThreadState[] table = new ThreadState[64];
+    private static int tableCount;
+    /** The state looked up last, by any thread; a racy cache that is checked before use. */
+    private static ThreadState cache;
+    /** The thread registering its state right now (its own allocations must not recurse). */
+    private static Thread creating;
+    /** Every thread state ever created, for the dump. */
+    private static ThreadState[] states = new ThreadState[16];
+    private static int stateCount;
+    /** Whether profiling is restricted to the dynamic extent of selected methods. */
+    static volatile boolean selective;
+
+    /** Forces initialisation of this class and the classes it uses before any code is instrumented. */
+    static void initialise(boolean selectiveMode) {
+        selective = selectiveMode;
+        ThreadState probe = state();
+        if (probe == null) {
+            throw new IllegalStateException("jresa agent: cannot create the thread state");
+        }
+    }
+
+    /** The current thread's state, created on first use; null while that creation is under way. */
+    static ThreadState state() {
+        Thread thread = Thread.currentThread();
+        ThreadState cached = cache;
+        if (cached != null && cached.thread == thread) {
+            return cached;
+        }
+        ThreadState[] tab = table;
+        int mask = tab.length - 1;
+        int i = System.identityHashCode(thread) & mask;
+        while (true) {
+            ThreadState entry = tab[i];
+            if (entry == null) {
+                break;
+            }
+            if (entry.thread == thread) {
+                cache = entry;
+                return entry;
+            }
+            i = (i + 1) & mask;
+        }
+        return register(thread);
+    }
+
+    private static ThreadState register(Thread thread) {
+        synchronized (LOCK) {
+            if (creating == thread) {
+                return null;
+            }
+            ThreadState[] tab = table;
+            int mask = tab.length - 1;
+            int i = System.identityHashCode(thread) & mask;
+            while (tab[i] != null) {
+                if (tab[i].thread == thread) {
+                    return tab[i];
+                }
+                i = (i + 1) & mask;
+            }
+            creating = thread;
+            try {
+                ThreadState created = new ThreadState(thread, selective);
+                if ((tableCount + 1) * 2 > tab.length) {
+                    ThreadState[] grown = new ThreadState[tab.length * 2];
+                    int grownMask = grown.length - 1;
+                    for (ThreadState entry : tab) {
+                        if (entry != null) {
+                            int k = System.identityHashCode(entry.thread) & grownMask;
+                            while (grown[k] != null) {
+                                k = (k + 1) & grownMask;
+                            }
+                            grown[k] = entry;
+                        }
+                    }
+                    tab = grown;
+                    mask = grownMask;
+                    i = System.identityHashCode(thread) & mask;
+                    while (tab[i] != null) {
+                        i = (i + 1) & mask;
+                    }
+                }
+                tab[i] = created;
+                tableCount++;
+                table = tab;
+                if (stateCount == states.length) {
+                    ThreadState[] more = new ThreadState[states.length * 2];
+                    System.arraycopy(states, 0, more, 0, stateCount);
+                    states = more;
+                }
+                states[stateCount++] = created;
+                cache = created;
+                return created;
+            } finally {
+                creating = null;
+            }
+        }
+    }
+
+    /** A snapshot of all thread states. */
+    static ThreadState[] allStates() {
+        synchronized (LOCK) {
+            ThreadState[] copy = new ThreadState[stateCount];
+            System.arraycopy(states, 0, copy, 0, stateCount);
+            return copy;
+        }
+    }
+
+    /** Sets the current thread's guard and returns its previous value (true when there is no state). */
+    static boolean enterAgent() {
+        ThreadState s = state();
+        if (s == null) {
+            return true;
+        }
+        boolean was = s.inside;
+        s.inside = true;
+        return was;
+    }
+
+    /** Restores the current thread's guard to what {@link #enterAgent()} returned. */
+    static void leaveAgent(boolean was) {
+        ThreadState s = state();
+        if (s != null) {
+            s.inside = was;
+        }
+    }
+
+    /** Method entry: returns the callee's context (made current), or null when not profiling. */
+    public static Node enter(int mid) {
+        ThreadState s = state();
+        if (s == null || s.inside) {
+            return null;
+        }
+        Node parent = s.current;
+        if (parent == s.outside) {
+            return null;
+        }
+        int site = s.site;
+        Node node = parent.last;
+        if (node == null || node.mid != mid || node.site != site) {
+            node = parent.child(mid, site, parent);
+        }
+        node.calls++;
+        s.current = node;
+        s.site = -1;
+        return node;
+    }
+
+    /** Entry of a method selected with {@code --only}: starts a profiled extent when outside one. */
+    public static Node enterSelected(int mid) {
+        ThreadState s = state();
+        if (s == null || s.inside) {
+            return null;
+        }
+        Node parent = s.current;
+        int site = s.site;
+        Node node;
+        if (parent == s.outside) {
+            // The extent's root hangs below the thread's root but returns to "outside" on exit. Code
+            // outside extents runs uninstrumented, so no call site is known.
+            node = s.root.child(mid, -1, s.outside);
+        } else {
+            node = parent.last;
+            if (node == null || node.mid != mid || node.site != site) {
+                node = parent.child(mid, site, parent);
+            }
+        }
+        node.calls++;
+        s.current = node;
+        s.site = -1;
+        return node;
+    }
+
+    /** The call site pending on the current thread (read by {@code <clinit>} before it enters). */
+    public static int pendingSite() {
+        ThreadState s = state();
+        return s == null ? -1 : s.site;
+    }
+
+    /**
+     * Entry of a class initialiser. The JVM runs it on its own, so its call site is -1 whatever invoke
+     * is pending; the pending site is saved by the caller of this method and restored on exit.
+     */
+    public static Node enterClinit(int mid, int selected) {
+        ThreadState s = state();
+        if (s == null || s.inside) {
+            return null;
+        }
+        Node parent = s.current;
+        Node node;
+        if (parent == s.outside) {
+            if (selected == 0) {
+                return null;
+            }
+            node = s.root.child(mid, -1, s.outside);
+        } else {
+            node = parent.child(mid, -1, parent);
+        }
+        node.calls++;
+        s.current = node;
+        s.site = -1;
+        return node;
+    }
+
+    /** Normal method exit: the parent becomes current again, with the call site it had pending. */
+    public static void exit(Node node) {
+        if (node != null) {
+            ThreadState s = node.state;
+            s.current = node.parent;
+            s.site = node.site;
+        }
+    }
+
+    /** Normal exit of a class initialiser: restores the parent and the call site saved at entry. */
+    public static void exitClinit(Node node, int savedSite) {
+        if (node != null) {
+            ThreadState s = node.state;
+            s.current = node.parent;
+            s.site = savedSite;
+        }
+    }
+
+    /** Counts the instructions of a code segment, at its start. */
+    public static void count(Node node, int instructions) {
+        if (node != null) {
+            node.bytecodes += instructions;
+        }
+    }
+
+    /**
+     * Counts a segment that starts right after a call returned or at an exception handler, and makes
+     * this activation current again with no call pending (after an exception the callee never ran
+     * its exit code).
+     */
+    public static void countReset(Node node, int instructions) {
+        if (node != null) {
+            node.bytecodes += instructions;
+            ThreadState s = node.state;
+            s.current = node;
+            s.site = -1;
+        }
+    }
+
+    /**
+     * Counts a segment that ends with an invoke (called just before the invoke) and records the invoke's
+     * bytecode index as the pending call site.
+     */
+    public static void site(Node node, int instructions, int bci) {
+        if (node != null) {
+            node.bytecodes += instructions;
+            ThreadState s = node.state;
+            s.current = node;
+            s.site = bci;
+        }
+    }
+}

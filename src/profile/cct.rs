@@ -1,0 +1,395 @@
+//! The calling-context tree: serde-serializable structs and the parser of the agent's output file.
+//!
+//! The agent writes tab-separated lines (see `agent/Dump.java`): a `jresa-cct 1` header, `meta`
+//! counters, `uninstrumented` entries, `method` definitions, `node` lines in preorder (a parent before
+//! its children, the root first) and a final `end`. [`parse_cct`] checks all of it, computes the
+//! inclusive counts and totals, and puts the nodes in a canonical order: depth first, children
+//! heaviest first by inclusive bytecodes, so equal profiles give equal values.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// The file format version this parser reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A method, by its class's internal name (with slashes), name and descriptor.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MethodId {
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+impl std::fmt::Display for MethodId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}.{}{}",
+            self.class.replace('/', "."),
+            self.name,
+            self.descriptor
+        )
+    }
+}
+
+/// One calling context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CctNode {
+    /// The index of this node in [`Cct::nodes`].
+    pub id: usize,
+    /// The parent's index; `None` for the root.
+    pub parent: Option<usize>,
+    /// The method; `None` for the root, which stands for all threads' bottom frames.
+    pub method: Option<MethodId>,
+    /// The bytecode index of the invoke in the parent's method that entered this context; `None` when
+    /// the method was entered without one: by the JVM (class initialisation, class loading, thread
+    /// start), from native code, or at the root of a thread or of a `--only` extent.
+    pub call_site: Option<u32>,
+    /// How many times this context was entered.
+    pub invocations: u64,
+    /// Bytecode instructions executed in this context, not counting callees.
+    pub bytecodes: u64,
+    /// Invocations of this context and every context below it.
+    pub inclusive_invocations: u64,
+    /// Bytecodes of this context and every context below it.
+    pub inclusive_bytecodes: u64,
+    /// Distance from the root (the root is 0).
+    pub depth: u32,
+    /// Child indices, heaviest first by inclusive bytecodes.
+    pub children: Vec<usize>,
+}
+
+/// Totals over the whole tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Bytecode instructions executed in all profiled contexts.
+    pub bytecodes: u64,
+    /// Invocations of all profiled contexts.
+    pub invocations: u64,
+    /// Calling contexts (nodes other than the root).
+    pub contexts: u64,
+    /// Distinct methods that appear in the tree.
+    pub methods: u64,
+    /// The depth of the deepest context.
+    pub max_depth: u32,
+}
+
+/// A class or method the agent left uninstrumented, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Uninstrumented {
+    pub what: String,
+    pub reason: String,
+}
+
+/// A profile: the threads' merged calling-context tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cct {
+    /// The agent file format version.
+    pub version: u32,
+    /// Threads that executed profiled code.
+    pub threads: u64,
+    /// Classes the agent instrumented.
+    pub instrumented_classes: u64,
+    /// Methods with bytecode the agent instrumented.
+    pub instrumented_methods: u64,
+    /// Instrumented methods that a `--only` selector matched.
+    pub selected_methods: u64,
+    /// The `--only` selectors in force (empty: the whole execution was profiled).
+    pub only: Vec<String>,
+    /// What the agent could not instrument.
+    pub uninstrumented: Vec<Uninstrumented>,
+    /// The nodes; index 0 is the root.
+    pub nodes: Vec<CctNode>,
+    pub totals: Totals,
+}
+
+impl Cct {
+    /// The root node.
+    pub fn root(&self) -> Option<&CctNode> {
+        self.nodes.first()
+    }
+
+    /// The children of a node, heaviest first.
+    pub fn children<'a>(&'a self, node: &'a CctNode) -> impl Iterator<Item = &'a CctNode> + 'a {
+        node.children.iter().filter_map(|&k| self.nodes.get(k))
+    }
+
+    /// The nodes of a method given by class (internal name) and method name, in tree order.
+    pub fn find(&self, class: &str, name: &str) -> Vec<&CctNode> {
+        self.nodes
+            .iter()
+            .filter(|n| {
+                n.method
+                    .as_ref()
+                    .is_some_and(|m| m.class == class && m.name == name)
+            })
+            .collect()
+    }
+
+    /// The ancestors of a node, nearest first, root last.
+    pub fn ancestors<'a>(&'a self, node: &'a CctNode) -> impl Iterator<Item = &'a CctNode> {
+        std::iter::successors(node.parent.and_then(|p| self.nodes.get(p)), move |n| {
+            n.parent.and_then(|p| self.nodes.get(p))
+        })
+    }
+}
+
+/// A problem in the agent's output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number; 0 for problems with the file as a whole.
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A node as read, before reordering.
+struct RawNode {
+    parent: Option<usize>,
+    method: Option<usize>,
+    call_site: Option<u32>,
+    invocations: u64,
+    bytecodes: u64,
+    children: Vec<usize>,
+}
+
+fn unescape(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Parses the agent's output. `only` is recorded in the result as given.
+pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
+    let error = |line: usize, message: String| ParseError { line, message };
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    match lines.next() {
+        Some((_, header)) if header == format!("jresa-cct\t{FORMAT_VERSION}") => {}
+        Some((n, header)) => {
+            return Err(error(
+                n,
+                format!("expected the header `jresa-cct {FORMAT_VERSION}`, found `{header}`"),
+            ))
+        }
+        None => return Err(error(0, "the profile file is empty".into())),
+    }
+    let mut meta: HashMap<String, u64> = HashMap::new();
+    let mut uninstrumented = Vec::new();
+    let mut method_index: HashMap<i64, usize> = HashMap::new();
+    let mut methods: Vec<MethodId> = Vec::new();
+    let mut raw: Vec<RawNode> = Vec::new();
+    let mut ended = false;
+    for (n, line) in lines {
+        if ended {
+            return Err(error(n, "text after `end`".into()));
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let number = |k: usize| -> Result<i64, ParseError> {
+            let field = fields
+                .get(k)
+                .ok_or_else(|| error(n, format!("missing field {k}")))?;
+            field
+                .parse::<i64>()
+                .map_err(|_| error(n, format!("field {k} is not a number: `{field}`")))
+        };
+        let count = |k: usize| -> Result<u64, ParseError> {
+            u64::try_from(number(k)?).map_err(|_| error(n, format!("field {k} is negative")))
+        };
+        match fields.first().copied() {
+            Some("meta") if fields.len() == 3 => {
+                meta.insert(fields[1].to_owned(), count(2)?);
+            }
+            Some("uninstrumented") if fields.len() == 3 => uninstrumented.push(Uninstrumented {
+                what: unescape(fields[1]),
+                reason: unescape(fields[2]),
+            }),
+            Some("method") if fields.len() == 5 => {
+                let id = number(1)?;
+                let method = MethodId {
+                    class: unescape(fields[2]),
+                    name: unescape(fields[3]),
+                    descriptor: unescape(fields[4]),
+                };
+                if method_index.insert(id, methods.len()).is_some() {
+                    return Err(error(n, format!("method {id} defined twice")));
+                }
+                methods.push(method);
+            }
+            Some("node") if fields.len() == 7 => {
+                let id = number(1)?;
+                if id != raw.len() as i64 {
+                    return Err(error(
+                        n,
+                        format!("node {id} out of order (expected {})", raw.len()),
+                    ));
+                }
+                let parent = number(2)?;
+                let method = number(3)?;
+                let site = number(4)?;
+                let parent = if raw.is_empty() {
+                    if parent != -1 || method != -1 {
+                        return Err(error(n, "the first node must be the root".into()));
+                    }
+                    None
+                } else {
+                    let p = usize::try_from(parent)
+                        .ok()
+                        .filter(|&p| p < raw.len())
+                        .ok_or_else(|| {
+                            error(n, format!("parent {parent} does not precede node {id}"))
+                        })?;
+                    Some(p)
+                };
+                let method = if parent.is_none() {
+                    None
+                } else {
+                    Some(*method_index.get(&method).ok_or_else(|| {
+                        error(n, format!("node {id} uses undefined method {method}"))
+                    })?)
+                };
+                let call_site = match site {
+                    -1 => None,
+                    s => {
+                        Some(u32::try_from(s).map_err(|_| error(n, format!("bad call site {s}")))?)
+                    }
+                };
+                let index = raw.len();
+                if let Some(p) = parent {
+                    raw[p].children.push(index);
+                }
+                raw.push(RawNode {
+                    parent,
+                    method,
+                    call_site,
+                    invocations: count(5)?,
+                    bytecodes: count(6)?,
+                    children: Vec::new(),
+                });
+            }
+            Some("end") if fields.len() == 1 => ended = true,
+            _ => return Err(error(n, format!("unrecognised line `{line}`"))),
+        }
+    }
+    if !ended {
+        return Err(error(
+            0,
+            "the profile file is truncated (no `end` line): the JVM stopped while writing it"
+                .into(),
+        ));
+    }
+    if raw.is_empty() {
+        return Err(error(0, "the profile has no root node".into()));
+    }
+    let meta_value = |name: &str| meta.get(name).copied().unwrap_or(0);
+    let nodes = canonical_nodes(&raw, &methods);
+    let totals = totals(&nodes);
+    Ok(Cct {
+        version: FORMAT_VERSION,
+        threads: meta_value("threads"),
+        instrumented_classes: meta_value("instrumented_classes"),
+        instrumented_methods: meta_value("instrumented_methods"),
+        selected_methods: meta_value("selected_methods"),
+        only: only.to_vec(),
+        uninstrumented,
+        nodes,
+        totals,
+    })
+}
+
+/// Computes inclusive counts and renumbers the nodes depth first, heaviest child first.
+fn canonical_nodes(raw: &[RawNode], methods: &[MethodId]) -> Vec<CctNode> {
+    // Preorder input: every child comes after its parent, so one backward pass sums subtrees.
+    let mut inclusive: Vec<(u64, u64)> = raw.iter().map(|r| (r.bytecodes, r.invocations)).collect();
+    for i in (1..raw.len()).rev() {
+        if let Some(p) = raw[i].parent {
+            let (b, c) = inclusive[i];
+            inclusive[p].0 = inclusive[p].0.saturating_add(b);
+            inclusive[p].1 = inclusive[p].1.saturating_add(c);
+        }
+    }
+    let method_of = |r: &RawNode| r.method.and_then(|m| methods.get(m));
+    let order_children = |children: &[usize]| -> Vec<usize> {
+        let mut sorted = children.to_vec();
+        sorted.sort_by(|&a, &b| {
+            inclusive[b]
+                .0
+                .cmp(&inclusive[a].0)
+                .then(inclusive[b].1.cmp(&inclusive[a].1))
+                .then_with(|| method_of(&raw[a]).cmp(&method_of(&raw[b])))
+                .then(raw[a].call_site.cmp(&raw[b].call_site))
+        });
+        sorted
+    };
+    let sorted: Vec<Vec<usize>> = raw.iter().map(|r| order_children(&r.children)).collect();
+    let mut new_index = vec![0usize; raw.len()];
+    let mut order = Vec::with_capacity(raw.len());
+    let mut depth = vec![0u32; raw.len()];
+    let mut stack = vec![0usize];
+    while let Some(old) = stack.pop() {
+        new_index[old] = order.len();
+        order.push(old);
+        for &kid in sorted[old].iter().rev() {
+            depth[kid] = depth[old] + 1;
+            stack.push(kid);
+        }
+    }
+    order
+        .iter()
+        .enumerate()
+        .map(|(id, &old)| {
+            let r = &raw[old];
+            CctNode {
+                id,
+                parent: r.parent.map(|p| new_index[p]),
+                method: method_of(r).cloned(),
+                call_site: r.call_site,
+                invocations: r.invocations,
+                bytecodes: r.bytecodes,
+                inclusive_invocations: inclusive[old].1,
+                inclusive_bytecodes: inclusive[old].0,
+                depth: depth[old],
+                children: sorted[old].iter().map(|&k| new_index[k]).collect(),
+            }
+        })
+        .collect()
+}
+
+fn totals(nodes: &[CctNode]) -> Totals {
+    let mut distinct = std::collections::HashSet::new();
+    let mut totals = Totals::default();
+    for node in nodes.iter().skip(1) {
+        totals.bytecodes = totals.bytecodes.saturating_add(node.bytecodes);
+        totals.invocations = totals.invocations.saturating_add(node.invocations);
+        totals.contexts += 1;
+        totals.max_depth = totals.max_depth.max(node.depth);
+        if let Some(method) = &node.method {
+            distinct.insert(method);
+        }
+    }
+    totals.methods = distinct.len() as u64;
+    totals
+}

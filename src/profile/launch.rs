@@ -1,0 +1,221 @@
+//! Running a Java program under the agent: finding the JDK's tools, the agent configuration, the
+//! `java` process (standard streams and exit status passed through) and reading its profile.
+
+use super::agent::agent_jar;
+use super::cct::{parse_cct, Cct, ParseError};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+/// Why profiling could not start or produced no profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileError {
+    /// A JDK tool (`java`, `javac`, `jar`) is neither in `$JAVA_HOME/bin` nor on the `PATH`.
+    ToolNotFound(String),
+    /// The agent jar could not be built.
+    AgentBuild(String),
+    /// A `--only` selector is malformed.
+    BadSelector { selector: String, reason: String },
+    /// Preparing the run failed (temporary files).
+    Io(String),
+    /// The `java` process could not be started.
+    Launch(String),
+    /// The JVM ended without writing a profile.
+    MissingProfile(String),
+    /// The profile file is malformed.
+    BadProfile(ParseError),
+}
+
+impl std::fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProfileError::ToolNotFound(tool) => write!(
+                f,
+                "cannot find `{tool}`: install a JDK (17 or later) and put its bin directory on the PATH, or set JAVA_HOME"
+            ),
+            ProfileError::AgentBuild(message) => {
+                write!(f, "cannot build the profiling agent: {message}")
+            }
+            ProfileError::BadSelector { selector, reason } => {
+                write!(f, "bad --only selector `{selector}`: {reason}")
+            }
+            ProfileError::Io(message) => write!(f, "{message}"),
+            ProfileError::Launch(message) => write!(f, "cannot start java: {message}"),
+            ProfileError::MissingProfile(message) => write!(f, "no profile was written: {message}"),
+            ProfileError::BadProfile(error) => write!(f, "the agent's profile is malformed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+/// Finds a JDK tool: `$JAVA_HOME/bin/<name>` when that exists, else the first `<name>` on the `PATH`.
+pub fn find_tool(name: &str) -> Result<PathBuf, ProfileError> {
+    if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
+        let candidate = PathBuf::from(home).join("bin").join(name);
+        if is_executable(&candidate) {
+            return Ok(candidate);
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if is_executable(&candidate) {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err(ProfileError::ToolNotFound(name.to_owned()))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file() || path.with_extension("exe").is_file()
+}
+
+/// Checks a `--only` selector: `Class.method`, `pkg.Class.method`, `Class.method(descriptor)` or
+/// just `method`, as `jresa ir --method` takes them.
+pub fn check_selector(selector: &str) -> Result<(), ProfileError> {
+    let bad = |reason: &str| {
+        Err(ProfileError::BadSelector {
+            selector: selector.to_owned(),
+            reason: reason.to_owned(),
+        })
+    };
+    if selector
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+    {
+        return bad("it contains white space");
+    }
+    let (head, descriptor) = match selector.find('(') {
+        Some(k) => (&selector[..k], Some(&selector[k..])),
+        None => (selector, None),
+    };
+    let name = head.rsplit('.').next().unwrap_or(head);
+    if name.is_empty() {
+        return bad("the method name is empty (expected Class.method)");
+    }
+    if name != "<init>" && name != "<clinit>" && name.contains(['/', ';', '[', '<', '>']) {
+        return bad("the method name contains a character a JVM method name cannot have");
+    }
+    if head.starts_with('.') || head.contains("..") {
+        return bad("the class name is empty (expected Class.method)");
+    }
+    if let Some(descriptor) = descriptor {
+        let well_formed = descriptor
+            .find(')')
+            .is_some_and(|close| close + 1 < descriptor.len());
+        if !well_formed {
+            return bad("the descriptor must look like (I)V");
+        }
+    }
+    Ok(())
+}
+
+/// What to run and how to profile it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProfileRequest {
+    /// `--only` selectors; empty to profile everything.
+    pub only: Vec<String>,
+    /// Everything that follows `java` on its command line: options, class or `-jar`, arguments.
+    pub java_args: Vec<OsString>,
+}
+
+/// The outcome of a profiled run.
+#[derive(Debug)]
+pub struct ProfileRun {
+    /// The exit code to pass on: the program's, or 128 + the signal that ended it.
+    pub exit_code: u8,
+    /// The profile, or why there is none.
+    pub profile: Result<Cct, ProfileError>,
+    /// Whether the agent jar was built for this run (the first run after a change).
+    pub agent_built: bool,
+}
+
+/// A temporary directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Builds (or finds) the agent, runs `java` with it and the request's arguments, waits for the
+/// program and reads the profile. The program's standard streams are the caller's.
+pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError> {
+    for selector in &request.only {
+        check_selector(selector)?;
+    }
+    let java = find_tool("java")?;
+    let jar = agent_jar()?;
+    let dir = std::env::temp_dir().join(format!(
+        "jresa-profile-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| ProfileError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let temp = TempDir(dir);
+    let output = temp.0.join("profile.cct");
+    let config = temp.0.join("agent.conf");
+    let output_text = output.to_str().ok_or_else(|| {
+        ProfileError::Io(format!(
+            "the temporary directory {} is not valid UTF-8",
+            temp.0.display()
+        ))
+    })?;
+    let mut settings = format!("out {output_text}\n");
+    for selector in &request.only {
+        settings.push_str(&format!("only {selector}\n"));
+    }
+    std::fs::write(&config, settings)
+        .map_err(|e| ProfileError::Io(format!("cannot write {}: {e}", config.display())))?;
+
+    let mut agent_option = OsString::from("-javaagent:");
+    agent_option.push(jar.path.as_os_str());
+    agent_option.push("=");
+    agent_option.push(config.as_os_str());
+    let status = Command::new(&java)
+        .arg(agent_option)
+        .args(&request.java_args)
+        .status()
+        .map_err(|e| ProfileError::Launch(format!("{}: {e}", java.display())))?;
+
+    let profile = match std::fs::read_to_string(&output) {
+        Ok(text) => parse_cct(&text, &request.only).map_err(ProfileError::BadProfile),
+        Err(_) => Err(ProfileError::MissingProfile(format!(
+            "the JVM ended ({status}) before its shutdown hooks ran (it failed to start, crashed, was killed, or called Runtime.halt)"
+        ))),
+    };
+    Ok(ProfileRun {
+        exit_code: exit_code(status),
+        profile,
+        agent_built: jar.built,
+    })
+}
+
+/// The exit code a shell would report for the status.
+fn exit_code(status: ExitStatus) -> u8 {
+    if let Some(code) = status.code() {
+        return (code & 0xff) as u8;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return (128 + signal).clamp(0, 255) as u8;
+        }
+    }
+    1
+}

@@ -1,0 +1,53 @@
+//! `jresa profile`'s engine: a JP2-style calling-context profiler on the real JVM.
+//!
+//! The Java agent (sources in `agent/`, embedded with `include_str!`) is compiled with the machine's
+//! `javac` and `jar` into a cache directory on first use ([`agent`]). [`launch`] runs
+//! `java -javaagent:<jar>=<config> <arguments>`, forwarding the program's standard streams and exit
+//! status; at JVM shutdown the agent writes the calling-context tree (CCT) to a file that [`cct`]
+//! parses into serde-serializable structs. Rendering lives in `crate::report`, like every other
+//! output of jresa.
+//!
+//! **The agent counts every executed JVM bytecode instruction exactly, per calling context, even when
+//! exceptions are thrown in the middle of a basic block**, and a context is a (method, call-site
+//! bytecode index) pair below its parent, as in JP2 (Sarimbekov et al.): code is counted per segment,
+//! a run of instructions that ends at a branch or at the first instruction that may throw, so a
+//! thrown exception never leaves instructions counted that did not run (`agent/Transformer.java`).
+//!
+//! What the tree shows where there is no ordinary call:
+//!
+//! - **Callbacks from the JDK** (a `Comparator` in `Arrays.sort`, a `Consumer` in `forEach`) sit below
+//!   the JDK method that calls them, at its call site: the JDK is instrumented too (at load time, and
+//!   the classes loaded before the agent by retransformation). Lambda and method-reference classes
+//!   are hidden classes, which the JVM never shows an agent, so the lambda's body appears directly
+//!   below the JDK caller.
+//! - **Native methods** have no bytecode and no context of their own; what native code calls back
+//!   (JNI, `Method.invoke`'s native accessor) appears below the Java method that called the native
+//!   method, at that call site.
+//! - **Reflection**: `Method.invoke` is ordinary JDK code, so the target appears below the accessor
+//!   that calls it (the native accessor for the first calls, a generated accessor class later).
+//! - **Class initialisers** appear below the context whose execution triggered initialisation, with
+//!   no call site (`call_site: None`); so do other methods the JVM runs on its own in the middle of a
+//!   method (class loading, `invokedynamic` bootstrap methods, constructors of exceptions the JVM
+//!   throws), except that one triggered by the resolution of an invoke takes that invoke's site.
+//! - **Threads**: each thread has its own tree, merged at shutdown by method and call site; a
+//!   thread's first methods (`Thread.run`, or `main` for the main thread) sit below the root.
+//! - **`--only`** profiles the dynamic extent of the selected methods on each thread (not work they
+//!   hand to other threads); the extent's first context sits below the root with no call site, since
+//!   code outside extents runs uninstrumented (each method has an uninstrumented copy, chosen at entry,
+//!   as in JP2).
+//!
+//! Limits: the profiler's own code is never counted (a per-thread guard turns the probes off while
+//! it runs); classes defined through a loader that cannot see the boot class path cannot call the
+//! probes; methods that grow beyond 64 KiB with the added code, and classes first loaded by the
+//! transformer itself after start-up, stay uninstrumented and are listed in the profile
+//! (`uninstrumented`); instrumented code uses more stack, so very deep recursion overflows sooner.
+
+pub mod agent;
+pub mod cct;
+pub mod launch;
+
+pub use agent::{agent_jar, AgentJar};
+pub use cct::{parse_cct, Cct, CctNode, MethodId, ParseError, Totals, Uninstrumented};
+pub use launch::{
+    check_selector, find_tool, run_profiled, ProfileError, ProfileRequest, ProfileRun,
+};
