@@ -422,6 +422,17 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Whether `p` is a dispatch whose every rule only calls `head` with its own inputs, so that a
+    /// call of `p` is a call of `head` (a recursive method call).
+    fn passes_to(&self, p: AbsProcId, head: AbsProcId) -> bool {
+        let proc = &self.program.procs[p];
+        matches!(proc.origin, Origin::Dispatch(_))
+            && proc.rules.iter().all(|rule| {
+                let calls: Vec<&Item> = rule.items.iter().filter(|i| matches!(i, Item::Call { .. })).collect();
+                matches!(calls.as_slice(), [Item::Call { callee, args, .. }] if *callee == head && args.iter().copied().eq(0..proc.inputs))
+            })
+    }
+
     fn names(&self, component: &[AbsProcId]) -> String {
         let mut names: Vec<&str> = component
             .iter()
@@ -539,7 +550,7 @@ impl<'a> Solver<'a> {
                     });
                 let mut next: Option<(AbsProcId, Vec<Dimension>)> = None;
                 for (callee, args, _) in &calls {
-                    if *callee == head {
+                    if *callee == head || self.passes_to(*callee, head) {
                         back_calls += 1;
                         // The transition: this iteration's head inputs and the next one's.
                         let mut keep: Vec<Dimension> = (base..base + inputs).collect();
