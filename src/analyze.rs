@@ -18,12 +18,14 @@ use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
 use jresa_analyses::value::compile::{compile, CallResolver, Origin};
 use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::polyhedra::Polyhedron;
+use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
 /// code; past this, calls into the library make their callers' costs unknown.
-pub const LIBRARY_BUDGET: usize = 100;
+pub const LIBRARY_BUDGET: usize = 200;
 
 /// Statements a library method may have to be lifted for calls. Larger ones (formatting, I/O,
 /// collections internals) rarely get a bound and dominate the analysis time; calls to them make
@@ -100,13 +102,34 @@ impl CallResolver for Resolver<'_> {
             })
             .collect()
     }
+
+    fn is_native(&self, kind: CallKind, method: &MethodRef) -> bool {
+        const ACC_NATIVE: u16 = 0x0100;
+        let targets = self.hierarchy.targets(kind, method);
+        targets.complete
+            && !targets.targets.is_empty()
+            && targets.targets.iter().all(|t| {
+                self.hierarchy
+                    .class(&t.class)
+                    .and_then(|c| {
+                        c.methods
+                            .iter()
+                            .find(|m| m.name == t.name && m.descriptor == t.descriptor)
+                    })
+                    .is_some_and(|m| m.access & ACC_NATIVE != 0)
+            })
+    }
 }
 
-/// Lifts the library methods the analysed ones call, transitively, within the budget.
-fn lift_library(methods: &mut Vec<MethodIr>, hierarchy: &mut Hierarchy, classpath: &ClassPath) {
-    let mut known: HashMap<(String, String, String), ()> = methods
+/// Finds a class by internal name among the inputs, then on the classpath.
+type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
+
+/// Lifts the methods outside the analysed class that its methods call, transitively, within the
+/// budget (small ones only).
+fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &ClassLookup<'_>) {
+    let mut known: HashSet<(String, String, String)> = methods
         .iter()
-        .map(|m| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), ()))
+        .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
         .collect();
     let mut next = 0;
     let mut lifted = 0;
@@ -129,11 +152,10 @@ fn lift_library(methods: &mut Vec<MethodIr>, hierarchy: &mut Hierarchy, classpat
                     target.name.clone(),
                     target.descriptor.clone(),
                 );
-                if known.contains_key(&key) || lifted >= LIBRARY_BUDGET {
+                if lifted >= LIBRARY_BUDGET || !known.insert(key) {
                     continue;
                 }
-                known.insert(key, ());
-                let Some(class) = classpath.get(&target.class) else {
+                let Some(class) = lookup(&target.class) else {
                     continue;
                 };
                 let Some(decl) = class
@@ -153,32 +175,12 @@ fn lift_library(methods: &mut Vec<MethodIr>, hierarchy: &mut Hierarchy, classpat
                     .map(|r| r.body.len())
                     .sum();
                 if statements <= LIBRARY_METHOD_STATEMENTS {
-                    // Classes the new method refers to become resolvable.
-                    for owner in referenced_classes(&ir) {
-                        if hierarchy.class(&owner).is_none() {
-                            if let Some(c) = classpath.get(&owner) {
-                                hierarchy.add(crate::program::class_decl(&c));
-                            }
-                        }
-                    }
                     methods.push(ir);
                     lifted += 1;
                 }
             }
         }
     }
-}
-
-fn referenced_classes(ir: &MethodIr) -> Vec<String> {
-    ir.procs
-        .iter()
-        .flat_map(|p| &p.rules)
-        .flat_map(|r| &r.body)
-        .filter_map(|s| match &s.kind {
-            StmtKind::Invoke { method, .. } => Some(method.class.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
@@ -239,48 +241,71 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
     linear.to_string()
 }
 
-/// Analyses the selected methods of `classes` under `model`.
+/// Analyses the selected methods of `classes` under `model`. Each class is analysed on its own
+/// (in parallel), with the methods of other classes it calls lifted on demand from the inputs or
+/// the classpath; results come in class and method order.
 pub fn analyze(
     classes: &[ClassFile],
     classpath: Option<&ClassPath>,
     model: CostModel,
-    select: &dyn Fn(&ClassFile, &Method) -> bool,
+    select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
 ) -> AnalysisReport {
-    let mut hierarchy = build_hierarchy(classes, classpath);
+    let hierarchy = build_hierarchy(classes, classpath);
+    let inputs: HashMap<&str, &ClassFile> = classes.iter().map(|c| (c.name.as_str(), c)).collect();
+    let lookup = |name: &str| -> Option<Arc<ClassFile>> {
+        match inputs.get(name) {
+            Some(class) => Some(Arc::new((*class).clone())),
+            None => classpath.and_then(|cp| cp.get(name)),
+        }
+    };
+    let groups: Vec<Vec<MethodReport>> = classes
+        .par_iter()
+        .map(|class| analyze_class(class, &hierarchy, &lookup, model, select))
+        .collect();
+    AnalysisReport {
+        version: REPORT_VERSION,
+        cost_model: model.name().to_owned(),
+        methods: groups.into_iter().flatten().collect(),
+    }
+}
+
+/// Analyses the selected methods of one class.
+fn analyze_class(
+    class: &ClassFile,
+    hierarchy: &Hierarchy,
+    lookup: &ClassLookup<'_>,
+    model: CostModel,
+    select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+) -> Vec<MethodReport> {
     let mut methods: Vec<MethodIr> = Vec::new();
-    let mut reports: Vec<(usize, Option<usize>, Option<String>)> = Vec::new();
-    let mut origins: Vec<(&ClassFile, &Method)> = Vec::new();
-    for class in classes {
-        for method in class.methods.iter().filter(|m| m.code.is_some()) {
-            let selected = select(class, method);
-            match lift_method(class, method) {
-                Ok(ir) => {
-                    if selected {
-                        reports.push((origins.len(), Some(methods.len()), None));
-                    }
-                    methods.push(ir);
+    let mut reports: Vec<(&Method, Option<usize>, Option<String>)> = Vec::new();
+    for method in class.methods.iter().filter(|m| m.code.is_some()) {
+        let selected = select(class, method);
+        match lift_method(class, method) {
+            Ok(ir) => {
+                if selected {
+                    reports.push((method, Some(methods.len()), None));
                 }
-                Err(error) => {
-                    if selected {
-                        reports.push((origins.len(), None, Some(error.to_string())));
-                    }
-                }
+                methods.push(ir);
             }
-            if selected {
-                origins.push((class, method));
+            Err(error) => {
+                if selected {
+                    reports.push((method, None, Some(error.to_string())));
+                }
             }
         }
     }
-    if let Some(classpath) = classpath {
-        lift_library(&mut methods, &mut hierarchy, classpath);
+    if reports.is_empty() {
+        return Vec::new();
     }
+    lift_callees(&mut methods, hierarchy, lookup);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
         .enumerate()
         .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
         .collect();
     let resolver = Resolver {
-        hierarchy: &hierarchy,
+        hierarchy,
         index: &index,
     };
     let program = compile(&methods, &resolver, model);
@@ -295,8 +320,7 @@ pub fn analyze(
     let fixpoint = fixpoint::solve(&program, &entries);
     let costs = cost::solve(&program, &fixpoint, model);
     let mut out = Vec::new();
-    for (origin, method_index, error) in reports {
-        let (class, method) = origins[origin];
+    for (method, method_index, error) in reports {
         let mut report = MethodReport {
             class: class.name.replace('/', "."),
             name: method.name.clone(),
@@ -317,11 +341,7 @@ pub fn analyze(
         }
         out.push(report);
     }
-    AnalysisReport {
-        version: REPORT_VERSION,
-        cost_model: model.name().to_owned(),
-        methods: out,
-    }
+    out
 }
 
 fn fill(

@@ -414,7 +414,7 @@ fn build_dag(specs: &[NodeSpec], terminator: Option<&Vec<u32>>) -> Dag<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
     /// The scheduled code and the baseline compute the DAG exactly (same values, effects in order,
     /// no underflow) and reach the stack depth they report; the search's order is a cheapest one

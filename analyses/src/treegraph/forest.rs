@@ -155,7 +155,7 @@ impl Treegraph {
             }
         }
         // Cut more nodes until every ordering edge is kept (each pass only adds roots).
-        let (tree_root, position) = loop {
+        let tree_root = loop {
             let (tree_root, position) = forest_layout(dag, &reason, &parent)?;
             let mut changed = false;
             for a in dag.ids() {
@@ -172,10 +172,9 @@ impl Treegraph {
                 }
             }
             if !changed {
-                break (tree_root, position);
+                break tree_root;
             }
         };
-        let _ = position;
         // Number trees by root and values by root and result.
         let mut tree_of_root: Vec<Option<TreeId>> = vec![None; n];
         let mut first_value: Vec<u32> = vec![u32::MAX; n];

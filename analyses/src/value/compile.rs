@@ -113,6 +113,13 @@ pub struct AbstractProgram {
 /// `None` when some target is not part of the program (its result is then unknown).
 pub trait CallResolver {
     fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>>;
+
+    /// Whether every target of the call is a native method: it executes no bytecode, invokes and
+    /// allocates nothing the cost models count (callbacks from native code into Java are not
+    /// modelled), and returns an unconstrained value.
+    fn is_native(&self, _kind: CallKind, _method: &MethodRef) -> bool {
+        false
+    }
 }
 
 /// Compiles methods into an abstract program.
@@ -698,6 +705,8 @@ impl<'a> RuleCompiler<'a> {
                         if is_marker(method) {
                             // `return` is the whole body of the marker methods.
                             items.push(Item::Marker { bytecodes: 1 });
+                        } else if self.resolver.is_native(*kind, method) {
+                            items.push(Item::Marker { bytecodes: 0 });
                         } else {
                             items.push(Item::Opaque {
                                 reason: format!(
