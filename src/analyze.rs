@@ -318,7 +318,14 @@ fn analyze_class(
         })
         .collect();
     let fixpoint = fixpoint::solve(&program, &entries);
-    let costs = cost::solve(&program, &fixpoint, model);
+    if std::env::var_os("JRESA_DEBUG_EVALUATIONS").is_some() {
+        eprintln!("{}: {} rule evaluations", class.name, fixpoint.evaluations);
+    }
+    let costs = if fixpoint.exhausted {
+        None
+    } else {
+        Some(cost::solve(&program, &fixpoint, model))
+    };
     let mut out = Vec::new();
     for (method, method_index, error) in reports {
         let mut report = MethodReport {
@@ -336,8 +343,17 @@ fn analyze_class(
             loops: Vec::new(),
             bound: None,
         };
-        if let Some(m) = method_index {
-            fill(&mut report, m, &methods[m], &program, &costs);
+        match (method_index, &costs) {
+            (Some(m), Some(costs)) => fill(&mut report, m, &methods[m], &program, costs),
+            (Some(_), None) => {
+                report.status = "unknown".into();
+                report.reason = Some(format!(
+                    "the value analysis of {} exceeded its budget of {} rule evaluations",
+                    class.name.replace('/', "."),
+                    jresa_analyses::value::limits::MAX_EVALUATIONS
+                ));
+            }
+            (None, _) => {}
         }
         out.push(report);
     }

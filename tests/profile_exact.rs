@@ -485,6 +485,66 @@ fn methods_too_large_to_instrument_fully_degrade_without_losing_exactness() {
 }
 
 #[test]
+fn counts_do_not_depend_on_the_jit() {
+    // `Strings.measured` does 100,000 `HashMap.merge` calls, each finding its key through
+    // `String.equals` on an equal but distinct string, so each runs `StringLatin1.equals` once.
+    // With C2 alone (`-XX:-TieredCompilation`) the JIT replaces that call by its intrinsic, and without
+    // the flags jresa adds, about 40% of the calls were missing from the profile; they must all be
+    // there, and the whole extent must count the same with tiered compilation.
+    let dir = scratch("strings");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/profile/Strings.java");
+    let status = Command::new("javac")
+        .args(["-g", "-d"])
+        .arg(&dir)
+        .arg(&source)
+        .status()
+        .expect("javac runs");
+    assert!(status.success());
+    let _ = classes();
+    let run = |jit: &[&str]| -> Cct {
+        let json = dir.join("profile.json");
+        let output = jresa()
+            .args([
+                "profile",
+                "--only",
+                "Strings.measured",
+                "--format",
+                "json",
+                "--out",
+            ])
+            .arg(&json)
+            .arg("--")
+            .args(jit)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("Strings")
+            .output()
+            .expect("run jresa");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("profile")).expect("parse")
+    };
+    let c2_only = run(&["-XX:-TieredCompilation"]);
+    let equals_calls = |cct: &Cct| -> u64 {
+        cct.find("java/lang/StringLatin1", "equals")
+            .iter()
+            .filter(|n| {
+                cct.ancestors(n)
+                    .any(|a| is(a, "java/util/HashMap", "merge"))
+            })
+            .map(|n| n.invocations)
+            .sum()
+    };
+    assert_eq!(equals_calls(&c2_only), 100_000);
+    let tiered = run(&[]);
+    assert_eq!(equals_calls(&tiered), 100_000);
+    assert_eq!(c2_only.totals, tiered.totals);
+}
+
+#[test]
 fn bad_selectors_are_rejected_with_exit_code_2() {
     for selector in ["Exact.", ".loop", "Exact.loop(I", "Exact.lo op"] {
         let output = jresa()

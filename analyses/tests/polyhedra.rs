@@ -422,6 +422,62 @@ fn large_coefficients_stay_exact_or_degrade_soundly() {
     assert!(with_minimum.is_universe());
 }
 
+/// A deterministic pseudo-random polyhedron over 10 dimensions: `count` constraints with
+/// coefficients in -3..=3 on three dimensions each, satisfied by the origin.
+fn random_polyhedron(seed: u64, count: usize) -> Polyhedron {
+    let mut state = seed;
+    let mut next = move |modulus: u64| -> i64 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % modulus) as i64
+    };
+    let constraints: Vec<Constraint> = (0..count)
+        .map(|_| {
+            let terms: Vec<(usize, i64)> =
+                (0..3).map(|_| (next(10) as usize, next(7) - 3)).collect();
+            Constraint::greater_or_equal_zero(
+                LinearExpr::from_terms(&terms, 5 + next(10)).expect("small numbers"),
+            )
+        })
+        .collect();
+    Polyhedron::from_constraints(10, constraints)
+}
+
+#[test]
+fn join_over_budget_falls_back_to_a_sound_template_hull() {
+    // The lifted projection of these two needs a system of about 190 rows, beyond
+    // MAX_ELIMINATION_ROWS: the join is the template hull instead, still an upper bound.
+    for (first_seed, second_seed, count) in [(1, 2, 10), (3, 4, 12), (5, 6, 20)] {
+        let first = random_polyhedron(first_seed, count);
+        let second = random_polyhedron(second_seed, count);
+        let join = first.join(&second);
+        assert!(join.includes(&first), "{join} misses part of {first}");
+        assert!(join.includes(&second), "{join} misses part of {second}");
+    }
+    // Bounded sides keep their bounding constraints, relaxed to hold on both.
+    let mut first = random_polyhedron(1, 10);
+    let mut second = random_polyhedron(2, 10);
+    for dimension in 0..10 {
+        let bound = |upper: i64| {
+            Constraint::greater_or_equal_zero(
+                LinearExpr::from_terms(&[(dimension, -1)], upper).expect("small"),
+            )
+        };
+        first.add_constraint(bound(4));
+        second.add_constraint(bound(7));
+    }
+    let join = first.join(&second);
+    assert!(join.includes(&first) && join.includes(&second));
+    for dimension in 0..10 {
+        let (_, upper) = join.bounds(&LinearExpr::variable(dimension));
+        assert!(
+            upper.is_some(),
+            "x{dimension} stays bounded above in {join}"
+        );
+    }
+}
+
 #[test]
 fn constraints_on_missing_dimensions_are_dropped() {
     let shape = polyhedron(1, "y >= 1, x >= 0");
@@ -434,5 +490,5 @@ fn limits_are_positive() {
     const _: () = assert!(limits::MAX_SIMPLEX_PIVOTS > 0);
     const _: () = assert!(limits::MAX_COMBINATIONS_PER_ELIMINATION > 0);
     const _: () = assert!(limits::REDUNDANCY_REMOVAL_THRESHOLD > 0);
-    const _: () = assert!(limits::MAX_CONSTRAINTS > 0);
+    const _: () = assert!(limits::MAX_ELIMINATION_ROWS > limits::REDUNDANCY_REMOVAL_THRESHOLD);
 }

@@ -20,9 +20,9 @@ pub struct ProfileArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// The `java` command line without `java`: options, then a main class or `-jar app.jar`, then
-    /// the program's arguments. How the JIT compiles the code does not change the counts; for
-    /// short runs, `-XX:TieredStopAtLevel=1` roughly halves the time, as C2 spends long compiling
-    /// the instrumented code.
+    /// the program's arguments. jresa adds flags that keep the JIT from skipping instrumented code,
+    /// so the counts do not depend on it; for short runs, `-XX:TieredStopAtLevel=1` roughly halves
+    /// the time, as C2 spends long compiling the instrumented code.
     #[arg(last = true, required = true, value_name = "JAVA_ARGS")]
     pub java_args: Vec<OsString>,
 }
@@ -41,6 +41,9 @@ pub fn run(args: &ProfileArgs) -> u8 {
             return EXIT_INPUT_ERROR;
         }
     };
+    for warning in &outcome.warnings {
+        let _ = stderr.write_all(report::profile_warning(warning).as_bytes());
+    }
     let cct = match outcome.profile {
         Ok(cct) => cct,
         Err(error) => {

@@ -3,6 +3,7 @@
 
 use super::agent::agent_jar;
 use super::cct::{parse_cct, Cct, ParseError};
+use super::intrinsics::jit_flags;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
@@ -138,6 +139,8 @@ pub struct ProfileRun {
     pub profile: Result<Cct, ProfileError>,
     /// Whether the agent jar was built for this run (the first run after a change).
     pub agent_built: bool,
+    /// Problems that did not stop the run but may affect the profile.
+    pub warnings: Vec<String>,
 }
 
 /// A temporary directory removed when dropped.
@@ -149,8 +152,9 @@ impl Drop for TempDir {
     }
 }
 
-/// Builds (or finds) the agent, runs `java` with it and the request's arguments, waits for the
-/// program and reads the profile. The program's standard streams are the caller's.
+/// Builds (or finds) the agent, runs `java` with it, the flags of [`jit_flags`] and the request's
+/// arguments, waits for the program and reads the profile. The program's standard streams are the
+/// caller's.
 pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError> {
     for selector in &request.only {
         check_selector(selector)?;
@@ -182,11 +186,14 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
     std::fs::write(&config, settings)
         .map_err(|e| ProfileError::Io(format!("cannot write {}: {e}", config.display())))?;
 
+    // The JIT flags come first, so that the program's own options can override them.
+    let (flags, warning) = jit_flags(&java);
     let mut agent_option = OsString::from("-javaagent:");
     agent_option.push(jar.path.as_os_str());
     agent_option.push("=");
     agent_option.push(config.as_os_str());
     let status = Command::new(&java)
+        .args(&flags)
         .arg(agent_option)
         .args(&request.java_args)
         .status()
@@ -202,6 +209,7 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
         exit_code: exit_code(status),
         profile,
         agent_built: jar.built,
+        warnings: warning.into_iter().collect(),
     })
 }
 

@@ -34,7 +34,13 @@
 //! - **`--only`** profiles the dynamic extent of the selected methods on each thread (not work they
 //!   hand to other threads); the extent's first context sits below the root with no call site, since
 //!   code outside extents runs uninstrumented (each method has an uninstrumented copy, chosen at entry,
-//!   as in JP2).
+//!   as in JP2, except methods with an `invokedynamic`, whose copy would link its call site again).
+//!
+//! **Counts do not depend on the JIT**: HotSpot's compilers replace some JDK methods by intrinsics
+//! that skip their bytecode, so jresa starts the JVM with those intrinsics disabled ([`intrinsics`]).
+//! A few methods run as intrinsics even in the interpreter (`Math.sqrt`, `sin`, `cos`, `tan`, `log`,
+//! `log10`, `exp`, `pow`, `abs(double)`, `fma`, `Reference.get`, `CRC32C.updateBytes`): their
+//! bytecode never runs, so they never appear.
 //!
 //! Limits: the profiler's own code is never counted (a per-thread guard turns the probes off while
 //! it runs); classes defined through a loader that cannot see the boot class path cannot call the
@@ -44,6 +50,7 @@
 
 pub mod agent;
 pub mod cct;
+pub mod intrinsics;
 pub mod launch;
 
 pub use agent::{agent_jar, AgentJar};

@@ -7,7 +7,7 @@
 //! PRE or POST changes more than `MAX_UPDATES` times is set to the universe, which is sound.
 
 use super::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
-use super::limits::{MAX_UPDATES, WIDENING_DELAY};
+use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
 use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use std::collections::VecDeque;
 
@@ -16,6 +16,11 @@ use std::collections::VecDeque;
 pub struct Fixpoint {
     pub pre: Vec<Option<Polyhedron>>,
     pub post: Vec<Option<Polyhedron>>,
+    /// Rule evaluations performed.
+    pub evaluations: usize,
+    /// Whether the evaluation budget ran out: the conditions are then not a fixpoint, and no
+    /// bound may be derived from them.
+    pub exhausted: bool,
 }
 
 /// Embeds `source` (over `source_dims`) into a rule of `rule_dims` dimensions, dimension `i` of
@@ -98,8 +103,15 @@ impl<'a> Solver<'a> {
         for (p, condition) in entries {
             self.add_pre(*p, condition.clone());
         }
+        let mut evaluations = 0;
+        let mut exhausted = false;
         while let Some(q) = self.queue.pop_front() {
             self.queued[q] = false;
+            evaluations += self.program.procs[q].rules.len();
+            if evaluations > MAX_EVALUATIONS {
+                exhausted = true;
+                break;
+            }
             let Some(psi) = self.pre[q].clone() else {
                 continue;
             };
@@ -120,6 +132,8 @@ impl<'a> Solver<'a> {
         Fixpoint {
             pre: self.pre,
             post: self.post,
+            evaluations,
+            exhausted,
         }
     }
 

@@ -9,3 +9,9 @@ pub const WIDENING_DELAY: usize = 2;
 /// finite, but the thresholds and joins can still take many steps on large procedures; the
 /// universe is always sound, so this only trades precision for a guaranteed end.
 pub const MAX_UPDATES: usize = 40;
+
+/// Rule evaluations one fixpoint may perform. A class's methods and the library methods they call
+/// need a few thousand; far more means joins that keep growing (big constants multiplied in a
+/// loop, huge methods), and the analysis then stops and reports every bound as unknown rather
+/// than taking minutes or gigabytes.
+pub const MAX_EVALUATIONS: usize = 20_000;

@@ -67,7 +67,8 @@ import jdk.internal.org.objectweb.asm.tree.VarInsnNode;
  * from that branch the inserted code has no branches, so the existing stack map frames stay valid
  * once the new locals are appended to them; the copy gets one frame, the method's entry state, and
  * ASM only recomputes the maximum stack. A method that grows beyond 64 KiB loses its copy, and if
- * still too large, its instrumentation.
+ * still too large, its instrumentation; a method with an {@code invokedynamic} has no copy, since
+ * the copy's call site would be linked a second time.
  */
 final class Transformer implements ClassFileTransformer {
     private static final String PROBE = "jresa/agent/Probe";
@@ -236,7 +237,13 @@ final class Transformer implements ClassFileTransformer {
      */
     static void instrumentMethod(MethodNode method, String owner, int[] offsets, int mid, boolean isSelected, boolean copy) {
         InsnList code = method.instructions;
-        Copy original = copy ? new Copy(method) : null;
+        // The JVM links each invokedynamic instruction on its own: a copy of one would run its bootstrap
+        // method a second time (and give a lambda a second identity), so such methods get no copy.
+        boolean hasInvokeDynamic = false;
+        for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
+            hasInvokeDynamic |= insn.getOpcode() == Opcodes.INVOKEDYNAMIC;
+        }
+        Copy original = copy && !hasInvokeDynamic ? new Copy(method) : null;
         AbstractInsnNode[] all = code.toArray();
         int n = 0;
         for (AbstractInsnNode insn : all) {

@@ -174,17 +174,22 @@ pub(crate) enum Reduction {
     /// An equivalent system without redundant constraints (or the input, simplified, when the
     /// simplex ran out of pivots).
     Constraints(Vec<Constraint>),
+    /// More inequalities than the limit are irredundant.
+    TooLarge,
 }
 
 /// Removes redundant constraints exactly: syntactic simplification, implicit equalities made
-/// explicit (when asked), inequalities implied by the others removed by linear programming, and
+/// explicit, inequalities implied by the others removed by linear programming, and
 /// equalities linearly dependent on the others removed by exact elimination. The result
 /// describes the same rational set as the simplified input.
+///
+/// With `irredundant_limit`, the search stops with [`Reduction::TooLarge`] as soon as more
+/// inequalities than that are known to be irredundant.
 pub(crate) fn remove_redundant(
     constraints: &[Constraint],
     dimensions: usize,
     normalization: Normalization,
-    find_implicit_equalities: bool,
+    irredundant_limit: Option<usize>,
 ) -> Reduction {
     let Some(simplified) = simplify(constraints, normalization) else {
         return Reduction::Empty;
@@ -192,11 +197,12 @@ pub(crate) fn remove_redundant(
     let query = RedundancyRemoval {
         constraints: &simplified,
         dimensions,
-        find_implicit_equalities,
+        irredundant_limit,
     };
     let reduced = match solve(&query) {
         None => simplified,
         Some(Minimization::Empty) => return Reduction::Empty,
+        Some(Minimization::TooLarge) => return Reduction::TooLarge,
         Some(Minimization::Reduced { keep, equality }) => {
             let mut reduced = Vec::with_capacity(simplified.len());
             for ((constraint, keep), equality) in simplified.iter().zip(keep).zip(equality) {
@@ -309,10 +315,17 @@ pub(crate) struct Projection {
 /// combinations first) is eliminated from the inequalities, and the system is simplified after
 /// every step and cleaned by linear programming when it grows. `None` when the system is found
 /// empty.
+///
+/// A step whose pairs exceed [`limits::MAX_COMBINATIONS_PER_ELIMINATION`], or whose result has
+/// more than [`limits::MAX_ELIMINATION_ROWS`] irredundant constraints, either goes on with only
+/// that many pairs or rows (the sparsest rows), or, with `stop_over_budget`, stops at once and
+/// returns only the constraints that mention no eliminated dimension (marked inexact), for
+/// callers that have a cheaper approximation of their own.
 pub(crate) fn eliminate(
     constraints: &[Constraint],
     dimensions: usize,
     to_eliminate: &[Dimension],
+    stop_over_budget: bool,
 ) -> Option<Projection> {
     let mut exact = true;
     let mut system = simplify(constraints, Normalization::Rational)?;
@@ -339,6 +352,19 @@ pub(crate) fn eliminate(
                 Ordering::Greater => positive.push(constraint),
                 Ordering::Less => negative.push(constraint),
             }
+        }
+        if stop_over_budget
+            && positive.len() * negative.len() > limits::MAX_COMBINATIONS_PER_ELIMINATION
+        {
+            next.retain(|constraint| {
+                pending
+                    .iter()
+                    .all(|&other| constraint.expression().coefficient(other) == 0)
+            });
+            return Some(Projection {
+                constraints: next,
+                exact: false,
+            });
         }
         let mut combinations = 0usize;
         'pairs: for upper in &positive {
@@ -367,14 +393,41 @@ pub(crate) fn eliminate(
         }
         system = simplify(&next, Normalization::Rational)?;
         if system.len() > limits::REDUNDANCY_REMOVAL_THRESHOLD {
-            match remove_redundant(&system, dimensions, Normalization::Rational, true) {
+            let limit = Some(limits::MAX_ELIMINATION_ROWS);
+            match remove_redundant(&system, dimensions, Normalization::Rational, limit) {
                 Reduction::Empty => return None,
                 Reduction::Constraints(reduced) => system = reduced,
+                Reduction::TooLarge if stop_over_budget => {
+                    system.retain(|constraint| {
+                        pending
+                            .iter()
+                            .all(|&other| constraint.expression().coefficient(other) == 0)
+                    });
+                    return Some(Projection {
+                        constraints: system,
+                        exact: false,
+                    });
+                }
+                Reduction::TooLarge => {
+                    // Keep the sparsest rows (the ones most likely to be facets of the
+                    // projection); dropping rows only enlarges the set.
+                    system.sort_by_key(|constraint| {
+                        let expression = constraint.expression();
+                        let magnitude: u128 = expression
+                            .terms()
+                            .map(|(_, coefficient)| u128::from(coefficient.unsigned_abs()))
+                            .sum();
+                        (expression.terms().count(), magnitude)
+                    });
+                    system.truncate(limits::MAX_ELIMINATION_ROWS);
+                    exact = false;
+                    match remove_redundant(&system, dimensions, Normalization::Rational, None) {
+                        Reduction::Empty => return None,
+                        Reduction::Constraints(reduced) => system = reduced,
+                        Reduction::TooLarge => {}
+                    }
+                }
             }
-        }
-        if system.len() > limits::MAX_CONSTRAINTS {
-            system.truncate(limits::MAX_CONSTRAINTS);
-            exact = false;
         }
     }
     Some(Projection {
@@ -496,7 +549,7 @@ mod tests {
             Constraint::greater_or_equal_zero(LinearExpr::new(vec![-1, 1, 0], 0)),
             Constraint::greater_or_equal_zero(LinearExpr::new(vec![0, -1, 1], 0)),
         ];
-        let projection = eliminate(&constraints, 3, &[1]).expect("not empty");
+        let projection = eliminate(&constraints, 3, &[1], false).expect("not empty");
         assert!(projection.exact);
         assert_eq!(
             projection.constraints,

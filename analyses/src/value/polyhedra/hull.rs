@@ -12,7 +12,9 @@ use super::linear::{Constraint, Dimension, LinearExpr};
 
 /// The constraints of the closed convex hull of two non-empty systems over `dimensions`
 /// dimensions, or `None` when one of them turns out empty. Exact unless the projection reports
-/// `exact: false`, in which case the constraints still describe a superset of the hull.
+/// `exact: false`, in which case the constraints still describe a superset of the hull. The
+/// elimination stops at the first step over budget: the caller then adds its own cheaper
+/// approximation (see `Polyhedron::join`).
 pub(crate) fn convex_hull(
     first: &[Constraint],
     second: &[Constraint],
@@ -74,7 +76,7 @@ pub(crate) fn convex_hull(
         1,
     )));
     let eliminated: Vec<Dimension> = (dimensions..=scale).collect();
-    let mut projection = eliminate(&lifted, scale + 1, &eliminated)?;
+    let mut projection = eliminate(&lifted, scale + 1, &eliminated, true)?;
     projection.exact &= exact;
     Some(projection)
 }

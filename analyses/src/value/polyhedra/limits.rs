@@ -11,19 +11,20 @@
 pub const MAX_SIMPLEX_PIVOTS: usize = 20_000;
 
 /// Pairs of constraints Fourier–Motzkin combines when eliminating one dimension. Each pair costs
-/// one new constraint before redundancy removal; past this the elimination keeps only the first
-/// pairs (any subset of the combinations is still implied by the input, so the result is a sound
-/// over-approximation).
-pub const MAX_COMBINATIONS_PER_ELIMINATION: usize = 2_048;
+/// one new constraint and one redundancy test (a small linear program); past this a join falls
+/// back to its template hull and a projection keeps only the first pairs (any subset of the
+/// combinations is still implied by the input, so the result is a sound over-approximation).
+pub const MAX_COMBINATIONS_PER_ELIMINATION: usize = 512;
 
-/// Constraints a Fourier–Motzkin system may hold after a step before redundancy removal by linear
-/// programming runs. Below this the syntactic simplification (duplicates, parallel constraints)
-/// is cheaper than the simplex and keeps the system small enough; above it the number of
-/// combinations of the next step grows quadratically.
+/// Constraints a Fourier–Motzkin system may have after a step that this many or more are
+/// redundant. Below it the syntactic simplification (duplicates, parallel constraints) keeps the
+/// system small enough; above it the number of combinations of the next step grows
+/// quadratically, so redundancy removal by linear programming runs.
 pub const REDUNDANCY_REMOVAL_THRESHOLD: usize = 12;
 
-/// Constraints a projection, a hull or a polyhedron built from them keeps at most. Value-analysis
-/// polyhedra have a few dozen constraints; one with more than this is either degenerate or about
-/// to be widened, and every operation on it is quadratic or worse in this number. The
-/// constraints beyond it are dropped (an over-approximation).
-pub const MAX_CONSTRAINTS: usize = 256;
+/// Irredundant constraints a Fourier–Motzkin system may keep after a step. Each redundancy test
+/// is a linear program over the irredundant constraints found so far, whose pivots cost
+/// (constraints × dimensions) exact rational operations: a 300-row step whose result keeps 200
+/// constraints took 450 ms in a 10-dimensional join, one keeping 33 took 15 ms. Past this a join
+/// falls back to its template hull and a projection keeps the sparsest rows.
+pub const MAX_ELIMINATION_ROWS: usize = 64;

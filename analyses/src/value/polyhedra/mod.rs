@@ -25,14 +25,16 @@
 //! - **An empty polyhedron found empty syntactically stores exactly the constraint `-1 ≥ 0`.**
 //!   One found empty only by the simplex becomes that form when minimised.
 //! - **`is_empty`, `entails`, `includes` and `bounds` are exact over the rationals**: they use an
-//!   exact simplex (64-bit fractions, restarted over big rationals on overflow). A wrong "empty"
-//!   or "included" would be unsound, so the only inexact answer is the conservative one given when
-//!   the pivot budget of [`limits`] runs out (not empty, not entailed, unbounded).
+//!   exact simplex (64-bit fractions that become big rationals where they would overflow). A
+//!   wrong "empty" or "included" would be unsound, so the only inexact answer is the
+//!   conservative one given when the pivot budget of [`limits`] runs out (not empty, not
+//!   entailed, unbounded).
 //! - **`meet` (up to tightening), `add_dims`, `map_dims` with an injective map and `minimize` are
 //!   exact. `join` is the exact closed convex hull and `project_out` the exact projection**,
 //!   unless a derived coefficient overflows 64 bits or a budget of [`limits`] runs out: then
-//!   constraints are dropped and the result is a superset (sound, less precise). Only `join`,
-//!   `project_out`, `remove_dims` and `map_dims` can drop constraints this way.
+//!   constraints are dropped and the result is a superset (sound, less precise); the
+//!   `*_reporting_exactness` variants say when. Only `join`, `project_out`, `remove_dims` and
+//!   `map_dims` can drop constraints this way.
 //! - **Nothing panics**, whatever the input.
 
 mod fourier_motzkin;
@@ -48,7 +50,8 @@ pub use num_rational::BigRational as Rational;
 
 use fourier_motzkin::{eliminate, remove_redundant, simplify, Reduction};
 use linear::{Normalization, Normalized};
-use simplex::{solve, Entailment, ExpressionBounds, FeasiblePoint};
+use num_traits::ToPrimitive;
+use simplex::{solve, Entailment, ExpressionBounds, FeasiblePoint, Minimums};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -80,6 +83,59 @@ pub fn rational_bounds(
         dimensions,
         expression,
     })
+}
+
+/// The template hull of two non-empty polyhedra: for the expression `e` of each inequality of
+/// either (equalities split), `e ≥ min(min_P e, min_Q e)` when both minima are finite. Every such
+/// constraint holds on both, so on their hull: a sound approximation of the join that costs two
+/// linear programs per constraint, used when the exact hull is over budget. It contains the
+/// constraints of each side entailed by the other, with the others relaxed rather than dropped.
+fn template_hull(first: &Polyhedron, second: &Polyhedron) -> Vec<Constraint> {
+    let mut expressions: Vec<LinearExpr> = Vec::new();
+    for constraint in first
+        .split_constraints()
+        .into_iter()
+        .chain(second.split_constraints())
+    {
+        let expression = LinearExpr::new(constraint.expression().coefficients().to_vec(), 0);
+        if !expressions.contains(&expression) {
+            expressions.push(expression);
+        }
+    }
+    let minimums = |polyhedron: &Polyhedron| {
+        solve(&Minimums {
+            constraints: &polyhedron.constraints,
+            dimensions: polyhedron.dimensions,
+            expressions: &expressions,
+        })
+    };
+    let (Some(Some(first_minimums)), Some(Some(second_minimums))) =
+        (minimums(first), minimums(second))
+    else {
+        return Vec::new();
+    };
+    let mut constraints = Vec::new();
+    for ((expression, first_minimum), second_minimum) in
+        expressions.iter().zip(first_minimums).zip(second_minimums)
+    {
+        let (Some(first_minimum), Some(second_minimum)) = (first_minimum, second_minimum) else {
+            continue;
+        };
+        let minimum = first_minimum.min(second_minimum);
+        // e ≥ p/q becomes q·e - p ≥ 0; numbers that do not fit drop the constraint (sound).
+        let (Some(numerator), Some(denominator)) =
+            (minimum.numer().to_i64(), minimum.denom().to_i64())
+        else {
+            continue;
+        };
+        let Some(scaled) = expression.checked_scale(denominator) else {
+            continue;
+        };
+        if let Some(shifted) = scaled.checked_sub(&LinearExpr::constant(numerator)) {
+            constraints.push(Constraint::greater_or_equal_zero(shifted));
+        }
+    }
+    constraints
 }
 
 /// A convex polyhedron over `dimensions` integer-valued variables, as a conjunction of constraints.
@@ -303,10 +359,11 @@ impl Polyhedron {
             &self.constraints,
             self.dimensions,
             Normalization::Rational,
-            true,
+            None,
         ) {
             Reduction::Empty => *self = Polyhedron::empty(self.dimensions),
             Reduction::Constraints(constraints) => self.constraints = constraints,
+            Reduction::TooLarge => {}
         }
     }
 
@@ -319,19 +376,25 @@ impl Polyhedron {
 
     /// The polyhedron with the given dimensions existentially quantified: they become
     /// unconstrained, and the number of dimensions stays. Exact rational projection by
-    /// Fourier–Motzkin (then integral normalisation and minimisation), unless a budget or an
-    /// overflow drops constraints (a superset). Dimensions out of range are ignored.
+    /// Fourier–Motzkin (then minimisation), unless a budget or an overflow drops constraints (a
+    /// superset). Dimensions out of range are ignored.
     pub fn project_out(&self, dimensions: &[Dimension]) -> Polyhedron {
+        self.project_out_reporting_exactness(dimensions).0
+    }
+
+    /// [`Polyhedron::project_out`], also telling whether the result is the exact projection
+    /// (`false` when a budget of [`limits`] or a 64-bit overflow dropped constraints).
+    pub fn project_out_reporting_exactness(&self, dimensions: &[Dimension]) -> (Polyhedron, bool) {
         if self.is_known_empty() {
-            return self.clone();
+            return (self.clone(), true);
         }
         let eliminated: Vec<Dimension> = dimensions
             .iter()
             .copied()
             .filter(|dimension| *dimension < self.dimensions)
             .collect();
-        match eliminate(&self.constraints, self.dimensions, &eliminated) {
-            None => Polyhedron::empty(self.dimensions),
+        match eliminate(&self.constraints, self.dimensions, &eliminated, false) {
+            None => (Polyhedron::empty(self.dimensions), true),
             Some(projection) => {
                 let mut result = Self::from_valid_constraints(
                     self.dimensions,
@@ -339,7 +402,7 @@ impl Polyhedron {
                     Normalization::Rational,
                 );
                 result.minimize();
-                result
+                (result, projection.exact)
             }
         }
     }
@@ -450,29 +513,36 @@ impl Polyhedron {
         Self::from_valid_constraints(new_dimensions, &renamed, Normalization::Rational)
     }
 
-    /// The convex hull (least upper bound): exact closed convex hull of the rational points,
-    /// followed by the integral normalisation and minimisation. Cheap cases first (an empty side,
-    /// identical sides, one side including the other), then the projection of the lifted system;
-    /// if that drops constraints (overflow or budget), the constraints of each side entailed by
-    /// the other are added back, so the result is still a superset of both. Polyhedra of different
-    /// dimensions join in the larger space.
+    /// The convex hull (least upper bound): the exact closed convex hull of the rational points,
+    /// minimised. Cheap cases first (an empty side, identical sides, one side including the
+    /// other), then the projection of the lifted system (see `hull.rs`). If that runs over a
+    /// budget of [`limits`] or overflows, the result is the template hull instead (each side's
+    /// constraint directions with the bound relaxed to hold on both), together with whatever the
+    /// projection had found: still a superset of both sides. Polyhedra of different dimensions
+    /// join in the larger space.
     pub fn join(&self, other: &Polyhedron) -> Polyhedron {
+        self.join_reporting_exactness(other).0
+    }
+
+    /// [`Polyhedron::join`], also telling whether the result is the exact hull (`false` when it
+    /// fell back to the template hull).
+    pub fn join_reporting_exactness(&self, other: &Polyhedron) -> (Polyhedron, bool) {
         let dimensions = self.dimensions.max(other.dimensions);
         let mut first = self.minimized();
         first.dimensions = dimensions;
         let mut second = other.minimized();
         second.dimensions = dimensions;
         if first.is_known_empty() {
-            return second;
+            return (second, true);
         }
         if second.is_known_empty() || first.constraints == second.constraints {
-            return first;
+            return (first, true);
         }
         if first.includes(&second) {
-            return first;
+            return (first, true);
         }
         if second.includes(&first) {
-            return second;
+            return (second, true);
         }
         let (mut constraints, exact) =
             match hull::convex_hull(&first.constraints, &second.constraints, dimensions) {
@@ -480,13 +550,12 @@ impl Polyhedron {
                 None => (Vec::new(), false),
             };
         if !exact {
-            constraints.extend(first.weak_join_constraints(&second));
-            constraints.extend(second.weak_join_constraints(&first));
+            constraints.extend(template_hull(&first, &second));
         }
         let mut result =
             Self::from_valid_constraints(dimensions, &constraints, Normalization::Rational);
         result.minimize();
-        result
+        (result, exact)
     }
 
     /// The inequalities of `self` (equalities split in two) that `other` entails.

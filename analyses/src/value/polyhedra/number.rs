@@ -1,9 +1,10 @@
-//! Exact rational scalars for the simplex: a fast 64-bit fraction that reports overflow, and the
-//! unbounded big fraction that every query falls back to when the fast one overflows.
+//! Exact rational scalars for the simplex: a fast 64-bit fraction that reports overflow, the
+//! unbounded big fraction, and the adaptive number the simplex computes with, which is the fast
+//! fraction until a value outgrows it and the big one only for such values.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::fmt::Debug;
 
@@ -11,7 +12,7 @@ use std::fmt::Debug;
 ///
 /// **Every operation is exact or reports `None`; none rounds and none panics.** `None` means the
 /// result does not fit the representation (or, for division, that the divisor is zero); the
-/// caller then restarts the whole query with a representation that cannot overflow.
+/// adaptive representation then redoes that one operation over big rationals.
 pub(crate) trait Scalar: Clone + Ord + Debug {
     /// The integer `value`, or `None` when it does not fit.
     fn from_integer(value: i64) -> Option<Self>;
@@ -169,6 +170,12 @@ impl Scalar for SmallRational {
     }
 
     fn checked_add(&self, other: &Self) -> Option<Self> {
+        if self.numerator == 0 {
+            return Some(*other);
+        }
+        if other.numerator == 0 {
+            return Some(*self);
+        }
         if self.denominator == 1 && other.denominator == 1 {
             return Self::narrow(i128::from(self.numerator) + i128::from(other.numerator), 1);
         }
@@ -198,6 +205,9 @@ impl Scalar for SmallRational {
     fn checked_mul(&self, other: &Self) -> Option<Self> {
         if self.numerator == 0 || other.numerator == 0 {
             return Some(Self::zero());
+        }
+        if self.denominator == 1 && other.denominator == 1 {
+            return Self::narrow(i128::from(self.numerator) * i128::from(other.numerator), 1);
         }
         let first_common = gcd_u64(self.numerator.unsigned_abs(), other.denominator as u64) as i64;
         let second_common = gcd_u64(other.numerator.unsigned_abs(), self.denominator as u64) as i64;
@@ -288,6 +298,157 @@ impl Scalar for BigRational {
     }
 }
 
+/// An exact rational that is a [`SmallRational`] whenever its value fits one and a big rational
+/// otherwise. **The representation is canonical (a value that fits is always small)**, so derived
+/// equality is equality of values. Its operations never overflow: a small operation that would
+/// is redone over big rationals, and a big result that fits becomes small again. Most simplex
+/// values stay small, so most operations take the fast path, and one huge value does not slow
+/// down the rest of the tableau.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum AdaptiveRational {
+    Small(SmallRational),
+    Big(Box<BigRational>),
+}
+
+impl AdaptiveRational {
+    fn from_big(value: BigRational) -> Self {
+        let small = value.numer().to_i64().and_then(|numerator| {
+            let denominator = value.denom().to_i64()?;
+            if numerator == i64::MIN || denominator <= 0 {
+                return None;
+            }
+            Some(SmallRational {
+                numerator,
+                denominator,
+            })
+        });
+        match small {
+            Some(small) => AdaptiveRational::Small(small),
+            None => AdaptiveRational::Big(Box::new(value)),
+        }
+    }
+
+    fn big(&self) -> BigRational {
+        match self {
+            AdaptiveRational::Small(small) => small.to_big_rational(),
+            AdaptiveRational::Big(big) => (**big).clone(),
+        }
+    }
+
+    /// Applies a small operation, or the big one when an operand is big or the small one overflows.
+    fn apply(
+        &self,
+        other: &Self,
+        small: impl Fn(&SmallRational, &SmallRational) -> Option<SmallRational>,
+        big: impl Fn(&BigRational, &BigRational) -> BigRational,
+    ) -> Self {
+        if let (AdaptiveRational::Small(left), AdaptiveRational::Small(right)) = (self, other) {
+            if let Some(result) = small(left, right) {
+                return AdaptiveRational::Small(result);
+            }
+        }
+        AdaptiveRational::from_big(big(&self.big(), &other.big()))
+    }
+}
+
+impl PartialOrd for AdaptiveRational {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for AdaptiveRational {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (AdaptiveRational::Small(left), AdaptiveRational::Small(right)) => left.cmp(right),
+            _ => self.big().cmp(&other.big()),
+        }
+    }
+}
+
+impl Scalar for AdaptiveRational {
+    fn from_integer(value: i64) -> Option<Self> {
+        Some(match SmallRational::from_integer(value) {
+            Some(small) => AdaptiveRational::Small(small),
+            None => AdaptiveRational::Big(Box::new(BigRational::from_integer(BigInt::from(value)))),
+        })
+    }
+
+    fn zero() -> Self {
+        AdaptiveRational::Small(SmallRational::zero())
+    }
+
+    fn is_zero(&self) -> bool {
+        match self {
+            AdaptiveRational::Small(small) => small.is_zero(),
+            AdaptiveRational::Big(big) => Zero::is_zero(&**big),
+        }
+    }
+
+    fn is_positive(&self) -> bool {
+        match self {
+            AdaptiveRational::Small(small) => small.is_positive(),
+            AdaptiveRational::Big(big) => Signed::is_positive(&**big),
+        }
+    }
+
+    fn is_negative(&self) -> bool {
+        match self {
+            AdaptiveRational::Small(small) => small.is_negative(),
+            AdaptiveRational::Big(big) => Signed::is_negative(&**big),
+        }
+    }
+
+    fn checked_add(&self, other: &Self) -> Option<Self> {
+        Some(
+            self.apply(other, SmallRational::checked_add, |left, right| {
+                left + right
+            }),
+        )
+    }
+
+    fn checked_sub(&self, other: &Self) -> Option<Self> {
+        Some(
+            self.apply(other, SmallRational::checked_sub, |left, right| {
+                left - right
+            }),
+        )
+    }
+
+    fn checked_mul(&self, other: &Self) -> Option<Self> {
+        Some(
+            self.apply(other, SmallRational::checked_mul, |left, right| {
+                left * right
+            }),
+        )
+    }
+
+    fn checked_div(&self, other: &Self) -> Option<Self> {
+        if other.is_zero() {
+            return None;
+        }
+        Some(
+            self.apply(other, SmallRational::checked_div, |left, right| {
+                left / right
+            }),
+        )
+    }
+
+    fn checked_neg(&self) -> Option<Self> {
+        Some(match self {
+            AdaptiveRational::Small(small) => AdaptiveRational::Small(SmallRational {
+                numerator: -small.numerator,
+                denominator: small.denominator,
+            }),
+            AdaptiveRational::Big(big) => AdaptiveRational::Big(Box::new(-(**big).clone())),
+        })
+    }
+
+    fn to_big_rational(&self) -> BigRational {
+        self.big()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +505,27 @@ mod tests {
         assert_eq!(largest.checked_mul(&largest), None);
         assert_eq!(SmallRational::from_integer(i64::MIN), None);
         assert_eq!(largest.checked_div(&SmallRational::zero()), None);
+    }
+
+    #[test]
+    fn adaptive_rational_grows_and_shrinks_exactly() {
+        let largest = AdaptiveRational::from_integer(i64::MAX).expect("always");
+        let two = AdaptiveRational::from_integer(2).expect("always");
+        let doubled = largest.checked_mul(&two).expect("never overflows");
+        assert!(matches!(doubled, AdaptiveRational::Big(_)));
+        let back = doubled.checked_div(&two).expect("nonzero divisor");
+        assert_eq!(back, largest, "a value that fits is small again");
+        assert!(doubled > largest);
+        assert_eq!(
+            doubled.to_big_rational(),
+            largest.to_big_rational() * BigRational::from_integer(BigInt::from(2))
+        );
+        let minimum = AdaptiveRational::from_integer(i64::MIN).expect("always");
+        assert!(matches!(minimum, AdaptiveRational::Big(_)));
+        assert!(minimum
+            .checked_neg()
+            .expect("never overflows")
+            .is_positive());
     }
 
     #[test]

@@ -7,13 +7,13 @@
 //! about an expression add a free variable defined by it. **The tableau keeps every nonbasic
 //! variable within its bounds, and after `check` answers feasible, every basic one too**; an
 //! optimisation keeps that invariant. Arithmetic is exact: a query runs first over 64-bit
-//! fractions and, if any number overflows, again from scratch over big rationals, so **no answer
-//! is ever rounded**. Only the pivot budget can stop a query; its callers then answer the sound
+//! fractions that turn into big rationals only for the values that outgrow 64 bits, so **no
+//! answer is ever rounded**. Only the pivot budget can stop a query; its callers then answer the sound
 //! "don't know" (not empty, not entailed, unbounded, not redundant).
 
 use super::limits;
 use super::linear::{Constraint, LinearExpr, Relation};
-use super::number::{Scalar, SmallRational};
+use super::number::{AdaptiveRational, Scalar};
 use num_rational::BigRational;
 
 /// Why a simplex computation stopped without an answer.
@@ -157,8 +157,35 @@ impl<S: Scalar> Tableau<S> {
         Ok(())
     }
 
-    pub(crate) fn lower_bound(&self, variable: usize) -> Option<&S> {
-        self.lower[variable].as_ref()
+    /// Removes the most recently added variable, which must not occur in any other variable's
+    /// definition (true of the variables added for constraints and objectives). The assignment
+    /// of the other variables does not change, so a feasible tableau stays feasible.
+    pub(crate) fn remove_last_variable(&mut self) -> SimplexResult<()> {
+        let Some(variable) = self.variable_count().checked_sub(1) else {
+            return Ok(());
+        };
+        if self.row_of_variable[variable].is_none() {
+            // Make it basic: any row where it occurs can give it up.
+            let occurring = self.rows.iter().position(|row| !row[variable].is_zero());
+            if let Some(row) = occurring {
+                self.pivot(row, variable)?;
+            }
+        }
+        if let Some(row) = self.row_of_variable[variable] {
+            self.rows.swap_remove(row);
+            self.basic_variable_of_row.swap_remove(row);
+            if let Some(&moved) = self.basic_variable_of_row.get(row) {
+                self.row_of_variable[moved] = Some(row);
+            }
+        }
+        for row in &mut self.rows {
+            row.pop();
+        }
+        self.row_of_variable.pop();
+        self.lower.pop();
+        self.upper.pop();
+        self.value.pop();
+        Ok(())
     }
 
     pub(crate) fn value(&self, variable: usize) -> &S {
@@ -449,8 +476,6 @@ impl<S: Scalar> Tableau<S> {
 /// A tableau holding a constraint system: one variable per dimension, one per constraint.
 pub(crate) struct ConstraintTableau<S> {
     pub(crate) tableau: Tableau<S>,
-    /// The variable of each constraint, `None` for a constraint without variables.
-    pub(crate) constraint_variable: Vec<Option<usize>>,
     /// Whether some constraint without variables is false.
     pub(crate) trivially_infeasible: bool,
     pub(crate) dimensions: usize,
@@ -465,7 +490,6 @@ impl<S: Scalar> ConstraintTableau<S> {
             .map(|constraint| constraint.expression().dimension_bound())
             .fold(dimensions, usize::max);
         let mut tableau = Tableau::new(dimensions);
-        let mut constraint_variable = Vec::with_capacity(constraints.len());
         let mut trivially_infeasible = false;
         for constraint in constraints {
             let expression = constraint.expression();
@@ -476,7 +500,6 @@ impl<S: Scalar> ConstraintTableau<S> {
                     Relation::GreaterOrEqual => constant >= 0,
                 };
                 trivially_infeasible |= !holds;
-                constraint_variable.push(None);
                 continue;
             }
             let variable = tableau.add_defined_variable(expression.terms())?;
@@ -489,11 +512,9 @@ impl<S: Scalar> ConstraintTableau<S> {
                 Relation::GreaterOrEqual => None,
             };
             tableau.set_bounds(variable, Some(bound), upper)?;
-            constraint_variable.push(Some(variable));
         }
         Ok(ConstraintTableau {
             tableau,
-            constraint_variable,
             trivially_infeasible,
             dimensions,
         })
@@ -567,9 +588,11 @@ pub(crate) trait Query {
     fn run<S: Scalar>(&self) -> SimplexResult<Self::Answer>;
 }
 
-/// The exact answer to `query`, or `None` when the pivot budget ran out.
+/// The exact answer to `query`, or `None` when the pivot budget ran out. The query runs over
+/// adaptive rationals, which cannot overflow; big rationals remain as a last resort should a
+/// query report an overflow anyway.
 pub(crate) fn solve<Q: Query>(query: &Q) -> Option<Q::Answer> {
-    match query.run::<SmallRational>() {
+    match query.run::<AdaptiveRational>() {
         Ok(answer) => Some(answer),
         Err(SimplexFailure::PivotLimit) => None,
         Err(SimplexFailure::Overflow) => query.run::<BigRational>().ok(),
@@ -652,11 +675,41 @@ impl Query for Entailment<'_> {
     }
 }
 
+/// The minimum of each expression (without its constant) over a system: `None` inside for an
+/// unbounded one, and `None` outside when the system is empty.
+pub(crate) struct Minimums<'a> {
+    pub(crate) constraints: &'a [Constraint],
+    pub(crate) dimensions: usize,
+    pub(crate) expressions: &'a [LinearExpr],
+}
+
+impl Query for Minimums<'_> {
+    type Answer = Option<Vec<Option<BigRational>>>;
+    fn run<S: Scalar>(&self) -> SimplexResult<Self::Answer> {
+        let mut tableau = ConstraintTableau::<S>::new(self.constraints, self.dimensions)?;
+        if !tableau.check()? {
+            return Ok(None);
+        }
+        let mut minimums = Vec::with_capacity(self.expressions.len());
+        for expression in self.expressions {
+            let minimum = match tableau.optimize_expression(expression, Direction::Minimize)? {
+                Optimum::Bounded(value) => Some(value.to_big_rational()),
+                Optimum::Unbounded => None,
+            };
+            tableau.tableau.remove_last_variable()?;
+            minimums.push(minimum);
+        }
+        Ok(Some(minimums))
+    }
+}
+
 /// What minimisation found out about each constraint of a system.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Minimization {
     /// The system has no rational solution.
     Empty,
+    /// More inequalities than the requested limit are irredundant; the search stopped.
+    TooLarge,
     /// For each constraint: whether it is kept, and whether it is (now) an equality. A removed
     /// constraint is implied by the kept ones; an inequality that became an equality holds with
     /// equality at every solution.
@@ -666,100 +719,314 @@ pub(crate) enum Minimization {
     },
 }
 
-/// Finds implicit equalities and redundant inequalities of a system with one tableau: first every
-/// inequality that cannot hold strictly becomes an equality, then each remaining inequality whose
-/// bound, once relaxed, is still implied by the others is dropped. Equalities are all kept (linear
-/// dependence among them is removed elsewhere, exactly, by elimination).
+/// Finds the implicit equalities and the redundant constraints of a system, exactly.
+///
+/// 1. Implicit equalities: maximise `t` subject to `a·x + c ≥ t` for every inequality, the
+///    equalities, and `t ≤ 1`. If the optimum is positive, the optimal `x` satisfies every
+///    inequality strictly (an interior point). If it is zero, the optimal tableau writes
+///    `t = Σ r_j·(s_j - bound_j)` with `r_j ≤ 0`, and every inequality whose slack has `r_j < 0`
+///    holds with equality at every point (put `t = 0`); they become equalities and the step
+///    repeats. Each round finds at least one, so this ends.
+/// 2. Redundant inequalities, by Clarkson's output-sensitive method: with `S` the inequalities
+///    known to be irredundant, minimise inequality `i` over `S`, the equalities and `i` itself
+///    relaxed by one. If the minimum satisfies `i`, then `i` is implied by `S` and redundant.
+///    Otherwise the optimum `x*` violates `i`; the segment from the interior point to `x*` leaves
+///    the polyhedron through some constraint first, and if exactly one constraint is crossed
+///    first, it is irredundant (just past the crossing point every other constraint still
+///    holds) and joins `S`; then `i` is tested again. When several are crossed at once, `i` is
+///    decided by one linear program over all the constraints not yet found redundant. The linear
+///    programs thus have about as many rows as the result rather than the input.
+///
+/// Equalities are all kept (linear dependence among them is removed elsewhere, exactly, by
+/// elimination).
 pub(crate) struct RedundancyRemoval<'a> {
     pub(crate) constraints: &'a [Constraint],
     pub(crate) dimensions: usize,
-    /// Whether to look for implicit equalities (costs one maximisation per inequality that no
-    /// solution seen so far satisfies strictly).
-    pub(crate) find_implicit_equalities: bool,
+    /// Stop with [`Minimization::TooLarge`] once more inequalities than this are found
+    /// irredundant (the cost of each test grows with their number).
+    pub(crate) irredundant_limit: Option<usize>,
+}
+
+/// Adds `a·x (+ extra terms)` as a new tableau variable with the bounds of `a·x + c ≥ 0` (or `= 0`),
+/// optionally relaxed by `relaxation`. Returns the variable.
+fn add_constraint_variable<S: Scalar>(
+    tableau: &mut Tableau<S>,
+    expression: &LinearExpr,
+    equality: bool,
+    extra_term: Option<(usize, i64)>,
+    relaxation: i64,
+) -> SimplexResult<usize> {
+    let variable = tableau.add_defined_variable(expression.terms().chain(extra_term))?;
+    let bound = S::from_integer(expression.constant_term())
+        .or_overflow()?
+        .checked_neg()
+        .or_overflow()?;
+    if equality {
+        tableau.set_bounds(variable, Some(bound.clone()), Some(bound))?;
+    } else {
+        let relaxed = bound
+            .checked_sub(&S::from_integer(relaxation).or_overflow()?)
+            .or_overflow()?;
+        tableau.set_bounds(variable, Some(relaxed), None)?;
+    }
+    Ok(variable)
+}
+
+/// The value of `a·x + c` at a point.
+fn evaluate<S: Scalar>(expression: &LinearExpr, point: &[S]) -> SimplexResult<S> {
+    let mut value = S::from_integer(expression.constant_term()).or_overflow()?;
+    for (dimension, coefficient) in expression.terms() {
+        let term = S::from_integer(coefficient)
+            .or_overflow()?
+            .checked_mul(&point[dimension])
+            .or_overflow()?;
+        value = value.checked_add(&term).or_overflow()?;
+    }
+    Ok(value)
+}
+
+/// Whether the constraints `members` (plus the equalities) imply inequality `tested`: the minimum
+/// of its expression over them, with its own bound relaxed by one, satisfies it. Otherwise also
+/// returns the minimising point, which violates it.
+fn implied_by<S: Scalar>(
+    constraints: &[Constraint],
+    dimensions: usize,
+    equality: &[bool],
+    equalities: &[usize],
+    members: &[usize],
+    tested: usize,
+) -> SimplexResult<(bool, Vec<S>)> {
+    let mut tableau = Tableau::<S>::new(dimensions);
+    for &index in equalities.iter().chain(members) {
+        add_constraint_variable(
+            &mut tableau,
+            constraints[index].expression(),
+            equality[index],
+            None,
+            0,
+        )?;
+    }
+    let expression = constraints[tested].expression();
+    let variable = add_constraint_variable(&mut tableau, expression, false, None, 1)?;
+    if !tableau.check()? {
+        // The system with an interior point cannot be infeasible.
+        return Err(SimplexFailure::PivotLimit);
+    }
+    let Optimum::Bounded(minimum) = tableau.optimize(variable, Direction::Minimize)? else {
+        // The relaxed bound keeps the minimum finite.
+        return Err(SimplexFailure::PivotLimit);
+    };
+    let bound = S::from_integer(expression.constant_term())
+        .or_overflow()?
+        .checked_neg()
+        .or_overflow()?;
+    let point: Vec<S> = (0..dimensions)
+        .map(|dimension| tableau.value(dimension).clone())
+        .collect();
+    Ok((minimum >= bound, point))
 }
 
 impl Query for RedundancyRemoval<'_> {
     type Answer = Minimization;
     fn run<S: Scalar>(&self) -> SimplexResult<Self::Answer> {
-        let mut system = ConstraintTableau::<S>::new(self.constraints, self.dimensions)?;
-        if !system.check()? {
-            return Ok(Minimization::Empty);
+        let constraints = self.constraints;
+        let count = constraints.len();
+        let dimensions = constraints
+            .iter()
+            .map(|constraint| constraint.expression().dimension_bound())
+            .fold(self.dimensions, usize::max);
+        let mut keep = vec![true; count];
+        let mut equality: Vec<bool> = constraints.iter().map(Constraint::is_equality).collect();
+        for (index, constraint) in constraints.iter().enumerate() {
+            let expression = constraint.expression();
+            if expression.is_constant() {
+                let constant = expression.constant_term();
+                let holds = if equality[index] {
+                    constant == 0
+                } else {
+                    constant >= 0
+                };
+                if !holds {
+                    return Ok(Minimization::Empty);
+                }
+                keep[index] = false;
+            }
         }
-        let count = self.constraints.len();
-        let mut keep: Vec<bool> = system
-            .constraint_variable
-            .iter()
-            .map(|variable| variable.is_some())
-            .collect();
-        let mut equality: Vec<bool> = self
-            .constraints
-            .iter()
-            .map(|constraint| constraint.is_equality())
+        // Step 1: implicit equalities and an interior point.
+        let slack = dimensions;
+        let interior: Vec<S> = loop {
+            let mut tableau = Tableau::<S>::new(dimensions + 1);
+            tableau.set_bounds(slack, None, Some(S::from_integer(1).or_overflow()?))?;
+            let mut constraint_of_variable = vec![None; dimensions + 1];
+            for index in (0..count).filter(|&index| keep[index]) {
+                let extra = (!equality[index]).then_some((slack, -1));
+                add_constraint_variable(
+                    &mut tableau,
+                    constraints[index].expression(),
+                    equality[index],
+                    extra,
+                    0,
+                )?;
+                constraint_of_variable.push(Some(index));
+            }
+            if !tableau.check()? {
+                return Ok(Minimization::Empty);
+            }
+            let Optimum::Bounded(optimum) = tableau.optimize(slack, Direction::Maximize)? else {
+                return Err(SimplexFailure::PivotLimit);
+            };
+            if optimum.is_positive() {
+                break (0..dimensions)
+                    .map(|dimension| tableau.value(dimension).clone())
+                    .collect();
+            }
+            let Some(row) = tableau.row_of_variable[slack] else {
+                // A nonbasic slack variable below its upper bound would have been increased.
+                return Err(SimplexFailure::PivotLimit);
+            };
+            let mut found = false;
+            for (variable, coefficient) in tableau.rows[row].iter().enumerate() {
+                if coefficient.is_zero() || tableau.row_of_variable[variable].is_some() {
+                    continue;
+                }
+                if let Some(Some(index)) = constraint_of_variable.get(variable) {
+                    if !equality[*index] {
+                        equality[*index] = true;
+                        found = true;
+                    }
+                }
+            }
+            if !found {
+                return Err(SimplexFailure::PivotLimit);
+            }
+        };
+        // Step 2: Clarkson's redundancy removal.
+        let equalities: Vec<usize> = (0..count)
+            .filter(|&index| keep[index] && equality[index])
             .collect();
         let inequalities: Vec<usize> = (0..count)
             .filter(|&index| keep[index] && !equality[index])
             .collect();
-        if self.find_implicit_equalities {
-            let mut strict = vec![false; count];
-            let mark_strict = |system: &ConstraintTableau<S>, strict: &mut Vec<bool>| {
-                for &index in &inequalities {
-                    if let Some(variable) = system.constraint_variable[index] {
-                        let tableau = &system.tableau;
-                        if tableau
-                            .lower_bound(variable)
-                            .is_some_and(|lower| tableau.value(variable) > lower)
-                        {
-                            strict[index] = true;
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Status {
+            Unknown,
+            Redundant,
+            Irredundant,
+        }
+        let mut status = vec![Status::Unknown; count];
+        let mut interior_values: Vec<Option<S>> = vec![None; count];
+        for &index in &inequalities {
+            interior_values[index] = Some(evaluate(constraints[index].expression(), &interior)?);
+        }
+        // One tableau holds the equalities and the irredundant inequalities found so far; each
+        // test adds the tested inequality relaxed by one, minimises it and removes it again.
+        let mut irredundant: Vec<usize> = Vec::new();
+        let mut tableau = Tableau::<S>::new(dimensions);
+        for &index in &equalities {
+            add_constraint_variable(&mut tableau, constraints[index].expression(), true, None, 0)?;
+        }
+        if !tableau.check()? {
+            return Err(SimplexFailure::PivotLimit);
+        }
+        for &tested in &inequalities {
+            while status[tested] == Status::Unknown {
+                let expression = constraints[tested].expression();
+                let variable = add_constraint_variable(&mut tableau, expression, false, None, 1)?;
+                if !tableau.check()? {
+                    // The interior point satisfies every constraint here.
+                    return Err(SimplexFailure::PivotLimit);
+                }
+                let Optimum::Bounded(minimum) = tableau.optimize(variable, Direction::Minimize)?
+                else {
+                    // The relaxed bound keeps the minimum finite.
+                    return Err(SimplexFailure::PivotLimit);
+                };
+                let bound = S::from_integer(expression.constant_term())
+                    .or_overflow()?
+                    .checked_neg()
+                    .or_overflow()?;
+                let point: Vec<S> = (0..dimensions)
+                    .map(|dimension| tableau.value(dimension).clone())
+                    .collect();
+                tableau.remove_last_variable()?;
+                if minimum >= bound {
+                    status[tested] = Status::Redundant;
+                    break;
+                }
+                // Shoot a ray from the interior point towards `point`: constraint j is crossed at
+                // t_j = v_j(z) / (v_j(z) - v_j(point)) when v_j(point) < 0.
+                let mut first: Option<S> = None;
+                let mut crossed: Vec<usize> = Vec::new();
+                for &candidate in &inequalities {
+                    if status[candidate] != Status::Unknown {
+                        continue;
+                    }
+                    let at_point = evaluate(constraints[candidate].expression(), &point)?;
+                    if !at_point.is_negative() {
+                        continue;
+                    }
+                    let Some(at_interior) = &interior_values[candidate] else {
+                        continue;
+                    };
+                    let crossing = at_interior
+                        .checked_div(&at_interior.checked_sub(&at_point).or_overflow()?)
+                        .or_overflow()?;
+                    match &first {
+                        Some(best) if crossing > *best => {}
+                        Some(best) if crossing == *best => crossed.push(candidate),
+                        _ => {
+                            first = Some(crossing);
+                            crossed = vec![candidate];
                         }
                     }
                 }
-            };
-            mark_strict(&system, &mut strict);
-            for &index in &inequalities {
-                if strict[index] {
-                    continue;
-                }
-                let Some(variable) = system.constraint_variable[index] else {
-                    continue;
+                let newly_irredundant = if let [only] = crossed[..] {
+                    only
+                } else {
+                    // Several constraints crossed at once (or, impossibly, none): decide `tested`
+                    // against every constraint not known to be redundant.
+                    let others: Vec<usize> = inequalities
+                        .iter()
+                        .copied()
+                        .filter(|&other| other != tested && status[other] != Status::Redundant)
+                        .collect();
+                    let (implied, _) = implied_by::<S>(
+                        constraints,
+                        dimensions,
+                        &equality,
+                        &equalities,
+                        &others,
+                        tested,
+                    )?;
+                    if implied {
+                        status[tested] = Status::Redundant;
+                        break;
+                    }
+                    tested
                 };
-                let optimum = system.tableau.optimize(variable, Direction::Maximize)?;
-                let lower = system.tableau.lower_bound(variable).cloned();
-                match optimum {
-                    Optimum::Bounded(maximum) if Some(&maximum) == lower.as_ref() => {
-                        system.tableau.set_bounds(variable, lower.clone(), lower)?;
-                        equality[index] = true;
-                    }
-                    _ => {
-                        strict[index] = true;
-                        mark_strict(&system, &mut strict);
-                    }
+                status[newly_irredundant] = Status::Irredundant;
+                irredundant.push(newly_irredundant);
+                if self
+                    .irredundant_limit
+                    .is_some_and(|limit| irredundant.len() > limit)
+                {
+                    return Ok(Minimization::TooLarge);
+                }
+                add_constraint_variable(
+                    &mut tableau,
+                    constraints[newly_irredundant].expression(),
+                    false,
+                    None,
+                    0,
+                )?;
+                if !tableau.check()? {
+                    return Err(SimplexFailure::PivotLimit);
                 }
             }
         }
-        // Redundancy: later inequalities are tested first, so that of two equivalent ones the
-        // earlier survives.
-        for &index in inequalities.iter().rev() {
-            if equality[index] {
-                continue;
-            }
-            let Some(variable) = system.constraint_variable[index] else {
-                continue;
-            };
-            let lower = system.tableau.lower_bound(variable).cloned();
-            system.tableau.set_bounds(variable, None, None)?;
-            let optimum = system.tableau.optimize(variable, Direction::Minimize)?;
-            let implied = match (&optimum, &lower) {
-                (Optimum::Bounded(minimum), Some(lower)) => minimum >= lower,
-                _ => false,
-            };
-            if implied {
+        for index in 0..count {
+            if status[index] == Status::Redundant {
                 keep[index] = false;
-            } else {
-                system.tableau.set_bounds(variable, lower, None)?;
-                if !system.tableau.check()? {
-                    // Restoring a bound of a feasible system cannot make it infeasible.
-                    return Err(SimplexFailure::PivotLimit);
-                }
             }
         }
         Ok(Minimization::Reduced { keep, equality })
