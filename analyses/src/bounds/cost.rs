@@ -249,6 +249,15 @@ struct PathState {
     may_escape: bool,
 }
 
+/// What `rule_cost` finds of one rule.
+struct RuleOutcome {
+    cost: CostExpr,
+    /// Calls of cycle members: callee, argument dimensions, and the state at the call.
+    cycle_calls: Vec<(AbsProcId, Vec<Dimension>, Polyhedron)>,
+    /// Whether control reaches the end of the rule normally.
+    completes: bool,
+}
+
 /// One path through a cycle, from the head to the head (iteration) or out (exit).
 struct Path {
     /// The transition over (head inputs, next head inputs), for each call back to the head.
@@ -280,7 +289,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             match self.rule_cost(rule, &mut state, &params, &names, None) {
-                Ok(Some((cost, _))) => alternatives.push(cost),
+                Ok(Some(outcome)) => alternatives.push(outcome.cost),
                 Ok(None) => {}
                 Err(reason) => return Bound::Unknown(reason),
             }
@@ -289,9 +298,11 @@ impl<'a> Solver<'a> {
     }
 
     /// The cost of one rule from `state` (already holding its guard): its own cost plus its calls'
-    /// costs in terms of `params`. Calls to procedures in `cycle` are not costed; their argument
-    /// dimensions are returned. `Ok(None)` when the rule is infeasible.
-    #[allow(clippy::type_complexity)]
+    /// costs in terms of `params`. Calls to procedures in `cycle` are not costed and their
+    /// post-conditions are not assumed (a cycle member's post-condition says nothing about runs
+    /// that never return); each is returned with the state at the call. `Ok(None)` when the rule
+    /// cannot be reached from `state`; a rule that stops at a call that never returns normally
+    /// still costs what it ran, with `completes: false`.
     fn rule_cost(
         &self,
         rule: &AbstractRule,
@@ -299,14 +310,20 @@ impl<'a> Solver<'a> {
         params: &[Dimension],
         names: &[String],
         cycle: Option<&[AbsProcId]>,
-    ) -> Result<Option<(CostExpr, Vec<(AbsProcId, Vec<Dimension>, Vec<Dimension>)>)>, String> {
+    ) -> Result<Option<RuleOutcome>, String> {
         let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
             rule.cost.constant,
         )))];
         let mut cycle_calls = Vec::new();
+        let mut completes = true;
         for item in &rule.items {
             match item {
-                Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Constrain(constraints) => {
+                    state.add_constraints(constraints.iter().cloned());
+                    if state.is_empty() {
+                        return Ok(None);
+                    }
+                }
                 Item::Opaque { reason } => return Err(reason.clone()),
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
@@ -315,65 +332,71 @@ impl<'a> Solver<'a> {
                         ))));
                     }
                 }
+                Item::Call {
+                    callee,
+                    args,
+                    outs: _,
+                } if cycle.is_some_and(|c| c.contains(callee)) => {
+                    cycle_calls.push((*callee, args.clone(), state.clone()));
+                }
                 Item::Call { callee, args, outs } => {
-                    if cycle.is_some_and(|c| c.contains(callee)) {
-                        cycle_calls.push((*callee, args.clone(), outs.clone()));
-                    } else {
-                        match &self.bounds[*callee] {
-                            Bound::Unknown(reason) => return Err(reason.clone()),
-                            Bound::Bounded(bound) => {
-                                let mut failure = None;
-                                let mapped = bound.map_linears(&mut |e| {
-                                    let (expr, scale) = substitute(e, args)?;
-                                    let upper = upper_bound(state, &expr, params, names);
-                                    if upper.is_none() {
-                                        failure = Some(format!(
-                                            "the cost of {} is unbounded at this call",
-                                            self.program.procs[*callee].name
-                                        ));
-                                    }
-                                    let upper = upper?;
-                                    Some(upper.scaled_down(&scale))
-                                });
-                                match mapped {
-                                    Some(cost) => terms.push(cost),
-                                    None => {
-                                        return Err(failure.unwrap_or_else(|| {
-                                            "a callee bound has a parameter out of range".into()
-                                        }))
-                                    }
+                    match &self.bounds[*callee] {
+                        Bound::Unknown(reason) => return Err(reason.clone()),
+                        Bound::Bounded(bound) => {
+                            let mut failure = None;
+                            let mapped = bound.map_linears(&mut |e| {
+                                let (expr, scale) = substitute(e, args)?;
+                                let upper = upper_bound(state, &expr, params, names);
+                                if upper.is_none() {
+                                    failure = Some(format!(
+                                        "the cost of a call to {} cannot be bounded in terms of the inputs",
+                                        self.program.procs[*callee].name.split('/').next().unwrap_or("a method")
+                                    ));
+                                }
+                                Some(upper?.scaled_down(&scale))
+                            });
+                            match mapped {
+                                Some(cost) => terms.push(cost),
+                                None => {
+                                    return Err(failure.unwrap_or_else(|| {
+                                        "a callee bound has a parameter out of range".into()
+                                    }))
                                 }
                             }
                         }
                     }
-                    let post = self.fixpoint.post.get(*callee).and_then(Option::as_ref);
-                    match post {
+                    match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
                             let targets: Vec<Dimension> =
                                 args.iter().chain(outs).copied().collect();
                             *state = state.meet(&embed(post, &targets, state.dimensions()));
                         }
-                        None if cycle.is_some_and(|c| c.contains(callee)) => {}
-                        None => return Ok(None),
+                        None => *state = Polyhedron::empty(state.dimensions()),
+                    }
+                    if state.is_empty() {
+                        // The callee never returns here: the rule ends with its exception.
+                        completes = false;
+                        break;
                     }
                 }
             }
-            if state.is_empty() {
-                return Ok(None);
-            }
         }
-        for e in &rule.cost.symbolic {
-            match upper_bound(state, e, params, names) {
-                Some(upper) => terms.push(CostExpr::nat(upper)),
-                None => {
-                    return Err(
-                        "an allocated or consumed amount is unbounded in terms of the inputs"
+        if completes {
+            for e in &rule.cost.symbolic {
+                match upper_bound(state, e, params, names) {
+                    Some(upper) => terms.push(CostExpr::nat(upper)),
+                    None => return Err(
+                        "an allocated or consumed amount cannot be bounded in terms of the inputs"
                             .into(),
-                    )
+                    ),
                 }
             }
         }
-        Ok(Some((CostExpr::add(terms), cycle_calls)))
+        Ok(Some(RuleOutcome {
+            cost: CostExpr::add(terms),
+            cycle_calls,
+            completes,
+        }))
     }
 
     /// Solves a cycle with a single head; other shapes are unknown.
@@ -532,37 +555,39 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let shifted_rule = shift_rule(rule, path.offset);
-                let Some((cost, calls)) =
+                let Some(outcome) =
                     self.rule_cost(&shifted_rule, &mut state, params, &names, Some(component))?
                 else {
                     continue;
                 };
                 let mut cost_so_far = path.cost.clone();
-                cost_so_far.push(cost);
+                cost_so_far.push(outcome.cost);
                 let mut transitions = transitions.clone();
                 let mut back_calls = path.back_calls;
                 let may_escape = path.may_escape
+                    || !outcome.completes
                     || rule.may_throw
                     || rule.items.iter().any(|i| match i {
                         Item::Call { callee, .. } => !component.contains(callee),
                         Item::Opaque { .. } | Item::Marker { .. } => true,
                         Item::Constrain(_) => false,
                     });
-                let mut next: Option<(AbsProcId, Vec<Dimension>)> = None;
-                for (callee, args, _) in &calls {
+                let mut next: Option<(AbsProcId, Vec<Dimension>, Polyhedron)> = None;
+                for (callee, args, at_call) in &outcome.cycle_calls {
                     if *callee == head || self.passes_to(*callee, head) {
                         back_calls += 1;
-                        // The transition: this iteration's head inputs and the next one's.
+                        // The transition: this iteration's head inputs and the next one's, from
+                        // the state at the call (what follows the call need not happen).
                         let mut keep: Vec<Dimension> = (base..base + inputs).collect();
                         keep.extend(args.iter().copied());
-                        transitions.push(restrict(&state, &keep));
+                        transitions.push(restrict(at_call, &keep));
                     } else {
                         if next.is_some() {
                             return Err(
                                 "a loop body calls two inner procedures of the same cycle".into()
                             );
                         }
-                        next = Some((*callee, args.clone()));
+                        next = Some((*callee, args.clone(), at_call.clone()));
                     }
                 }
                 match next {
@@ -572,11 +597,11 @@ impl<'a> Solver<'a> {
                         cost: CostExpr::add(cost_so_far),
                         back_calls,
                     }),
-                    Some((callee, args)) => {
+                    Some((callee, args, at_call)) => {
                         // Continue in the callee: keep the leading dimensions and bind its inputs.
                         let mut keep: Vec<Dimension> = (0..base + inputs).collect();
                         keep.extend(args.iter().copied());
-                        let next_state = restrict(&state, &keep);
+                        let next_state = restrict(&at_call, &keep);
                         pending.push((
                             callee,
                             PathState {

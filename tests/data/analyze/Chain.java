@@ -1,0 +1,95 @@
+/**
+ * A singly linked list of ints, one cell per object; its instance methods walk the list, so their
+ * cost depends on its length (the path length of {@code this}).
+ */
+public class Chain {
+    int value;
+    Chain next;
+
+    // expect: O(1)
+    Chain(int value, Chain next) {
+        this.value = value;
+        this.next = next;
+    }
+
+    // expect: O(|this|)
+    int length() {
+        int n = 0;
+        for (Chain p = this; p != null; p = p.next) {
+            n++;
+        }
+        return n;
+    }
+
+    // expect: O(|this|)
+    int sum() {
+        int s = 0;
+        Chain p = this;
+        while (p != null) {
+            s += p.value;
+            p = p.next;
+        }
+        return s;
+    }
+
+    // expect: O(|this|)
+    int last() {
+        Chain p = this;
+        while (p.next != null) {
+            p = p.next;
+        }
+        return p.value;
+    }
+
+    // expect: O(|this|)
+    boolean contains(int x) {
+        for (Chain p = this; p != null; p = p.next) {
+            if (p.value == x) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // expect: O(|this|)
+    int countAbove(int x) {
+        int c = 0;
+        for (Chain p = this; p != null; p = p.next) {
+            if (p.value <= x) {
+                continue;
+            }
+            c++;
+        }
+        return c;
+    }
+
+    // expect: O(|this|)
+    int recursiveLength() {
+        if (next == null) {
+            return 1;
+        }
+        return 1 + next.recursiveLength();
+    }
+
+    // expect: O(|this|^2)
+    int pairsWithSum(int target) {
+        int c = 0;
+        for (Chain p = this; p != null; p = p.next) {
+            for (Chain q = p.next; q != null; q = q.next) {
+                if (p.value + q.value == target) {
+                    c++;
+                }
+            }
+        }
+        return c;
+    }
+
+    // expect: O(n)
+    static Chain build(int n) {
+        Chain r = null;
+        for (int i = 0; i < n; i++) {
+            r = new Chain(i, r);
+        }
+        return r;
+    }
+}

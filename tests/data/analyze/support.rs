@@ -1,0 +1,213 @@
+//! Shared by `tests/analyze_expectations.rs` and `tests/analyze_soundness.rs` (included with
+//! `#[path]`): compiling the fixtures of this directory with `javac -g`, analysing them, and reading
+//! their `// expect:` lines.
+
+#![allow(dead_code)]
+
+use jresa::analyze::{analyze, AnalysisReport, MethodReport};
+use jresa::classfile::{read_inputs, ClassFile, ClassPath};
+use jresa_analyses::bounds::CostModel;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `tests/data/analyze`.
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analyze")
+}
+
+/// The fixture sources, sorted by name.
+pub fn fixtures() -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(data_dir())
+        .expect("tests/data/analyze exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .collect();
+    sources.sort();
+    assert!(sources.len() >= 5, "the analyze fixtures are missing");
+    sources
+}
+
+/// The file stem of a fixture, which is also its class name.
+pub fn stem(source: &Path) -> String {
+    source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("a UTF-8 file name")
+        .to_owned()
+}
+
+/// A fresh, empty directory for one test binary and one purpose.
+pub fn scratch(test: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{test}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// Compiles `sources` with `javac -g` into `out` (with `out` on the class path).
+pub fn javac(sources: &[PathBuf], out: &Path) {
+    let output = Command::new("javac")
+        .args(["-g", "-encoding", "UTF-8", "-cp"])
+        .arg(out)
+        .arg("-d")
+        .arg(out)
+        .args(sources)
+        .output()
+        .expect("javac runs (JDK 17 is required)");
+    assert!(
+        output.status.success(),
+        "javac failed on {sources:?}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Compiles one fixture alone into `out` and reads back its classes, sorted by name.
+pub fn compile_fixture(source: &Path, out: &Path) -> Vec<ClassFile> {
+    javac(&[source.to_path_buf()], out);
+    let loaded = read_inputs(&[out.to_path_buf()]);
+    assert!(
+        loaded.errors.is_empty(),
+        "reading the classes of {}: {:?}",
+        source.display(),
+        loaded.errors
+    );
+    let mut classes = loaded.classes;
+    classes.sort_by(|a, b| a.name.cmp(&b.name));
+    classes
+}
+
+/// Every method of `classes`, analysed under the instructions model with the JDK on the class path.
+pub fn analyze_all(classes: &[ClassFile]) -> AnalysisReport {
+    let classpath = ClassPath::default_jdk().ok();
+    analyze(
+        classes,
+        classpath.as_ref(),
+        CostModel::Instructions,
+        &|_, _| true,
+    )
+}
+
+/// What a fixture's comment says about a method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// A bound in this asymptotic class, spelled as `MethodReport::complexity`.
+    Class(String),
+    /// No bound: the method does not terminate for some inputs, or its cost is beyond the analysis.
+    Unbounded,
+    /// No bound, and `terminates == Some(false)`: the loop never exits once reached.
+    Nonterminating,
+}
+
+impl std::fmt::Display for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::Class(class) => f.write_str(class),
+            Expected::Unbounded => f.write_str("unbounded"),
+            Expected::Nonterminating => f.write_str("nonterminating"),
+        }
+    }
+}
+
+/// One `// expect:` line and the method declared after it.
+#[derive(Clone, Debug)]
+pub struct Expectation {
+    /// The class (the fixture's stem).
+    pub class: String,
+    /// The method's JVM name (`<init>` for a constructor).
+    pub method: String,
+    /// The line of the `// expect:` comment (1-based).
+    pub line: usize,
+    pub expected: Expected,
+}
+
+/// Reads the `// expect: ...` lines of a fixture. Each must be followed, after blank lines,
+/// comments and annotations only, by a method or constructor declaration, whose name is the
+/// identifier before its first `(`. Panics on a malformed file.
+pub fn expectations(source: &Path) -> Vec<Expectation> {
+    let class = stem(source);
+    let text = std::fs::read_to_string(source).expect("read the fixture");
+    let mut out = Vec::new();
+    let mut pending: Option<(usize, Expected)> = None;
+    for (k, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let here = format!("{}:{}", source.display(), k + 1);
+        if let Some(rest) = line.strip_prefix("// expect:") {
+            assert!(
+                pending.is_none(),
+                "{here}: two `// expect:` lines for one method"
+            );
+            let rest = rest.trim();
+            let expected = match rest {
+                "unbounded" => Expected::Unbounded,
+                "nonterminating" => Expected::Nonterminating,
+                _ if rest.starts_with("O(") && rest.ends_with(')') => {
+                    Expected::Class(rest.to_owned())
+                }
+                _ => panic!("{here}: malformed expectation `{rest}`"),
+            };
+            pending = Some((k + 1, expected));
+            continue;
+        }
+        let Some((expect_line, expected)) = pending.take() else {
+            continue;
+        };
+        if line.is_empty()
+            || line.starts_with("//")
+            || line.starts_with("/*")
+            || line.starts_with('*')
+            || line.starts_with('@')
+        {
+            pending = Some((expect_line, expected));
+            continue;
+        }
+        let open = line.find('(').unwrap_or_else(|| {
+            panic!("{here}: expected a method declaration after line {expect_line}")
+        });
+        let name: String = line[..open]
+            .trim_end()
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        assert!(
+            !name.is_empty() && !line.starts_with("return") && line.ends_with('{'),
+            "{here}: expected a method declaration after line {expect_line}"
+        );
+        let method = if name == class {
+            "<init>".to_owned()
+        } else {
+            name
+        };
+        assert!(
+            !out.iter().any(|e: &Expectation| e.method == method),
+            "{here}: `{method}` is declared twice; fixtures must not overload"
+        );
+        out.push(Expectation {
+            class: class.clone(),
+            method,
+            line: expect_line,
+            expected,
+        });
+    }
+    assert!(
+        pending.is_none(),
+        "{}: an `// expect:` line with no method after it",
+        source.display()
+    );
+    out
+}
+
+/// The report of `class.method` (fixtures do not overload, so the name is enough).
+pub fn find<'a>(report: &'a AnalysisReport, class: &str, method: &str) -> Option<&'a MethodReport> {
+    let mut found = report
+        .methods
+        .iter()
+        .filter(|m| m.class == class && m.name == method);
+    let first = found.next();
+    assert!(found.next().is_none(), "{class}.{method} is overloaded");
+    first
+}
