@@ -139,9 +139,23 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
             .iter()
             .flat_map(|p| &p.rules)
             .flat_map(|r| &r.body)
-            .filter_map(|s| match &s.kind {
-                StmtKind::Invoke { kind, method, .. } => Some((*kind, method.clone())),
-                _ => None,
+            .flat_map(|s| {
+                let mut calls = Vec::new();
+                if let StmtKind::Invoke { kind, method, .. } = &s.kind {
+                    calls.push((*kind, method.clone()));
+                }
+                // The constructors the JVM runs for the exceptions it raises itself.
+                for class in s.kind.implicit_exceptions() {
+                    for descriptor in ["()V", "(Ljava/lang/String;)V"] {
+                        let method = MethodRef {
+                            class: (*class).to_owned(),
+                            name: "<init>".into(),
+                            descriptor: descriptor.into(),
+                        };
+                        calls.push((CallKind::Special, method));
+                    }
+                }
+                calls
             })
             .collect();
         next += 1;

@@ -89,33 +89,32 @@ fn the_log_loop_gets_the_papers_invariants() {
     assert!(found, "the multiplication is reached");
 }
 
-/// The closed-form bound of a method of `Paper.java` (instructions model), with parameters named.
+/// The closed-form bound and class of a method of `Paper.java` (instructions model), through the
+/// whole analysis with the JDK on the classpath.
 fn bound_of(method: &str) -> (String, String) {
-    use jresa_analyses::bounds::cost::{solve as solve_costs, Bound};
-    let ir = lift(method);
-    let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
-    let entry = program.of_ir[0][ir.entry.index()];
-    let fixpoint = solve(
-        &program,
-        &[(entry, Polyhedron::universe(program.procs[entry].inputs))],
+    let out =
+        std::env::temp_dir().join(format!("jresa-value-bound-{}-{method}", std::process::id()));
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value/Paper.java");
+    assert!(Command::new("javac")
+        .args(["-g", "-d"])
+        .arg(&out)
+        .arg(source)
+        .status()
+        .expect("javac")
+        .success());
+    let loaded = read_inputs(std::slice::from_ref(&out));
+    let _ = std::fs::remove_dir_all(&out);
+    let classpath = jresa::classfile::ClassPath::default_jdk().ok();
+    let report = jresa::analyze::analyze(
+        &loaded.classes,
+        classpath.as_ref(),
+        CostModel::Instructions,
+        &|_, m| m.name == method,
     );
-    let costs = solve_costs(&program, &fixpoint, CostModel::Instructions);
-    let entry_proc = ir.proc(ir.entry);
-    let names: Vec<String> = entry_proc
-        .inputs
-        .iter()
-        .map(|v| ir.var(*v).name.clone())
-        .collect();
-    match &costs.bounds[entry] {
-        Bound::Bounded(expr) => {
-            let named = expr.rename(&|n: &str| {
-                n.strip_prefix('%')
-                    .and_then(|i| i.parse::<usize>().ok())
-                    .and_then(|i| names.get(i).cloned())
-            });
-            (named.to_string(), named.complexity())
-        }
-        Bound::Unknown(reason) => panic!("{method}: no bound: {reason}"),
+    let m = &report.methods[0];
+    match (&m.upper_bound, &m.complexity) {
+        (Some(bound), Some(class)) => (bound.clone(), class.clone()),
+        _ => panic!("{method}: no bound: {:?}", m.reason),
     }
 }
 

@@ -74,7 +74,7 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -
         graph.add_node(p);
         for rule in &program.procs[p].rules {
             for item in &rule.items {
-                if let Item::Call { callee, .. } = item {
+                if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
                     if *callee < n {
                         graph.add_edge(p, *callee, ());
                     }
@@ -332,39 +332,18 @@ impl<'a> Solver<'a> {
                         ))));
                     }
                 }
-                Item::Call {
-                    callee,
-                    args,
-                    outs: _,
-                } if cycle.is_some_and(|c| c.contains(callee)) => {
+                Item::Call { callee, args, .. } | Item::Charge { callee, args }
+                    if cycle.is_some_and(|c| c.contains(callee)) =>
+                {
                     cycle_calls.push((*callee, args.clone(), state.clone()));
                 }
+                Item::Charge { callee, args } => {
+                    let cost = self.callee_cost(*callee, args, state, params, names)?;
+                    terms.push(cost);
+                }
                 Item::Call { callee, args, outs } => {
-                    match &self.bounds[*callee] {
-                        Bound::Unknown(reason) => return Err(reason.clone()),
-                        Bound::Bounded(bound) => {
-                            let mut failure = None;
-                            let mapped = bound.map_linears(&mut |e| {
-                                let (expr, scale) = substitute(e, args)?;
-                                let upper = upper_bound(state, &expr, params, names);
-                                if upper.is_none() {
-                                    failure = Some(format!(
-                                        "the cost of a call to {} cannot be bounded in terms of the inputs",
-                                        self.program.procs[*callee].name.split('/').next().unwrap_or("a method")
-                                    ));
-                                }
-                                Some(upper?.scaled_down(&scale))
-                            });
-                            match mapped {
-                                Some(cost) => terms.push(cost),
-                                None => {
-                                    return Err(failure.unwrap_or_else(|| {
-                                        "a callee bound has a parameter out of range".into()
-                                    }))
-                                }
-                            }
-                        }
-                    }
+                    let cost = self.callee_cost(*callee, args, state, params, names)?;
+                    terms.push(cost);
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
                             let targets: Vec<Dimension> =
@@ -399,6 +378,39 @@ impl<'a> Solver<'a> {
         }))
     }
 
+    /// The bound of `callee` called with `args`, in terms of `params` under `state`.
+    fn callee_cost(
+        &self,
+        callee: AbsProcId,
+        args: &[Dimension],
+        state: &Polyhedron,
+        params: &[Dimension],
+        names: &[String],
+    ) -> Result<CostExpr, String> {
+        match &self.bounds[callee] {
+            Bound::Unknown(reason) => Err(reason.clone()),
+            Bound::Bounded(bound) => {
+                let mut failure = None;
+                let mapped =
+                    bound.map_linears(&mut |e| {
+                        let (expr, scale) = substitute(e, args)?;
+                        let upper = upper_bound(state, &expr, params, names);
+                        if upper.is_none() {
+                            failure =
+                                Some(format!(
+                            "the cost of a call to {} cannot be bounded in terms of the inputs",
+                            self.program.procs[callee].name.split('/').next().unwrap_or("a method")
+                        ));
+                        }
+                        Some(upper?.scaled_down(&scale))
+                    });
+                mapped.ok_or_else(|| {
+                    failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into())
+                })
+            }
+        }
+    }
+
     /// Solves a cycle with a single head; other shapes are unknown.
     fn cycle(&mut self, component: &[AbsProcId]) {
         // A head is entered from outside the cycle (or is an analysis entry) and lies on every cycle.
@@ -407,7 +419,7 @@ impl<'a> Solver<'a> {
                 caller.rules.iter().any(|r| {
                     r.items
                         .iter()
-                        .any(|i| matches!(i, Item::Call { callee, .. } if *callee == p))
+                        .any(|i| matches!(i, Item::Call { callee, .. } | Item::Charge { callee, .. } if *callee == p))
                 })
             });
             let mut any = false;
@@ -501,7 +513,7 @@ impl<'a> Solver<'a> {
             graph.add_node(p);
             for rule in &self.program.procs[p].rules {
                 for item in &rule.items {
-                    if let Item::Call { callee, .. } = item {
+                    if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
                         if rest.contains(callee) {
                             graph.add_edge(p, *callee, ());
                         }
@@ -540,7 +552,10 @@ impl<'a> Solver<'a> {
             let proc = &self.program.procs[p];
             for rule in &proc.rules {
                 if done.len() + pending.len() > MAX_PATHS {
-                    return Err(format!("more than {MAX_PATHS} paths through the loop"));
+                    return Err(format!(
+                        "more than {MAX_PATHS} paths through the loop of {}",
+                        self.program.procs[head].name
+                    ));
                 }
                 let mut state = path
                     .state
@@ -568,7 +583,9 @@ impl<'a> Solver<'a> {
                     || !outcome.completes
                     || rule.may_throw
                     || rule.items.iter().any(|i| match i {
-                        Item::Call { callee, .. } => !component.contains(callee),
+                        Item::Call { callee, .. } | Item::Charge { callee, .. } => {
+                            !component.contains(callee)
+                        }
                         Item::Opaque { .. } | Item::Marker { .. } => true,
                         Item::Constrain(_) => false,
                     });
@@ -771,6 +788,10 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
             }
             Item::Opaque { reason } => Item::Opaque {
                 reason: reason.clone(),
+            },
+            Item::Charge { callee, args } => Item::Charge {
+                callee: *callee,
+                args: args.iter().map(|d| d + offset).collect(),
             },
             Item::Marker { bytecodes } => Item::Marker {
                 bytecodes: *bytecodes,

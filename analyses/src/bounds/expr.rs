@@ -234,6 +234,32 @@ impl CostExpr {
             Some(c) if !c.is_zero() || rest.is_empty() => rest.insert(0, CostExpr::Const(c)),
             _ => {}
         }
+        // `c1 + e` and `c2 + e` with the same non-constant part `e`: only the larger constant can
+        // be the maximum (a bare `e` has constant 0).
+        let split = |x: &CostExpr| -> (BigRational, CostExpr) {
+            match x {
+                CostExpr::Add(items) => match items.first() {
+                    Some(CostExpr::Const(c)) => {
+                        (c.clone(), CostExpr::add(items[1..].iter().cloned()))
+                    }
+                    _ => (BigRational::zero(), x.clone()),
+                },
+                CostExpr::Const(c) => (c.clone(), CostExpr::zero()),
+                other => (BigRational::zero(), other.clone()),
+            }
+        };
+        let parts: Vec<(BigRational, CostExpr)> = rest.iter().map(split).collect();
+        let mut kept: Vec<CostExpr> = Vec::new();
+        for (k, (c, e)) in parts.iter().enumerate() {
+            let dominated = parts
+                .iter()
+                .enumerate()
+                .any(|(j, (d, f))| f == e && (d > c || (d == c && j < k)));
+            if !dominated {
+                kept.push(rest[k].clone());
+            }
+        }
+        let mut rest = kept;
         match rest.len() {
             0 => CostExpr::zero(),
             1 => rest.pop().unwrap_or_else(CostExpr::zero),

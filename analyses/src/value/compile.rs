@@ -25,6 +25,11 @@ use std::collections::HashMap;
 /// An abstract procedure, by position in `AbstractProgram::procs`.
 pub type AbsProcId = usize;
 
+/// Statements of one block that may throw out of it and get a rule of their own; past this, the
+/// block's cost is unknown (each such rule repeats the block's prefix, so this bounds the size of
+/// the abstract program quadratically in the block size).
+pub const MAX_ESCAPES_PER_RULE: usize = 24;
+
 /// Where an abstract procedure comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Origin {
@@ -34,6 +39,8 @@ pub enum Origin {
     Aux(AuxOp),
     /// The dispatch of a method call over its possible targets.
     Dispatch(MethodRef),
+    /// The JVM's construction of an exception it raises itself (null pointer, bounds, ...).
+    Implicit,
 }
 
 /// One item of an abstract rule's body.
@@ -54,6 +61,12 @@ pub enum Item {
     /// A call of a known marker method whose whole cost is this many bytecodes and nothing else.
     Marker {
         bytecodes: u64,
+    },
+    /// The cost of running `callee` on `args` without assuming that it returns (the callee
+    /// threw, or this models the JVM constructing an exception): no post-condition follows.
+    Charge {
+        callee: AbsProcId,
+        args: Vec<Dimension>,
     },
 }
 
@@ -105,6 +118,8 @@ pub struct AbstractProc {
 #[derive(Clone, Debug, Default)]
 pub struct AbstractProgram {
     pub procs: Vec<AbstractProc>,
+    /// The procedure that constructs one of a set of implicit exceptions, per set of classes.
+    pub implicit_exceptions: HashMap<Vec<&'static str>, AbsProcId>,
     /// The abstract procedure of each IR procedure, per method.
     pub of_ir: Vec<Vec<AbsProcId>>,
 }
@@ -318,19 +333,42 @@ impl<'a> RuleCompiler<'a> {
                 .collect();
         }
         let mut items: Vec<Item> = Vec::new();
-        let mut handler_rules: Vec<(usize, Vec<Item>, RuleCost)> = Vec::new();
+        let mut handler_rules: Vec<(usize, Vec<Item>, RuleCost, bool)> = Vec::new();
         let mut returns = true;
         let mut cost = RuleCost::default();
+        let mut escapes = 0;
         for (k, stmt) in rule.body.iter().enumerate() {
+            // What an exception raised by this statement has cost: the callee it was thrown in,
+            // or the JVM's construction of an implicit exception.
+            let (mut exceptional, implicit) = self.exceptional_items(&stmt.kind);
+            exceptional.extend(implicit.iter().cloned());
+            let mut partial = cost.clone();
+            partial.add(&self.stmt_cost(stmt, true));
+            if self.model == CostModel::Instructions {
+                partial.constant = u64::from(stmt.bytecodes);
+            }
             if let Some(edge) = &stmt.handler {
                 let mut alternative = items.clone();
+                alternative.extend(exceptional);
                 alternative.extend(self.handler_call(edge));
-                let mut partial = cost.clone();
-                partial.add(&self.stmt_cost(stmt, true));
-                if self.model == CostModel::Instructions {
-                    partial.constant = u64::from(stmt.bytecodes);
+                handler_rules.push((k, alternative, partial, true));
+            } else if !implicit.is_empty() {
+                // The exception leaves the procedure: a rule that ends here, without returning.
+                // Only the construction of an implicit exception needs one: an exception thrown
+                // inside a callee costs no more than the callee, which the rule itself counts.
+                let exceptional = implicit;
+                escapes += 1;
+                if escapes > MAX_ESCAPES_PER_RULE {
+                    items.push(Item::Opaque {
+                        reason: format!(
+                            "more than {MAX_ESCAPES_PER_RULE} statements of one block may throw (the analysis budget)"
+                        ),
+                    });
+                } else {
+                    let mut alternative = items.clone();
+                    alternative.extend(exceptional);
+                    handler_rules.push((k, alternative, partial, false));
                 }
-                handler_rules.push((k, alternative, partial));
             }
             if matches!(stmt.kind, StmtKind::Throw { .. }) {
                 returns = false;
@@ -358,13 +396,13 @@ impl<'a> RuleCompiler<'a> {
                 may_throw,
                 source: Some((index, None)),
             });
-            for (k, alternative, partial) in &handler_rules {
+            for (k, alternative, partial, continues) in &handler_rules {
                 out.push(AbstractRule {
                     dims,
                     cost: partial.clone(),
                     guard: guard.clone(),
                     items: alternative.clone(),
-                    returns: true,
+                    returns: *continues,
                     may_throw: true,
                     source: Some((index, Some(*k))),
                 });
@@ -439,6 +477,169 @@ impl<'a> RuleCompiler<'a> {
             (self.proc.inputs.len()..self.proc.inputs.len() + self.proc.outputs.len()).collect();
         let callee = self.program.of_ir[self.method_index][edge.proc.index()];
         vec![Item::Constrain(defs), Item::Call { callee, args, outs }]
+    }
+
+    /// What an exception raised by `kind` has cost beyond the rule's own bytecodes: the callee
+    /// that threw it (for calls), and the construction of an exception the JVM raises itself.
+    /// Returns the callee part and the implicit-exception part separately.
+    fn exceptional_items(&mut self, kind: &StmtKind) -> (Vec<Item>, Vec<Item>) {
+        let mut items = Vec::new();
+        let mut defs = Vec::new();
+        match kind {
+            StmtKind::Invoke {
+                kind: call_kind,
+                method,
+                args,
+                ..
+            } => {
+                let arg_dims: Vec<Dimension> =
+                    args.iter().map(|a| self.operand(a, &mut defs)).collect();
+                match self.dispatch(*call_kind, method) {
+                    Some(callee) => items.push(Item::Charge {
+                        callee,
+                        args: arg_dims,
+                    }),
+                    None if is_marker(method) => items.push(Item::Marker { bytecodes: 1 }),
+                    None if self.resolver.is_native(*call_kind, method) => {
+                        items.push(Item::Marker { bytecodes: 0 })
+                    }
+                    None => items.push(Item::Opaque {
+                        reason: format!(
+                            "calls {}.{}{}, which is not analysed",
+                            method.class.replace('/', "."),
+                            method.name,
+                            method.descriptor
+                        ),
+                    }),
+                }
+            }
+            StmtKind::InvokeDynamic { name, .. } => items.push(Item::Opaque {
+                reason: format!("calls the dynamically linked `{name}` (invokedynamic)"),
+            }),
+            StmtKind::Call { proc, args, .. } => {
+                let arg_dims: Vec<Dimension> =
+                    args.iter().map(|a| self.operand(a, &mut defs)).collect();
+                let callee = self.program.of_ir[self.method_index][proc.index()];
+                items.push(Item::Charge {
+                    callee,
+                    args: arg_dims,
+                });
+            }
+            _ => {}
+        }
+        let mut implicit = Vec::new();
+        let mut classes = kind.implicit_exceptions();
+        if self.only_npe_on_this(kind) {
+            // `this` is never null, so the only implicit exception is ruled out.
+            classes = &[];
+        }
+        if !classes.is_empty() && !matches!(kind, StmtKind::Throw { .. }) {
+            let callee = self.implicit_exception_proc(classes);
+            implicit.push(Item::Charge {
+                callee,
+                args: Vec::new(),
+            });
+        }
+        if !defs.is_empty() {
+            items.insert(0, Item::Constrain(defs));
+        }
+        (items, implicit)
+    }
+
+    /// Whether the statement's only implicit exception is a `NullPointerException` on an object
+    /// that is `this` of an instance method that never assigns its slot 0 (`this` is never null).
+    fn only_npe_on_this(&self, kind: &StmtKind) -> bool {
+        let object = match kind {
+            StmtKind::GetField { object, .. } | StmtKind::PutField { object, .. } => object,
+            StmtKind::Invoke {
+                kind: call_kind,
+                args,
+                ..
+            } if *call_kind != CallKind::Static => match args.first() {
+                Some(receiver) => receiver,
+                None => return false,
+            },
+            _ => return false,
+        };
+        let Some(this) = self.this_var() else {
+            return false;
+        };
+        *object == Operand::Var(this)
+    }
+
+    /// The variable holding `this` throughout the method, when there is one: the first input of
+    /// an instance method's entry, provided no version of it is ever assigned (versions of a
+    /// variable are named `<name>.<k>`, so an assignment to slot 0 would show as one).
+    fn this_var(&self) -> Option<VarId> {
+        if self.method.is_static {
+            return None;
+        }
+        let this = *self.method.proc(self.method.entry).inputs.first()?;
+        let name = &self.method.var(this).name;
+        let prefix = format!("{name}.");
+        let reassigned = self.method.vars.iter().any(|d| {
+            d.name
+                .strip_prefix(&prefix)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()))
+        });
+        (!reassigned).then_some(this)
+    }
+
+    /// The procedure whose rules construct each of the given exception classes with each of the
+    /// constructors the JVM may use (no arguments, or a message).
+    fn implicit_exception_proc(&mut self, classes: &'static [&'static str]) -> AbsProcId {
+        let key: Vec<&'static str> = classes.to_vec();
+        if let Some(id) = self.program.implicit_exceptions.get(&key) {
+            return *id;
+        }
+        let mut rules = Vec::new();
+        for class in classes {
+            for descriptor in ["()V", "(Ljava/lang/String;)V"] {
+                let method = MethodRef {
+                    class: (*class).to_owned(),
+                    name: "<init>".into(),
+                    descriptor: descriptor.into(),
+                };
+                let inputs = if descriptor == "()V" { 1 } else { 2 };
+                let mut constraints: Vec<Constraint> = ge(&[(0, 1)], -1).into_iter().collect();
+                if inputs == 2 {
+                    constraints.extend(ge(&[(1, 1)], 0));
+                }
+                let call = match self.dispatch(CallKind::Special, &method) {
+                    Some(callee) => Item::Call {
+                        callee,
+                        args: (0..inputs).collect(),
+                        outs: Vec::new(),
+                    },
+                    None => Item::Opaque {
+                        reason: format!(
+                            "constructs {} (an exception the JVM raises), which is not analysed",
+                            class.replace('/', ".")
+                        ),
+                    },
+                };
+                rules.push(AbstractRule {
+                    dims: inputs,
+                    cost: RuleCost::default(),
+                    may_throw: false,
+                    guard: Vec::new(),
+                    items: vec![Item::Constrain(constraints), call],
+                    returns: true,
+                    source: None,
+                });
+            }
+        }
+        self.program.procs.push(AbstractProc {
+            is_method_entry: false,
+            name: format!("implicit {}", classes.join(" | ")),
+            inputs: 0,
+            outputs: 0,
+            rules,
+            origin: Origin::Implicit,
+        });
+        let id = self.program.procs.len() - 1;
+        self.program.implicit_exceptions.insert(key, id);
+        id
     }
 
     /// What a statement costs under the model (bytecodes are counted per rule, not here). A

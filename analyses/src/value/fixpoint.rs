@@ -163,6 +163,11 @@ impl<'a> Solver<'a> {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
                 Item::Opaque { .. } | Item::Marker { .. } => {}
+                Item::Charge { callee, args } => {
+                    if *callee < self.program.procs.len() {
+                        self.add_pre(*callee, restrict(&state, args));
+                    }
+                }
                 Item::Call { callee, args, outs } => {
                     let callee = *callee;
                     if callee >= self.program.procs.len() {

@@ -135,6 +135,7 @@ public class ArrayLoops {
     }
 
     // expect: O(|a|)
+    // (Runs min(n, |a|) times, so O(n) would be as true.)
     static int prefixUpTo(int[] a, int n) {
         int s = 0;
         for (int i = 0; i < n && i < a.length; i++) {
