@@ -161,11 +161,7 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
         next += 1;
         for (kind, method) in calls {
             for target in hierarchy.targets(kind, &method).targets {
-                let key = (
-                    target.class.clone(),
-                    target.name.clone(),
-                    target.descriptor.clone(),
-                );
+                let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
                 if lifted >= LIBRARY_BUDGET || !known.insert(key) {
                     continue;
                 }
@@ -182,12 +178,7 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
                 let Ok(ir) = lift_method(&class, decl) else {
                     continue;
                 };
-                let statements: usize = ir
-                    .procs
-                    .iter()
-                    .flat_map(|p| &p.rules)
-                    .map(|r| r.body.len())
-                    .sum();
+                let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
                 if statements <= LIBRARY_METHOD_STATEMENTS {
                     methods.push(ir);
                     lifted += 1;
@@ -442,10 +433,7 @@ fn fill(
             line,
             offset: head.pc,
             ranking_function,
-            iterations: info
-                .iterations
-                .as_ref()
-                .map(|e| rename(e, &head_names).to_string()),
+            iterations: info.iterations.as_ref().map(|e| rename(e, &head_names).to_string()),
             reason,
         });
     }

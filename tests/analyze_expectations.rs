@@ -100,36 +100,23 @@ fn meets(expected: &Expected, m: &MethodReport) -> bool {
         Expected::Class(class) => m.status == "bounded" && m.complexity.as_deref() == Some(class),
         // No bound; a proof of nontermination is fine too. A lifting error is not an answer.
         Expected::Unbounded => {
-            m.status != "bounded"
-                && m.status != "error"
-                && m.bound.is_none()
-                && m.upper_bound.is_none()
+            m.status != "bounded" && m.status != "error" && m.bound.is_none() && m.upper_bound.is_none()
         }
-        Expected::Nonterminating => {
-            m.status != "bounded" && m.terminates == Some(false) && m.upper_bound.is_none()
-        }
+        Expected::Nonterminating => m.status != "bounded" && m.terminates == Some(false) && m.upper_bound.is_none(),
     }
 }
 
 #[test]
 fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
     let known: BTreeMap<&str, &str> = KNOWN.iter().copied().collect();
-    assert_eq!(
-        known.len(),
-        KNOWN.len(),
-        "a method is listed twice in KNOWN"
-    );
+    assert_eq!(known.len(), KNOWN.len(), "a method is listed twice in KNOWN");
     let mut seen_known = BTreeSet::new();
     let mut failures = Vec::new();
     let mut table = Vec::new();
     let mut total = 0;
     let mut nonterminating = 0;
     for fixture in analysed() {
-        let file = fixture
-            .source
-            .file_name()
-            .and_then(|s| s.to_str())
-            .unwrap_or("?");
+        let file = fixture.source.file_name().and_then(|s| s.to_str()).unwrap_or("?");
         // Every reported method has an expectation, except the constructors javac adds.
         for m in &fixture.report.methods {
             let declared = fixture
@@ -161,10 +148,7 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
             // Whatever else holds, a bound always comes with a class, an expression and
             // `terminates: true`, and no bound never comes with `terminates: true`.
             if m.status == "bounded" {
-                if m.bound.is_none()
-                    || m.upper_bound.is_none()
-                    || m.complexity.is_none()
-                    || m.terminates != Some(true)
+                if m.bound.is_none() || m.upper_bound.is_none() || m.complexity.is_none() || m.terminates != Some(true)
                 {
                     failures.push(format!("{key}: an incomplete bounded report: {m:?}"));
                 }
@@ -244,16 +228,8 @@ fn check(expected_path: &Path, actual: &str) -> Option<String> {
         .lines()
         .zip(actual.lines())
         .position(|(a, b)| a != b)
-        .map_or(
-            expected.lines().count().min(actual.lines().count()) + 1,
-            |k| k + 1,
-        );
-    let line = |text: &str| {
-        text.lines()
-            .nth(first - 1)
-            .unwrap_or("<end of file>")
-            .to_owned()
-    };
+        .map_or(expected.lines().count().min(actual.lines().count()) + 1, |k| k + 1);
+    let line = |text: &str| text.lines().nth(first - 1).unwrap_or("<end of file>").to_owned();
     Some(format!(
         "{} differs from the report at line {first}:\n  expected: {}\n  actual:   {}\n(run with UPDATE_EXPECT=1 to accept)",
         expected_path.display(),

@@ -132,12 +132,7 @@ fn arrays() -> Vec<Vec<i32>> {
 }
 
 fn lists() -> Vec<Vec<i32>> {
-    vec![
-        vec![4],
-        vec![1, 2],
-        vec![3, 1, 2],
-        vec![5, -2, 9, 0, 5, 5, 1, 8, -7, 3],
-    ]
+    vec![vec![4], vec![1, 2], vec![3, 1, 2], vec![5, -2, 9, 0, 5, 5, 1, 8, -7, 3]]
 }
 
 fn ints(values: &[i32]) -> Vec<Vec<Arg>> {
@@ -153,10 +148,7 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
         [] => vec![vec![]],
         [Int] => ints(INTS),
         [Long] => INTS.iter().map(|&v| vec![Arg::Long(v.into())]).collect(),
-        [Int, Int] => INT_PAIRS
-            .iter()
-            .map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)])
-            .collect(),
+        [Int, Int] => INT_PAIRS.iter().map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)]).collect(),
         [Long, Long] => INT_PAIRS
             .iter()
             .map(|&(a, b)| vec![Arg::Long(a.into()), Arg::Long(b.into())])
@@ -166,37 +158,18 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
             .map(|&(a, b)| vec![Arg::Long(a.into()), Arg::Int(b)])
             .collect(),
         [IntArray] => arrays.into_iter().map(|a| vec![Arg::IntArray(a)]).collect(),
-        [IntArray, Int] => [
-            (0, 0),
-            (1, 7),
-            (1, 3),
-            (2, 2),
-            (2, 9),
-            (3, 5),
-            (3, -7),
-            (4, 9),
-            (4, 64),
-        ]
-        .iter()
-        .map(|&(a, x)| vec![Arg::IntArray(arrays[a].clone()), Arg::Int(x)])
-        .collect(),
+        [IntArray, Int] => [(0, 0), (1, 7), (1, 3), (2, 2), (2, 9), (3, 5), (3, -7), (4, 9), (4, 64)]
+            .iter()
+            .map(|&(a, x)| vec![Arg::IntArray(arrays[a].clone()), Arg::Int(x)])
+            .collect(),
         [IntArray, IntArray] => [(0, 0), (1, 0), (0, 2), (2, 1), (2, 3), (3, 4), (4, 4)]
             .iter()
-            .map(|&(a, b)| {
-                vec![
-                    Arg::IntArray(arrays[a].clone()),
-                    Arg::IntArray(arrays[b].clone()),
-                ]
-            })
+            .map(|&(a, b)| vec![Arg::IntArray(arrays[a].clone()), Arg::IntArray(arrays[b].clone())])
             .collect(),
         [Int, List] => [(1, 0), (2, 1), (-5, 3)]
             .iter()
             .map(|&(x, l)| {
-                let list = if l == 0 {
-                    Vec::new()
-                } else {
-                    lists[l - 1].clone()
-                };
+                let list = if l == 0 { Vec::new() } else { lists[l - 1].clone() };
                 vec![Arg::Int(x), Arg::List(list)]
             })
             .collect(),
@@ -206,11 +179,8 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
 
 /// Inputs for methods whose preconditions or costs rule out the defaults: `Class.method` → inputs.
 fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
-    let pairs = |v: &[(i32, i32)]| -> Vec<Vec<Arg>> {
-        v.iter()
-            .map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)])
-            .collect()
-    };
+    let pairs =
+        |v: &[(i32, i32)]| -> Vec<Vec<Arg>> { v.iter().map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)]).collect() };
     let sorted = |v: Vec<i32>| Arg::IntArray(v);
     let mut o = BTreeMap::new();
     // 2^n calls.
@@ -251,19 +221,10 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
     // The index must be in range or the recursion stops at once; both are fine.
     o.insert(
         "Recursive.sumFrom",
-        [
-            (0, 0),
-            (1, 0),
-            (2, 1),
-            (3, 0),
-            (3, 4),
-            (4, 16),
-            (3, -1),
-            (2, 7),
-        ]
-        .iter()
-        .map(|&(a, i)| vec![Arg::IntArray(arrays()[a].clone()), Arg::Int(i)])
-        .collect(),
+        [(0, 0), (1, 0), (2, 1), (3, 0), (3, 4), (4, 16), (3, -1), (2, 7)]
+            .iter()
+            .map(|&(a, i)| vec![Arg::IntArray(arrays()[a].clone()), Arg::Int(i)])
+            .collect(),
     );
     // Methods that do not terminate for some inputs: only inputs for which they do.
     o.insert("Nonterminating.spinWhenPositive", ints(&[-3, -1, 0]));
@@ -271,15 +232,9 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
     o.insert("Nonterminating.guardedStuckCounter", ints(&[-3, -1, 0]));
     o.insert("Nonterminating.stuckCounter", ints(&[-3, -1, 0]));
     o.insert("Nonterminating.stepTwoUntilEqual", ints(&[0, 2, 6, 18, 64]));
-    o.insert(
-        "Nonterminating.countDownByTwoToZero",
-        ints(&[0, 2, 6, 18, 64]),
-    );
+    o.insert("Nonterminating.countDownByTwoToZero", ints(&[0, 2, 6, 18, 64]));
     o.insert("Nonterminating.collatz", ints(&[1, 2, 5, 17, 27, 64]));
-    o.insert(
-        "Nonterminating.swapUntilEqual",
-        pairs(&[(0, 0), (5, 5), (-3, -3)]),
-    );
+    o.insert("Nonterminating.swapUntilEqual", pairs(&[(0, 0), (5, 5), (-3, -3)]));
     o.insert(
         "Nonterminating.unguardedStride",
         pairs(&[(0, 0), (-3, 0), (5, 1), (17, 3), (64, 5)]),
@@ -304,20 +259,14 @@ fn subjects<'a>(
     overrides: &BTreeMap<&str, Vec<Vec<Arg>>>,
 ) -> Result<Vec<Subject<'a>>, String> {
     let mut out = Vec::new();
-    for m in methods
-        .iter()
-        .filter(|m| m.class == class && m.status == "bounded")
-    {
+    for m in methods.iter().filter(|m| m.class == class && m.status == "bounded") {
         let key = format!("{}.{}", m.class, m.name);
         // The constructors javac adds are not fixture methods.
         if m.name == "<init>" && m.descriptor == "()V" {
             continue;
         }
         let Some(params) = kinds(&m.descriptor) else {
-            return Err(format!(
-                "{key}{}: no inputs for these parameter types",
-                m.descriptor
-            ));
+            return Err(format!("{key}{}: no inputs for these parameter types", m.descriptor));
         };
         let instance = m.parameters.len() == params.len() + 1;
         if m.bound.is_none() || (!instance && m.parameters.len() != params.len()) {
@@ -327,9 +276,7 @@ fn subjects<'a>(
             ));
         }
         if instance && class != "Chain" {
-            return Err(format!(
-                "{key}: an instance method of a class other than Chain"
-            ));
+            return Err(format!("{key}: an instance method of a class other than Chain"));
         }
         let inputs = match overrides.get(key.as_str()) {
             Some(inputs) => inputs.clone(),
@@ -355,10 +302,7 @@ fn subjects<'a>(
             None => default_inputs(&params),
         };
         if inputs.is_empty() {
-            return Err(format!(
-                "{key}{}: no inputs for these parameter types",
-                m.descriptor
-            ));
+            return Err(format!("{key}{}: no inputs for these parameter types", m.descriptor));
         }
         out.push(Subject {
             report: m,
@@ -376,10 +320,7 @@ fn subjects<'a>(
 fn driver(name: &str, class: &str, subjects: &[Subject]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "public class {name} {{");
-    let _ = writeln!(
-        s,
-        "    static final StringBuilder RESULTS = new StringBuilder();"
-    );
+    let _ = writeln!(s, "    static final StringBuilder RESULTS = new StringBuilder();");
     let _ = writeln!(s, "    static Object sink;");
     if class == "Chain" {
         s.push_str(
@@ -430,24 +371,21 @@ fn driver(name: &str, class: &str, subjects: &[Subject]) -> String {
         }
         let _ = writeln!(s, "    }}");
     }
-    let _ = writeln!(
-        s,
-        "    public static void main(String[] args) throws Exception {{"
-    );
+    let _ = writeln!(s, "    public static void main(String[] args) throws Exception {{");
     s.push_str(
         "        Thread watchdog = new Thread() {\n            public void run() {\n                try {\n                    Thread.sleep(120_000);\n                } catch (InterruptedException e) {\n                    return;\n                }\n                Runtime.getRuntime().halt(97);\n            }\n        };\n        watchdog.setDaemon(true);\n        watchdog.start();\n",
     );
     for k in 0..subjects.len() {
         let _ = writeln!(s, "        t{k}();");
     }
-    s.push_str("        java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]), RESULTS.toString());\n    }\n}\n");
+    s.push_str(
+        "        java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]), RESULTS.toString());\n    }\n}\n",
+    );
     s
 }
 
 fn is(node: &CctNode, class: &str, name: &str) -> bool {
-    node.method
-        .as_ref()
-        .is_some_and(|m| m.class == class && m.name == name)
+    node.method.as_ref().is_some_and(|m| m.class == class && m.name == name)
 }
 
 /// One checked call.
@@ -504,13 +442,9 @@ fn check_fixture(source: &Path, checks: &mut Vec<Check>, failures: &mut Vec<Stri
         .profile
         .unwrap_or_else(|e| panic!("{class}: no profile (exit code {}): {e}", run.exit_code));
     assert_eq!(run.exit_code, 0, "{class}: the driver failed");
-    eprintln!(
-        "{class}: profiled in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("{class}: profiled in {:.1} s", started.elapsed().as_secs_f64());
     let results = std::fs::read_to_string(&results_file).expect("the driver's results");
-    let outcomes: BTreeMap<&str, &str> =
-        results.lines().filter_map(|l| l.split_once(' ')).collect();
+    let outcomes: BTreeMap<&str, &str> = results.lines().filter_map(|l| l.split_once(' ')).collect();
 
     let mains: Vec<&CctNode> = cct.find(&name, "main");
     assert_eq!(mains.len(), 1, "{class}: one context for the driver's main");
@@ -527,9 +461,7 @@ fn check_fixture(source: &Path, checks: &mut Vec<Check>, failures: &mut Vec<Stri
             .children(runner[0])
             .filter(|n| {
                 n.method.as_ref().is_some_and(|id| {
-                    id.class == m.class.replace('.', "/")
-                        && id.name == m.name
-                        && id.descriptor == m.descriptor
+                    id.class == m.class.replace('.', "/") && id.name == m.name && id.descriptor == m.descriptor
                 })
             })
             .collect();
@@ -573,12 +505,7 @@ fn check_fixture(source: &Path, checks: &mut Vec<Check>, failures: &mut Vec<Stri
             };
             let value = bound
                 .eval(&|name: &str| sizes.get(name).map(|&v| Linear::constant(v).constant))
-                .unwrap_or_else(|| {
-                    panic!(
-                        "{key}: the bound {bound} names a parameter outside {:?}",
-                        m.parameters
-                    )
-                });
+                .unwrap_or_else(|| panic!("{key}: the bound {bound} names a parameter outside {:?}", m.parameters));
             let measured = node.inclusive_bytecodes;
             let ok = Linear::constant(measured as i64).constant <= value;
             // Where the cost went, for the report of a violation: the method's own bytecodes and
@@ -589,10 +516,7 @@ fn check_fixture(source: &Path, checks: &mut Vec<Check>, failures: &mut Vec<Stri
                     detail,
                     ", {} in {} (call site {})",
                     child.inclusive_bytecodes,
-                    child
-                        .method
-                        .as_ref()
-                        .map_or("?".to_owned(), |id| id.to_string()),
+                    child.method.as_ref().map_or("?".to_owned(), |id| id.to_string()),
                     child
                         .call_site
                         .map_or("none: entered by the JVM".to_owned(), |c| c.to_string())
@@ -683,8 +607,7 @@ fn every_bound_covers_the_measured_cost_of_its_calls() {
         .map(|c| (c.measured as f64 / c.bound, c))
         .collect();
     ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let methods: std::collections::BTreeSet<&str> =
-        checks.iter().map(|c| c.method.as_str()).collect();
+    let methods: std::collections::BTreeSet<&str> = checks.iter().map(|c| c.method.as_str()).collect();
     println!(
         "checked {} calls of {} methods; measured/bound: min {:.3}, median {:.3}, max {:.3}",
         checks.len(),
@@ -709,11 +632,7 @@ fn every_bound_covers_the_measured_cost_of_its_calls() {
         "only {} (method, input) pairs checked",
         checks.len()
     );
-    assert!(
-        methods.len() >= 40,
-        "only {} methods checked",
-        methods.len()
-    );
+    assert!(methods.len() >= 40, "only {} methods checked", methods.len());
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

@@ -12,9 +12,7 @@ use jresa::classfile::{parse_class, read_inputs, ClassPath, MAX_ENTRY_SIZE};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;
-use support::{
-    class_files, fixture_sources, javac, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD,
-};
+use support::{class_files, fixture_sources, javac, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD};
 
 /// How many classes of `java.base` join the corpus (every n-th one in name order).
 const JAVA_BASE_SAMPLE: usize = 300;
@@ -93,9 +91,7 @@ enum Mutation {
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let extreme_u16 = prop::sample::select(vec![
-        0u16, 1, 2, 0x7f, 0xff, 0x100, 0x7fff, 0x8000, 0xfffe, 0xffff,
-    ]);
+    let extreme_u16 = prop::sample::select(vec![0u16, 1, 2, 0x7f, 0xff, 0x100, 0x7fff, 0x8000, 0xfffe, 0xffff]);
     let extreme_u32 = prop::sample::select(vec![
         0u32,
         1,
@@ -125,17 +121,11 @@ fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
         Mutation::FlipBits { at, mask } if length > 0 => bytes[position(at)] ^= mask,
         Mutation::SetByte { at, value } if length > 0 => bytes[position(at)] = *value,
         Mutation::Truncate { at } => bytes.truncate(position(at)),
-        Mutation::Insert {
-            at,
-            bytes: inserted,
-        } => {
+        Mutation::Insert { at, bytes: inserted } => {
             let at = position(at);
             bytes.splice(at..at, inserted.iter().copied());
         }
-        Mutation::Delete {
-            at,
-            length: deleted,
-        } => {
+        Mutation::Delete { at, length: deleted } => {
             let at = position(at);
             let end = (at + deleted).min(length);
             bytes.drain(at..end);
@@ -225,8 +215,7 @@ fn every_u16_overwritten_with_extremes_is_handled() {
 /// A deflated zip of `entries`, optionally preceded by the jmod header.
 fn build_archive(entries: &[(String, Vec<u8>)], jmod: bool) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     for (name, bytes) in entries {
         writer.start_file(name.as_str(), options).unwrap();
         writer.write_all(bytes).unwrap();

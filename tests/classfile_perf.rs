@@ -30,9 +30,6 @@ fn reading_java_base_is_fast() {
         best = best.min(elapsed);
     }
     if !cfg!(debug_assertions) {
-        assert!(
-            best < Duration::from_secs(2),
-            "best of {runs} runs took {best:?}"
-        );
+        assert!(best < Duration::from_secs(2), "best of {runs} runs took {best:?}");
     }
 }

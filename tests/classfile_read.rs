@@ -9,13 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use jresa::classfile::{
-    parse_class, read_inputs, ClassFile, ClassPath, Code, Condition, Constant, ElementValue,
-    InputError, Insn, InvokeKind, Kind, Method, PrimitiveType,
+    parse_class, read_inputs, ClassFile, ClassPath, Code, Condition, Constant, ElementValue, InputError, Insn,
+    InvokeKind, Kind, Method, PrimitiveType,
 };
 use rayon::prelude::*;
 use support::{
-    class_files, fixture_sources, javac, run_tool, shared_directory, ClassAssembler, TempDir,
-    JAVA_BASE_JMOD,
+    class_files, fixture_sources, javac, run_tool, shared_directory, ClassAssembler, TempDir, JAVA_BASE_JMOD,
 };
 
 /// How many locals the generated `ManyLocals.many` declares (slot 0 holds the parameter).
@@ -69,9 +68,8 @@ fn fixtures() -> &'static Fixtures {
 }
 
 fn many_locals_source() -> String {
-    let mut source = String::from(
-        "package fixtures;\n\npublic class ManyLocals {\n    public static int many(int p) {\n",
-    );
+    let mut source =
+        String::from("package fixtures;\n\npublic class ManyLocals {\n    public static int many(int p) {\n");
     source.push_str("        int v0 = p;\n");
     for index in 1..MANY_LOCALS {
         source.push_str(&format!("        int v{index} = v{} + 1;\n", index - 1));
@@ -143,11 +141,9 @@ fn branch_targets(insn: &Insn) -> Vec<u32> {
         | Insn::IfNonNull(target)
         | Insn::Goto(target)
         | Insn::Jsr(target) => vec![*target],
-        Insn::TableSwitch {
-            default, targets, ..
-        } => std::iter::once(*default)
-            .chain(targets.iter().copied())
-            .collect(),
+        Insn::TableSwitch { default, targets, .. } => {
+            std::iter::once(*default).chain(targets.iter().copied()).collect()
+        }
         Insn::LookupSwitch { default, pairs } => std::iter::once(*default)
             .chain(pairs.iter().map(|(_, target)| *target))
             .collect(),
@@ -168,11 +164,7 @@ fn check_invariants(class: &ClassFile) -> Result<(), String> {
         if code.instructions.is_empty() {
             return Err(format!("{}: no instructions", context()));
         }
-        let pcs: BTreeSet<u32> = code
-            .instructions
-            .iter()
-            .map(|instruction| instruction.pc)
-            .collect();
+        let pcs: BTreeSet<u32> = code.instructions.iter().map(|instruction| instruction.pc).collect();
         for pair in code.instructions.windows(2) {
             if pair[0].pc >= pair[1].pc {
                 return Err(format!(
@@ -184,10 +176,7 @@ fn check_invariants(class: &ClassFile) -> Result<(), String> {
             }
         }
         if code.instructions.last().unwrap().pc >= code.code_length {
-            return Err(format!(
-                "{}: an instruction lies past the end of the code",
-                context()
-            ));
+            return Err(format!("{}: an instruction lies past the end of the code", context()));
         }
         for instruction in &code.instructions {
             for target in branch_targets(&instruction.insn) {
@@ -206,11 +195,7 @@ fn check_invariants(class: &ClassFile) -> Result<(), String> {
                 return Err(format!("{}: bad exception handler {handler:?}", context()));
             }
         }
-        if code
-            .line_numbers
-            .windows(2)
-            .any(|pair| pair[0].0 > pair[1].0)
-        {
+        if code.line_numbers.windows(2).any(|pair| pair[0].0 > pair[1].0) {
             return Err(format!("{}: line numbers are not sorted by pc", context()));
         }
     }
@@ -241,15 +226,9 @@ fn class_structure_and_method_descriptors() {
         "locked()V",
         "grid(I)[[I",
     ] {
-        assert!(
-            signatures.contains(expected),
-            "missing {expected} in {signatures:?}"
-        );
+        assert!(signatures.contains(expected), "missing {expected} in {signatures:?}");
     }
-    assert!(
-        method(&sample, "locked").access & 0x0020 != 0,
-        "locked is synchronized"
-    );
+    assert!(method(&sample, "locked").access & 0x0020 != 0, "locked is synchronized");
     let fields: Vec<(&str, &str)> = sample
         .fields
         .iter()
@@ -259,10 +238,7 @@ fn class_structure_and_method_descriptors() {
 
     let shape = fixture_class("Sample$Shape");
     assert!(shape.access & 0x0200 != 0, "Shape is an interface");
-    assert!(
-        method(&shape, "area").code.is_none(),
-        "an abstract method has no code"
-    );
+    assert!(method(&shape, "area").code.is_none(), "an abstract method has no code");
     let base = fixture_class("Sample$Base");
     assert!(method(&base, "hook").code.is_none());
     assert!(method(&base, "nativeHook").code.is_none());
@@ -338,15 +314,9 @@ fn exception_table_with_catch_types_and_finally() {
     }
     // The first entry is the NumberFormatException handler, which stores the exception.
     let first = &guarded.exception_table[0];
-    assert_eq!(
-        first.catch_type.as_deref(),
-        Some("java/lang/NumberFormatException")
-    );
+    assert_eq!(first.catch_type.as_deref(), Some("java/lang/NumberFormatException"));
     assert!(first.start < first.end);
-    assert_eq!(
-        *insn_at(guarded, first.handler),
-        Insn::Store(Kind::Reference, 1)
-    );
+    assert_eq!(*insn_at(guarded, first.handler), Insn::Store(Kind::Reference, 1));
     assert!(guarded
         .instructions
         .iter()
@@ -360,10 +330,7 @@ fn line_numbers_and_local_variables() {
     let switch_line = source_line("Sample.java", "// dense-switch");
     assert_eq!(dense.line_numbers.first(), Some(&(0, switch_line)));
     let return_line = source_line("Sample.java", "case 2: return 20;");
-    assert!(dense
-        .line_numbers
-        .iter()
-        .any(|(_, line)| *line == return_line));
+    assert!(dense.line_numbers.iter().any(|(_, line)| *line == return_line));
 
     let constants = code(&sample, "constants");
     let locals: Vec<(&str, &str, u16)> = constants
@@ -380,10 +347,7 @@ fn line_numbers_and_local_variables() {
         ("scale", "F", 7),
         ("large", "I", 8),
     ] {
-        assert!(
-            locals.contains(&expected),
-            "{expected:?} missing from {locals:?}"
-        );
+        assert!(locals.contains(&expected), "{expected:?} missing from {locals:?}");
     }
     let this = &constants.local_variables[0];
     assert_eq!((this.start, this.length), (0, constants.code_length));
@@ -409,10 +373,7 @@ fn ldc_constants_and_shorthand_forms() {
         Constant::Float(3.5),
         Constant::Int(1000000),
     ] {
-        assert!(
-            loaded.contains(&&expected),
-            "{expected:?} missing from {loaded:?}"
-        );
+        assert!(loaded.contains(&&expected), "{expected:?} missing from {loaded:?}");
     }
     let insns: Vec<&Insn> = constants
         .instructions
@@ -425,11 +386,7 @@ fn ldc_constants_and_shorthand_forms() {
     assert!(insns.contains(&&Insn::Return(Some(Kind::Long))));
 
     let grid = code(&sample, "grid");
-    let insns: Vec<&Insn> = grid
-        .instructions
-        .iter()
-        .map(|instruction| &instruction.insn)
-        .collect();
+    let insns: Vec<&Insn> = grid.instructions.iter().map(|instruction| &instruction.insn).collect();
     assert!(insns.contains(&&Insn::NewArray(PrimitiveType::Long)));
     assert!(insns.contains(&&Insn::ANewArray("java/lang/String".to_owned())));
     assert!(insns.contains(&&Insn::MultiANewArray("[[I".to_owned(), 2)));
@@ -504,10 +461,7 @@ fn class_retention_annotations_are_invisible_with_element_values() {
         .iter()
         .find(|annotation| annotation.type_descriptor == "Lfixtures/Budget;")
         .expect("class annotation");
-    assert!(
-        !budget.visible,
-        "CLASS retention is RuntimeInvisibleAnnotations"
-    );
+    assert!(!budget.visible, "CLASS retention is RuntimeInvisibleAnnotations");
     assert_eq!(
         budget.elements,
         vec![
@@ -524,10 +478,7 @@ fn class_retention_annotations_are_invisible_with_element_values() {
                     constant: "TYPE".to_owned(),
                 }
             ),
-            (
-                "owner".to_owned(),
-                ElementValue::Class("Ljava/lang/String;".to_owned())
-            ),
+            ("owner".to_owned(), ElementValue::Class("Ljava/lang/String;".to_owned())),
         ]
     );
     let visible = sample
@@ -538,10 +489,7 @@ fn class_retention_annotations_are_invisible_with_element_values() {
     assert!(visible.visible);
     assert_eq!(
         visible.elements,
-        vec![(
-            "value".to_owned(),
-            ElementValue::String("on the class".to_owned())
-        )]
+        vec![("value".to_owned(), ElementValue::String("on the class".to_owned()))]
     );
 
     let constants = method(&sample, "constants");
@@ -558,19 +506,12 @@ fn class_retention_annotations_are_invisible_with_element_values() {
             ("unit".to_owned(), ElementValue::String("ms".to_owned())),
         ]
     );
-    assert!(
-        constants
-            .annotations
-            .iter()
-            .any(|annotation| annotation.visible
-                && annotation.type_descriptor == "Lfixtures/Visible;")
-    );
-
-    let counter = sample
-        .fields
+    assert!(constants
+        .annotations
         .iter()
-        .find(|field| field.name == "counter")
-        .unwrap();
+        .any(|annotation| annotation.visible && annotation.type_descriptor == "Lfixtures/Visible;"));
+
+    let counter = sample.fields.iter().find(|field| field.name == "counter").unwrap();
     assert_eq!(counter.annotations.len(), 1);
     assert_eq!(
         counter.annotations[0].elements,
@@ -584,11 +525,7 @@ fn wide_instructions_from_a_method_with_many_locals() {
     let many = code(&class, "many");
     assert!(many.max_locals as usize > 255);
     let last_slot = MANY_LOCALS as u16;
-    let insns: Vec<&Insn> = many
-        .instructions
-        .iter()
-        .map(|instruction| &instruction.insn)
-        .collect();
+    let insns: Vec<&Insn> = many.instructions.iter().map(|instruction| &instruction.insn).collect();
     assert!(
         insns.contains(&&Insn::IInc(last_slot, 5)),
         "wide iinc with a small delta"
@@ -597,10 +534,7 @@ fn wide_instructions_from_a_method_with_many_locals() {
         insns.contains(&&Insn::IInc(last_slot, 1000)),
         "wide iinc with a 16-bit delta"
     );
-    assert!(
-        insns.contains(&&Insn::Store(Kind::Int, last_slot)),
-        "wide istore"
-    );
+    assert!(insns.contains(&&Insn::Store(Kind::Int, last_slot)), "wide istore");
     assert_eq!(
         many.instructions[many.instructions.len() - 2].insn,
         Insn::Load(Kind::Int, last_slot)
@@ -611,10 +545,7 @@ fn wide_instructions_from_a_method_with_many_locals() {
         .iter()
         .position(|instruction| instruction.insn == Insn::IInc(last_slot, 5))
         .unwrap();
-    assert_eq!(
-        many.instructions[wide_iinc + 1].pc - many.instructions[wide_iinc].pc,
-        6
-    );
+    assert_eq!(many.instructions[wide_iinc + 1].pc - many.instructions[wide_iinc].pc, 6);
     check_invariants(&class).unwrap();
 }
 
@@ -623,13 +554,10 @@ fn goto_w_in_a_method_longer_than_32_kib() {
     let class = fixture_class("BigMethod");
     let spin = code(&class, "spin");
     assert!(spin.code_length > 32767);
-    let long_backward_jump = spin
-        .instructions
-        .iter()
-        .any(|instruction| match instruction.insn {
-            Insn::Goto(target) => target < instruction.pc && instruction.pc - target > 32767,
-            _ => false,
-        });
+    let long_backward_jump = spin.instructions.iter().any(|instruction| match instruction.insn {
+        Insn::Goto(target) => target < instruction.pc && instruction.pc - target > 32767,
+        _ => false,
+    });
     assert!(long_backward_jump, "the loop's back edge is a goto_w");
     check_invariants(&class).unwrap();
 }
@@ -681,8 +609,7 @@ fn handmade_class() -> Vec<u8> {
 
 #[test]
 fn handmade_jsr_ret_goto_w_constants_and_strings() {
-    let class =
-        parse_class(&handmade_class(), "Handmade.class").unwrap_or_else(|error| panic!("{error}"));
+    let class = parse_class(&handmade_class(), "Handmade.class").unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(class.major_version, 49);
     assert_eq!(class.source_file.as_deref(), Some("Hand\u{FFFD}made.java"));
     let run = code(&class, "run");
@@ -698,23 +625,15 @@ fn handmade_jsr_ret_goto_w_constants_and_strings() {
         insns[3],
         (
             9,
-            &Insn::Ldc(Constant::MethodHandle(
-                "invokestatic Handmade.run:()V".to_owned()
-            ))
+            &Insn::Ldc(Constant::MethodHandle("invokestatic Handmade.run:()V".to_owned()))
         )
     );
-    assert_eq!(
-        insns[5],
-        (12, &Insn::Ldc(Constant::MethodType("(I)J".to_owned())))
-    );
+    assert_eq!(insns[5], (12, &Insn::Ldc(Constant::MethodType("(I)J".to_owned()))));
     assert_eq!(insns[7], (15, &Insn::Ret(300)));
     assert_eq!(insns[8], (19, &Insn::Nop));
     assert_eq!(
         insns[9],
-        (
-            20,
-            &Insn::Ldc(Constant::String("a\0b\u{FFFD}!\u{1F600}".to_owned()))
-        )
+        (20, &Insn::Ldc(Constant::String("a\0b\u{FFFD}!\u{1F600}".to_owned())))
     );
     assert_eq!(insns[11], (23, &Insn::Return(None)));
     assert_eq!(run.code_length, 24);
@@ -730,9 +649,7 @@ fn handmade_jsr_ret_goto_w_constants_and_strings() {
         .as_ref()
         .unwrap_err();
     assert_eq!(into_operand.offset, Some(0));
-    assert!(into_operand
-        .message
-        .contains("not the start of an instruction"));
+    assert!(into_operand.message.contains("not the start of an instruction"));
 }
 
 #[test]
@@ -752,10 +669,7 @@ fn version_and_header_errors() {
     assert!(parse_class(b"PK\x03\x04 not a class", "zip").is_err());
     let truncated = handmade_class();
     for length in [8, 9, 10, 20, truncated.len() - 1] {
-        assert!(
-            parse_class(&truncated[..length], "short").is_err(),
-            "length {length}"
-        );
+        assert!(parse_class(&truncated[..length], "short").is_err(), "length {length}");
     }
 }
 
@@ -786,18 +700,11 @@ fn reads_a_directory_in_sorted_order() {
     let loaded = read_inputs(&[fixtures().classes.clone()]);
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assert_eq!(loaded.classes.len(), compiled_class_count());
-    let origins: Vec<&str> = loaded
-        .classes
-        .iter()
-        .map(|class| class.origin.as_str())
-        .collect();
+    let origins: Vec<&str> = loaded.classes.iter().map(|class| class.origin.as_str()).collect();
     let mut sorted = origins.clone();
     sorted.sort();
     assert_eq!(origins, sorted);
-    assert!(loaded
-        .classes
-        .iter()
-        .any(|class| class.name == "fixtures/Sample$Shape"));
+    assert!(loaded.classes.iter().any(|class| class.name == "fixtures/Sample$Shape"));
 }
 
 #[test]
@@ -822,16 +729,11 @@ fn reads_a_jar_built_with_the_jar_tool() {
         .iter()
         .find(|class| class.name == "fixtures/Sample")
         .unwrap();
-    assert_eq!(
-        sample.origin,
-        format!("{}!fixtures/Sample.class", jar.display())
-    );
+    assert_eq!(sample.origin, format!("{}!fixtures/Sample.class", jar.display()));
 
     let class_path = ClassPath::from_paths(&[jar]).unwrap();
     assert_eq!(class_path.len(), compiled_class_count());
-    assert!(class_path
-        .class_names()
-        .any(|name| name == "fixtures/ManyLocals"));
+    assert!(class_path.class_names().any(|name| name == "fixtures/ManyLocals"));
     let first = class_path.get("fixtures/Sample").unwrap();
     let second = class_path.get("fixtures/Sample").unwrap();
     assert!(Arc::ptr_eq(&first, &second), "classes are cached");
@@ -857,11 +759,7 @@ fn missing_and_corrupt_inputs_do_not_stop_the_others() {
     ];
     let loaded = read_inputs(&inputs);
     assert_eq!(loaded.classes.len(), compiled_class_count());
-    let error_origins: Vec<&str> = loaded
-        .errors
-        .iter()
-        .map(|error| error.origin.as_str())
-        .collect();
+    let error_origins: Vec<&str> = loaded.errors.iter().map(|error| error.origin.as_str()).collect();
     assert_eq!(
         error_origins,
         [
@@ -881,34 +779,21 @@ fn java_base_jmod_reads_completely_with_valid_structure() {
         "{:#?}",
         &loaded.errors[..loaded.errors.len().min(10)]
     );
-    assert!(
-        loaded.classes.len() > 5000,
-        "only {} classes",
-        loaded.classes.len()
-    );
-    assert!(loaded
-        .classes
-        .iter()
-        .all(|class| class.name != "module-info"));
+    assert!(loaded.classes.len() > 5000, "only {} classes", loaded.classes.len());
+    assert!(loaded.classes.iter().all(|class| class.name != "module-info"));
     let problems: Vec<String> = loaded
         .classes
         .par_iter()
         .filter_map(|class| check_invariants(class).err())
         .collect();
-    assert!(
-        problems.is_empty(),
-        "{:#?}",
-        &problems[..problems.len().min(10)]
-    );
+    assert!(problems.is_empty(), "{:#?}", &problems[..problems.len().min(10)]);
     let object = loaded
         .classes
         .iter()
         .find(|class| class.name == "java/lang/Object")
         .unwrap();
     assert_eq!(object.super_name, None);
-    assert!(object
-        .origin
-        .ends_with("java.base.jmod!classes/java/lang/Object.class"));
+    assert!(object.origin.ends_with("java.base.jmod!classes/java/lang/Object.class"));
     let instructions: usize = loaded
         .classes
         .iter()
@@ -927,10 +812,7 @@ fn default_jdk_class_path_resolves_lazily_from_many_threads() {
     let object = class_path.get("java/lang/Object").unwrap();
     assert_eq!(object.super_name, None);
     let string = class_path.get("java/lang/String").unwrap();
-    assert!(string
-        .interfaces
-        .iter()
-        .any(|name| name == "java/lang/CharSequence"));
+    assert!(string.interfaces.iter().any(|name| name == "java/lang/CharSequence"));
     assert!(string
         .methods
         .iter()
@@ -972,15 +854,8 @@ struct JavapLine {
 fn javap_instructions(files: &[PathBuf]) -> Vec<JavapLine> {
     let mut arguments = vec!["-c".to_owned(), "-p".to_owned()];
     arguments.extend(files.iter().map(|file| file.display().to_string()));
-    let output = std::process::Command::new("javap")
-        .args(&arguments)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = std::process::Command::new("javap").args(&arguments).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
     let mut lines = Vec::new();
     for line in text.lines() {
@@ -1162,9 +1037,7 @@ fn javap_disagreement(insn: &Insn, line: &JavapLine) -> Option<String> {
     }
     let agrees = match insn {
         Insn::IConst(value) => javap_number(line) == Some(i64::from(*value)),
-        Insn::Load(_, slot) | Insn::Store(_, slot) | Insn::Ret(slot) => {
-            javap_number(line) == Some(i64::from(*slot))
-        }
+        Insn::Load(_, slot) | Insn::Store(_, slot) | Insn::Ret(slot) => javap_number(line) == Some(i64::from(*slot)),
         Insn::IInc(slot, delta) => line.operands.replace(' ', "") == format!("{slot},{delta}"),
         Insn::IfZero(_, target)
         | Insn::IfICmp(_, target)
@@ -1179,22 +1052,13 @@ fn javap_disagreement(insn: &Insn, line: &JavapLine) -> Option<String> {
                 && (line.operands.contains(&format!("{}:", method.name))
                     || line.operands.contains(&format!("\"{}\":", method.name)))
         }
-        Insn::GetStatic(field)
-        | Insn::PutStatic(field)
-        | Insn::GetField(field)
-        | Insn::PutField(field) => line
-            .operands
-            .ends_with(&format!("{}:{}", field.name, field.descriptor)),
-        Insn::InvokeDynamic {
-            name, descriptor, ..
-        } => line.operands.ends_with(&format!("{name}:{descriptor}")),
+        Insn::GetStatic(field) | Insn::PutStatic(field) | Insn::GetField(field) | Insn::PutField(field) => {
+            line.operands.ends_with(&format!("{}:{}", field.name, field.descriptor))
+        }
+        Insn::InvokeDynamic { name, descriptor, .. } => line.operands.ends_with(&format!("{name}:{descriptor}")),
         Insn::NewArray(element) => line.operands == format!("{element:?}").to_lowercase(),
-        Insn::New(class)
-        | Insn::CheckCast(class)
-        | Insn::InstanceOf(class)
-        | Insn::ANewArray(class) => {
-            line.operands.ends_with(&format!("class {class}"))
-                || line.operands.ends_with(&format!("class \"{class}\""))
+        Insn::New(class) | Insn::CheckCast(class) | Insn::InstanceOf(class) | Insn::ANewArray(class) => {
+            line.operands.ends_with(&format!("class {class}")) || line.operands.ends_with(&format!("class \"{class}\""))
         }
         _ => true,
     };
@@ -1225,25 +1089,26 @@ fn decoded_instructions_agree_with_javap() {
         files.push(file);
     }
 
-    let decoded: Vec<(String, Insn, u32)> =
-        files
-            .iter()
-            .flat_map(|file| {
-                let class = parse_file(file);
-                class
-                    .methods
-                    .into_iter()
-                    .filter_map(|method| {
-                        let code = method.code?.unwrap();
-                        let label = format!("{} {}{}", class.name, method.name, method.descriptor);
-                        Some(code.instructions.into_iter().map(move |instruction| {
-                            (label.clone(), instruction.insn, instruction.pc)
-                        }))
-                    })
-                    .flatten()
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+    let decoded: Vec<(String, Insn, u32)> = files
+        .iter()
+        .flat_map(|file| {
+            let class = parse_file(file);
+            class
+                .methods
+                .into_iter()
+                .filter_map(|method| {
+                    let code = method.code?.unwrap();
+                    let label = format!("{} {}{}", class.name, method.name, method.descriptor);
+                    Some(
+                        code.instructions
+                            .into_iter()
+                            .map(move |instruction| (label.clone(), instruction.insn, instruction.pc)),
+                    )
+                })
+                .flatten()
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let javap = javap_instructions(&files);
     assert_eq!(decoded.len(), javap.len(), "instruction counts differ");
     for ((label, insn, pc), line) in decoded.iter().zip(&javap) {
@@ -1252,9 +1117,5 @@ fn decoded_instructions_agree_with_javap() {
             panic!("{label} at {pc}: {problem}");
         }
     }
-    assert!(
-        decoded.len() > 20_000,
-        "only {} instructions compared",
-        decoded.len()
-    );
+    assert!(decoded.len() > 20_000, "only {} instructions compared", decoded.len());
 }

@@ -65,10 +65,7 @@ fn interface_call_reaches_every_implementation() {
 
 #[test]
 fn default_method_is_selected_for_classes_that_do_not_override_it() {
-    let found = targets(
-        CallKind::Interface,
-        method("Objects$Shape", "doubledArea", "()I"),
-    );
+    let found = targets(CallKind::Interface, method("Objects$Shape", "doubledArea", "()I"));
     assert!(
         found.contains(&target("Objects$Shape", "doubledArea", "()I")),
         "{found:?}"
@@ -89,19 +86,10 @@ fn virtual_call_through_the_abstract_class() {
 
 #[test]
 fn special_and_static_calls_resolve_up_the_superclasses() {
-    let found = targets(
-        CallKind::Special,
-        method("Objects$Square", "describe", "()I"),
-    );
+    let found = targets(CallKind::Special, method("Objects$Square", "describe", "()I"));
     assert_eq!(found, vec![target("Objects$Square", "describe", "()I")]);
-    let inherited = targets(
-        CallKind::Special,
-        method("Objects$Square", "hashCode", "()I"),
-    );
-    assert_eq!(
-        inherited,
-        vec![target("java/lang/Object", "hashCode", "()I")]
-    );
+    let inherited = targets(CallKind::Special, method("Objects$Square", "hashCode", "()I"));
+    assert_eq!(inherited, vec![target("java/lang/Object", "hashCode", "()I")]);
 }
 
 #[test]

@@ -14,10 +14,7 @@ fn data_dir() -> PathBuf {
 
 /// Compiles one Java source into a fresh directory and returns its classes, sorted by name.
 fn compile(source: &Path) -> Vec<ClassFile> {
-    let stem = source
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("fixture");
+    let stem = source.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
     let out = std::env::temp_dir().join(format!("jresa-lift-golden-{}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
@@ -45,12 +42,8 @@ fn lift_classes(classes: &[ClassFile]) -> Program {
     let mut program = Program::default();
     for class in classes {
         for method in class.methods.iter().filter(|m| m.code.is_some()) {
-            let ir = lift_method(class, method).unwrap_or_else(|e| {
-                panic!(
-                    "{}.{}{} not lifted: {e}",
-                    class.name, method.name, method.descriptor
-                )
-            });
+            let ir = lift_method(class, method)
+                .unwrap_or_else(|e| panic!("{}.{}{} not lifted: {e}", class.name, method.name, method.descriptor));
             let errors = verify_method(&ir);
             assert!(
                 errors.is_empty(),
@@ -76,10 +69,7 @@ fn check(expected_path: &Path, actual: &str) {
         )
     });
     if expected != actual {
-        let first = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b);
+        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b);
         panic!(
             "{} differs from the lifted IR (first difference at line {}); run with UPDATE_EXPECT=1 to accept",
             expected_path.display(),
@@ -101,8 +91,8 @@ fn lifted_fixtures_match_their_golden_ir() {
         let program = lift_classes(&compile(&source));
         let text = print_program(&program);
         // The golden text must also read back as exactly the same program.
-        let parsed = parse_program(&text)
-            .unwrap_or_else(|e| panic!("{}: printed IR does not parse: {e:?}", source.display()));
+        let parsed =
+            parse_program(&text).unwrap_or_else(|e| panic!("{}: printed IR does not parse: {e:?}", source.display()));
         assert_eq!(
             print_program(&parsed),
             text,

@@ -34,19 +34,9 @@ fn java_base_lifts_verifies_and_round_trips() {
                 {
                     None
                 }
-                Ok(parsed)
-                    if parsed.methods.len() == 1 && print_method(&parsed.methods[0]) == text =>
-                {
-                    None
-                }
-                Ok(_) => Some(format!(
-                    "{}: print → parse → print differs",
-                    ir.display_name()
-                )),
-                Err(error) => Some(format!(
-                    "{}: printed IR does not parse: {error:?}",
-                    ir.display_name()
-                )),
+                Ok(parsed) if parsed.methods.len() == 1 && print_method(&parsed.methods[0]) == text => None,
+                Ok(_) => Some(format!("{}: print → parse → print differs", ir.display_name())),
+                Err(error) => Some(format!("{}: printed IR does not parse: {error:?}", ir.display_name())),
             }
         })
         .collect();
@@ -66,10 +56,7 @@ fn java_base_lifts_verifies_and_round_trips() {
         &failures[..failures.len().min(5)]
     );
     let share = (total - refused.len()) as f64 / total as f64;
-    assert!(
-        total > 40_000,
-        "only {total} methods with code in java.base"
-    );
+    assert!(total > 40_000, "only {total} methods with code in java.base");
     assert!(
         share >= 0.995,
         "only {:.3}% lifted; first refusals: {:#?}",

@@ -11,17 +11,13 @@ use std::sync::OnceLock;
 fn jresa() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_jresa"));
     // The agent jar is cached per target directory, so it is built once for all test runs.
-    command.env(
-        "XDG_CACHE_HOME",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache"),
-    );
+    command.env("XDG_CACHE_HOME", Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache"));
     command
 }
 
 /// A fresh directory under the target's temporary directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("profile-exact-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("profile-exact-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch directory");
     dir
@@ -72,12 +68,8 @@ fn profile(name: &str, options: &[&str], program_args: &[&str]) -> (Cct, Output)
         .args(program_args)
         .output()
         .expect("run jresa");
-    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| {
-        panic!(
-            "no profile ({e}); stderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
+    let text = std::fs::read_to_string(&json)
+        .unwrap_or_else(|e| panic!("no profile ({e}); stderr:\n{}", String::from_utf8_lossy(&output.stderr)));
     let cct: Cct = serde_json::from_str(&text).expect("the JSON profile parses");
     (cct, output)
 }
@@ -94,9 +86,7 @@ fn default_profile() -> &'static Cct {
 }
 
 fn is(node: &CctNode, class: &str, name: &str) -> bool {
-    node.method
-        .as_ref()
-        .is_some_and(|m| m.class == class && m.name == name)
+    node.method.as_ref().is_some_and(|m| m.class == class && m.name == name)
 }
 
 fn describe(cct: &Cct, node: &CctNode) -> String {
@@ -113,10 +103,7 @@ fn describe(cct: &Cct, node: &CctNode) -> String {
 
 /// The one child of `parent` that is `Exact.name`.
 fn child<'a>(cct: &'a Cct, parent: &'a CctNode, name: &str) -> &'a CctNode {
-    let found: Vec<&CctNode> = cct
-        .children(parent)
-        .filter(|n| is(n, "Exact", name))
-        .collect();
+    let found: Vec<&CctNode> = cct.children(parent).filter(|n| is(n, "Exact", name)).collect();
     assert_eq!(
         found.len(),
         1,
@@ -181,11 +168,7 @@ fn straight_line_code_loop_and_recursion_are_counted_exactly() {
     for depth in 2..=5 {
         node = child(cct, node, "fact");
         let expected = if depth == 5 { 5 } else { 10 };
-        assert_eq!(
-            counts(node),
-            (Some(11), 1, expected),
-            "fact at depth {depth}"
-        );
+        assert_eq!(counts(node), (Some(11), 1, expected), "fact at depth {depth}");
     }
     assert_eq!(cct.children(node).count(), 0);
 }
@@ -247,9 +230,9 @@ fn callbacks_from_the_jdk_appear_below_the_jdk_methods_that_call_them() {
         .nodes
         .iter()
         .filter(|n| {
-            n.method.as_ref().is_some_and(|m| {
-                m.class == "Exact" && m.name.starts_with("lambda$sortWithCallback$")
-            })
+            n.method
+                .as_ref()
+                .is_some_and(|m| m.class == "Exact" && m.name.starts_with("lambda$sortWithCallback$"))
         })
         .collect();
     assert!(!comparisons.is_empty(), "the comparator never ran");
@@ -278,9 +261,9 @@ fn callbacks_from_the_jdk_appear_below_the_jdk_methods_that_call_them() {
         .nodes
         .iter()
         .filter(|n| {
-            n.method.as_ref().is_some_and(|m| {
-                m.class == "Exact" && m.name.starts_with("lambda$forEachCallback$")
-            })
+            n.method
+                .as_ref()
+                .is_some_and(|m| m.class == "Exact" && m.name.starts_with("lambda$forEachCallback$"))
         })
         .collect();
     assert_eq!(consumer.len(), 1, "one context for the consumer");
@@ -303,15 +286,14 @@ fn a_second_thread_has_its_own_contexts_merged_at_the_root() {
         .nodes
         .iter()
         .find(|n| {
-            n.method.as_ref().is_some_and(|m| {
-                m.class == "Exact" && m.name.starts_with("lambda$onAnotherThread$")
-            })
+            n.method
+                .as_ref()
+                .is_some_and(|m| m.class == "Exact" && m.name.starts_with("lambda$onAnotherThread$"))
         })
         .expect("the worker's Runnable ran");
     assert_eq!((runnable.invocations, runnable.bytecodes), (1, 6));
     assert!(
-        cct.ancestors(runnable)
-            .any(|a| is(a, "java/lang/Thread", "run")),
+        cct.ancestors(runnable).any(|a| is(a, "java/lang/Thread", "run")),
         "{}",
         describe(cct, runnable)
     );
@@ -422,11 +404,7 @@ fn the_exit_status_and_output_are_passed_through_and_text_is_the_default() {
         .find(|l| l.ends_with("Exact.main([Ljava/lang/String;)V"))
         .expect("a line for main");
     let fields: Vec<&str> = main_line.split_whitespace().collect();
-    assert_eq!(
-        fields[1..3],
-        ["57", "1"],
-        "exclusive and invocations: {main_line}"
-    );
+    assert_eq!(fields[1..3], ["57", "1"], "exclusive and invocations: {main_line}");
 }
 
 #[test]
@@ -471,8 +449,7 @@ fn methods_too_large_to_instrument_fully_degrade_without_losing_exactness() {
         .expect("run jresa");
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "6600");
-    let cct: Cct = serde_json::from_str(&std::fs::read_to_string(&json).expect("profile"))
-        .expect("parse profile");
+    let cct: Cct = serde_json::from_str(&std::fs::read_to_string(&json).expect("profile")).expect("parse profile");
     let mid = cct.find("Large", "mid");
     assert_eq!(mid.len(), 1);
     assert_eq!((mid[0].invocations, mid[0].bytecodes), (1, 18_201));
@@ -504,14 +481,7 @@ fn counts_do_not_depend_on_the_jit() {
     let run = |jit: &[&str]| -> Cct {
         let json = dir.join("profile.json");
         let output = jresa()
-            .args([
-                "profile",
-                "--only",
-                "Strings.measured",
-                "--format",
-                "json",
-                "--out",
-            ])
+            .args(["profile", "--only", "Strings.measured", "--format", "json", "--out"])
             .arg(&json)
             .arg("--")
             .args(jit)
@@ -520,21 +490,14 @@ fn counts_do_not_depend_on_the_jit() {
             .arg("Strings")
             .output()
             .expect("run jresa");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         serde_json::from_str(&std::fs::read_to_string(&json).expect("profile")).expect("parse")
     };
     let c2_only = run(&["-XX:-TieredCompilation"]);
     let equals_calls = |cct: &Cct| -> u64 {
         cct.find("java/lang/StringLatin1", "equals")
             .iter()
-            .filter(|n| {
-                cct.ancestors(n)
-                    .any(|a| is(a, "java/util/HashMap", "merge"))
-            })
+            .filter(|n| cct.ancestors(n).any(|a| is(a, "java/util/HashMap", "merge")))
             .map(|n| n.invocations)
             .sum()
     };

@@ -14,15 +14,7 @@ fn data(name: &str) -> PathBuf {
 }
 
 /// A node as (parent, method name, call site, invocations, bytecodes, inclusive bytecodes, depth).
-type Row = (
-    Option<usize>,
-    Option<String>,
-    Option<u32>,
-    u64,
-    u64,
-    u64,
-    u32,
-);
+type Row = (Option<usize>, Option<String>, Option<u32>, u64, u64, u64, u32);
 
 fn sample() -> Cct {
     let text = std::fs::read_to_string(data("sample.cct")).expect("read sample.cct");
@@ -42,11 +34,7 @@ fn the_sample_parses_into_a_canonical_tree() {
     let cct = sample();
     assert_eq!(cct.version, 1);
     assert_eq!(
-        (
-            cct.threads,
-            cct.instrumented_classes,
-            cct.instrumented_methods
-        ),
+        (cct.threads, cct.instrumented_classes, cct.instrumented_methods),
         (2, 3, 7)
     );
     assert_eq!(cct.uninstrumented.len(), 1);
@@ -85,10 +73,7 @@ fn the_sample_parses_into_a_canonical_tree() {
     assert_eq!(cct.nodes[1].children, vec![2, 4]);
     assert_eq!(cct.nodes[1].inclusive_invocations, 1 + 1 + 1 + 2);
     // Escaped tab and backslash in a class name.
-    assert_eq!(
-        cct.nodes[6].method,
-        method("weird\tname/With\\Escapes", "m", "()V")
-    );
+    assert_eq!(cct.nodes[6].method, method("weird\tname/With\\Escapes", "m", "()V"));
     assert_eq!(cct.nodes[2].method, method("Demo", "heavy", "(I)I"));
     let totals = &cct.totals;
     assert_eq!(
@@ -111,8 +96,8 @@ fn the_sample_renders_as_the_expected_text() {
         std::fs::write(&expected_path, &actual).expect("write sample.txt");
         return;
     }
-    let expected = std::fs::read_to_string(&expected_path)
-        .expect("missing sample.txt; run with UPDATE_EXPECT=1 to create it");
+    let expected =
+        std::fs::read_to_string(&expected_path).expect("missing sample.txt; run with UPDATE_EXPECT=1 to create it");
     assert_eq!(actual, expected);
 }
 
@@ -129,22 +114,10 @@ fn malformed_files_are_refused_with_the_line() {
     let good = std::fs::read_to_string(data("sample.cct")).expect("read sample.cct");
     let cases: Vec<(String, usize, &str)> = vec![
         (String::new(), 0, "empty"),
-        (
-            good.replacen("jresa-cct\t1", "jresa-cct\t2", 1),
-            1,
-            "header",
-        ),
+        (good.replacen("jresa-cct\t1", "jresa-cct\t2", 1), 1, "header"),
         (good.replace("end\n", ""), 0, "truncated"),
-        (
-            format!("{good}node\t7\t0\t40\t-1\t1\t1\n"),
-            21,
-            "after `end`",
-        ),
-        (
-            good.replacen("node\t2\t1\t41", "node\t9\t1\t41", 1),
-            15,
-            "out of order",
-        ),
+        (format!("{good}node\t7\t0\t40\t-1\t1\t1\n"), 21, "after `end`"),
+        (good.replacen("node\t2\t1\t41", "node\t9\t1\t41", 1), 15, "out of order"),
         (
             good.replacen("node\t2\t1\t41", "node\t2\t5\t41", 1),
             15,
@@ -156,21 +129,13 @@ fn malformed_files_are_refused_with_the_line() {
             "undefined method",
         ),
         (good.replacen("\t2\t8\n", "\t-2\t8\n", 1), 15, "negative"),
-        (
-            good.replacen("\t3\t2\t8\n", "\tx\t2\t8\n", 1),
-            15,
-            "not a number",
-        ),
+        (good.replacen("\t3\t2\t8\n", "\tx\t2\t8\n", 1), 15, "not a number"),
         (
             good.replacen("method\t41\tDemo", "method\t40\tDemo", 1),
             9,
             "defined twice",
         ),
-        (
-            good.replacen("meta\tthreads\t2", "meta\tthreads", 1),
-            2,
-            "unrecognised",
-        ),
+        (good.replacen("meta\tthreads\t2", "meta\tthreads", 1), 2, "unrecognised"),
         (
             good.replacen("node\t0\t-1\t-1", "node\t0\t-1\t40", 1),
             13,

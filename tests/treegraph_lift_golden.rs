@@ -17,14 +17,8 @@ fn root() -> &'static Path {
 
 /// Compiles one Java source into a fresh directory and returns its classes, sorted by name.
 fn compile(source: &Path) -> Vec<ClassFile> {
-    let stem = source
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("fixture");
-    let out = std::env::temp_dir().join(format!(
-        "jresa-treegraph-golden-{}-{stem}",
-        std::process::id()
-    ));
+    let stem = source.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
+    let out = std::env::temp_dir().join(format!("jresa-treegraph-golden-{}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
     let status = Command::new("javac")
@@ -35,11 +29,7 @@ fn compile(source: &Path) -> Vec<ClassFile> {
         .expect("javac runs (JDK 17 is required)");
     assert!(status.success(), "javac failed on {}", source.display());
     let loaded = read_inputs(std::slice::from_ref(&out));
-    assert!(
-        loaded.errors.is_empty(),
-        "reading classes: {:?}",
-        loaded.errors
-    );
+    assert!(loaded.errors.is_empty(), "reading classes: {:?}", loaded.errors);
     let mut classes = loaded.classes;
     classes.sort_by(|a, b| a.name.cmp(&b.name));
     let _ = std::fs::remove_dir_all(&out);
@@ -53,8 +43,8 @@ fn schedule_classes(classes: &[ClassFile]) -> (Vec<MethodIr>, Vec<MethodSchedule
     let mut schedules = Vec::new();
     for class in classes {
         for method in class.methods.iter().filter(|m| m.code.is_some()) {
-            let ir = lift_method(class, method)
-                .unwrap_or_else(|e| panic!("{}.{} not lifted: {e}", class.name, method.name));
+            let ir =
+                lift_method(class, method).unwrap_or_else(|e| panic!("{}.{} not lifted: {e}", class.name, method.name));
             assert!(verify_method(&ir).is_empty(), "{}", ir.display_name());
             let schedule = schedule_method(&ir, &limits);
             assert!(
@@ -83,10 +73,7 @@ fn check(expected_path: &Path, actual: &str) {
         )
     });
     if expected != actual {
-        let first = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b);
+        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b);
         panic!(
             "{} differs from the scheduled code (first difference at line {}); run with UPDATE_EXPECT=1 to accept",
             expected_path.display(),
@@ -114,9 +101,7 @@ fn lifted_fixtures_match_their_golden_stack_code() {
             }
         }
         let name = source.file_stem().and_then(|s| s.to_str()).expect("a name");
-        let expected = root()
-            .join("tests/data/treegraph/lift")
-            .join(format!("{name}.sched"));
+        let expected = root().join("tests/data/treegraph/lift").join(format!("{name}.sched"));
         check(&expected, &code_text(&methods, &schedules, true));
     }
     // The fixtures exercise the scheduler: shared values, reordering is never worse, and all of

@@ -31,11 +31,7 @@ fn lift(method: &str) -> MethodIr {
     let loaded = read_inputs(std::slice::from_ref(&out));
     let _ = std::fs::remove_dir_all(&out);
     let class = &loaded.classes[0];
-    let m = class
-        .methods
-        .iter()
-        .find(|m| m.name == method)
-        .expect("method");
+    let m = class.methods.iter().find(|m| m.name == method).expect("method");
     lift_method(class, m).expect("lifts")
 }
 
@@ -48,10 +44,7 @@ fn the_log_loop_gets_the_papers_invariants() {
     let ir = lift("logLoop");
     let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
     let entry = program.of_ir[0][ir.entry.index()];
-    let result = solve(
-        &program,
-        &[(entry, Polyhedron::universe(program.procs[entry].inputs))],
-    );
+    let result = solve(&program, &[(entry, Polyhedron::universe(program.procs[entry].inputs))]);
     // The loop procedure and the positions of its inputs.
     let (loop_index, loop_proc) = ir
         .procs
@@ -79,10 +72,7 @@ fn the_log_loop_gets_the_papers_invariants() {
         if let Origin::Aux(_) = proc.origin {
             if let Some(post) = &result.post[p] {
                 found = true;
-                assert!(
-                    post.entails(&ge(&[(2, 1), (0, -2)], 0)),
-                    "z >= 2x in {post:?}"
-                );
+                assert!(post.entails(&ge(&[(2, 1), (0, -2)], 0)), "z >= 2x in {post:?}");
             }
         }
     }
@@ -92,8 +82,7 @@ fn the_log_loop_gets_the_papers_invariants() {
 /// The closed-form bound and class of a method of `Paper.java` (instructions model), through the
 /// whole analysis with the JDK on the classpath.
 fn bound_of(method: &str) -> (String, String) {
-    let out =
-        std::env::temp_dir().join(format!("jresa-value-bound-{}-{method}", std::process::id()));
+    let out = std::env::temp_dir().join(format!("jresa-value-bound-{}-{method}", std::process::id()));
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value/Paper.java");
     assert!(Command::new("javac")
         .args(["-g", "-d"])
@@ -105,12 +94,9 @@ fn bound_of(method: &str) -> (String, String) {
     let loaded = read_inputs(std::slice::from_ref(&out));
     let _ = std::fs::remove_dir_all(&out);
     let classpath = jresa::classfile::ClassPath::default_jdk().ok();
-    let report = jresa::analyze::analyze(
-        &loaded.classes,
-        classpath.as_ref(),
-        CostModel::Instructions,
-        &|_, m| m.name == method,
-    );
+    let report = jresa::analyze::analyze(&loaded.classes, classpath.as_ref(), CostModel::Instructions, &|_, m| {
+        m.name == method
+    });
     let m = &report.methods[0];
     match (&m.upper_bound, &m.complexity) {
         (Some(bound), Some(class)) => (bound.clone(), class.clone()),

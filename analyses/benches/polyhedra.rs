@@ -16,14 +16,8 @@ fn expression(terms: &[(usize, i64)], constant: i64) -> LinearExpr {
 fn chained_box(lower: i64, upper: i64, step: i64) -> Polyhedron {
     let mut constraints = Vec::new();
     for dimension in 0..DIMENSIONS {
-        constraints.push(Constraint::greater_or_equal_zero(expression(
-            &[(dimension, 1)],
-            -lower,
-        )));
-        constraints.push(Constraint::greater_or_equal_zero(expression(
-            &[(dimension, -1)],
-            upper,
-        )));
+        constraints.push(Constraint::greater_or_equal_zero(expression(&[(dimension, 1)], -lower)));
+        constraints.push(Constraint::greater_or_equal_zero(expression(&[(dimension, -1)], upper)));
         if dimension + 1 < DIMENSIONS {
             constraints.push(Constraint::greater_or_equal_zero(expression(
                 &[(dimension + 1, 1), (dimension, -1)],
@@ -38,9 +32,7 @@ fn chained_box(lower: i64, upper: i64, step: i64) -> Polyhedron {
 fn point(values: impl Fn(usize) -> i64) -> Polyhedron {
     Polyhedron::from_constraints(
         DIMENSIONS,
-        (0..DIMENSIONS).map(|dimension| {
-            Constraint::equal_zero(expression(&[(dimension, 1)], -values(dimension)))
-        }),
+        (0..DIMENSIONS).map(|dimension| Constraint::equal_zero(expression(&[(dimension, 1)], -values(dimension)))),
     )
 }
 
@@ -59,10 +51,7 @@ fn random_polyhedron(seed: u64, count: usize) -> Polyhedron {
         let terms: Vec<(usize, i64)> = (0..3)
             .map(|_| (next(DIMENSIONS as u64) as usize, next(7) - 3))
             .collect();
-        constraints.push(Constraint::greater_or_equal_zero(expression(
-            &terms,
-            5 + next(10),
-        )));
+        constraints.push(Constraint::greater_or_equal_zero(expression(&terms, 5 + next(10))));
     }
     Polyhedron::from_constraints(DIMENSIONS, constraints)
 }

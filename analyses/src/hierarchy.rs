@@ -248,9 +248,7 @@ impl Hierarchy {
                 complete: false,
             };
         };
-        let is_private = self
-            .method_decl(&resolved)
-            .is_some_and(|m| m.access & ACC_PRIVATE != 0);
+        let is_private = self.method_decl(&resolved).is_some_and(|m| m.access & ACC_PRIVATE != 0);
         if matches!(kind, CallKind::Static | CallKind::Special) || is_private {
             return Targets {
                 targets: vec![resolved],
@@ -281,9 +279,7 @@ impl Hierarchy {
                 pending.extend(subs.iter().cloned());
             }
         }
-        targets.sort_by(|a, b| {
-            (&a.class, &a.name, &a.descriptor).cmp(&(&b.class, &b.name, &b.descriptor))
-        });
+        targets.sort_by(|a, b| (&a.class, &a.name, &a.descriptor).cmp(&(&b.class, &b.name, &b.descriptor)));
         Targets { targets, complete }
     }
 }

@@ -31,11 +31,7 @@ fn prints_in_costa_style() {
     let e = CostExpr::add([
         CostExpr::constant(5),
         CostExpr::mul([CostExpr::constant(7), CostExpr::nat(n())]),
-        CostExpr::mul([
-            CostExpr::constant(3),
-            CostExpr::nat(n()),
-            CostExpr::nat(m()),
-        ]),
+        CostExpr::mul([CostExpr::constant(3), CostExpr::nat(n()), CostExpr::nat(m())]),
     ]);
     assert_eq!(e.to_string(), "5 + 7*nat(n) + 3*nat(n)*nat(m)");
     assert_eq!(e.complexity(), "O(m*n)");
@@ -53,10 +49,7 @@ fn complexity_classes() {
     assert_eq!(CostExpr::constant(12).complexity(), "O(1)");
     assert_eq!(CostExpr::log2(n()).complexity(), "O(log(n))");
     let n_log_n = CostExpr::mul([CostExpr::nat(n()), CostExpr::log2(n())]);
-    assert_eq!(
-        CostExpr::add([CostExpr::nat(n()), n_log_n]).complexity(),
-        "O(n*log(n))"
-    );
+    assert_eq!(CostExpr::add([CostExpr::nat(n()), n_log_n]).complexity(), "O(n*log(n))");
     assert_eq!(
         CostExpr::add([CostExpr::pow2(n()), CostExpr::nat(n())]).complexity(),
         "O(2^n)"
@@ -86,17 +79,9 @@ fn log2_counts_bits_so_that_halving_loops_are_bounded() {
 
 #[test]
 fn max_drops_dominated_constants_and_duplicates() {
-    let e = CostExpr::max([
-        CostExpr::constant(0),
-        CostExpr::nat(n()),
-        CostExpr::nat(n()),
-    ]);
+    let e = CostExpr::max([CostExpr::constant(0), CostExpr::nat(n()), CostExpr::nat(n())]);
     assert_eq!(e.to_string(), "nat(n)");
-    let f = CostExpr::max([
-        CostExpr::constant(3),
-        CostExpr::constant(9),
-        CostExpr::nat(m()),
-    ]);
+    let f = CostExpr::max([CostExpr::constant(3), CostExpr::constant(9), CostExpr::nat(m())]);
     assert_eq!(f.to_string(), "max(9, nat(m))");
 }
 
@@ -104,9 +89,7 @@ fn leaf() -> impl Strategy<Value = CostExpr> {
     prop_oneof![
         (0i64..20).prop_map(CostExpr::constant),
         (-5i64..5, -3i64..4, -3i64..4).prop_map(|(c, a, b)| {
-            let e = Linear::constant(c)
-                .add_scaled(&n(), &int(a))
-                .add_scaled(&m(), &int(b));
+            let e = Linear::constant(c).add_scaled(&n(), &int(a)).add_scaled(&m(), &int(b));
             CostExpr::nat(e)
         }),
         (-3i64..4).prop_map(|c| CostExpr::log2(n().plus(&Linear::constant(c)))),

@@ -39,14 +39,7 @@ fn counting_loop_is_ranked_by_the_distance() {
 #[test]
 fn halving_loop_is_logarithmic() {
     // EX3/EX4 shape: x ≥ 1, 2x' ≤ x, x' ≥ 0. x itself also decreases by 1, but halving is preferred.
-    let t = Polyhedron::from_constraints(
-        2,
-        [
-            ge(&[(0, 1)], -1),
-            ge(&[(0, 1), (1, -2)], 0),
-            ge(&[(1, 1)], 0),
-        ],
-    );
+    let t = Polyhedron::from_constraints(2, [ge(&[(0, 1)], -1), ge(&[(0, 1), (1, -2)], 0), ge(&[(1, 1)], 0)]);
     let found = find(1, std::slice::from_ref(&t)).expect("ranked");
     assert!(matches!(found, Ranking::Halving(_)), "{found:?}");
     let halving = Ranking::Halving(jresa_analyses::bounds::ranking::Affine {

@@ -233,10 +233,7 @@ fn guards_are_read() {
             _ => None,
         })
         .collect();
-    assert_eq!(
-        ops,
-        vec![CmpOp::Ge, CmpOp::Le, CmpOp::Eq, CmpOp::Gt, CmpOp::Eq]
-    );
+    assert_eq!(ops, vec![CmpOp::Ge, CmpOp::Le, CmpOp::Eq, CmpOp::Gt, CmpOp::Eq]);
 }
 
 #[test]
@@ -345,16 +342,7 @@ fn mnemonics_are_decoded() {
         })
         .collect();
     use ElemTy as E;
-    let all = [
-        E::Int,
-        E::Long,
-        E::Float,
-        E::Double,
-        E::Ref,
-        E::Byte,
-        E::Char,
-        E::Short,
-    ];
+    let all = [E::Int, E::Long, E::Float, E::Double, E::Ref, E::Byte, E::Char, E::Short];
     assert_eq!(elems, all.iter().chain(&all).copied().collect::<Vec<_>>());
 }
 
@@ -386,13 +374,7 @@ fn invocations_are_decoded() {
     assert_eq!(
         invokes,
         vec![
-            (
-                None,
-                Special,
-                false,
-                "java/lang/StringBuilder.<init>:()V".into(),
-                1
-            ),
+            (None, Special, false, "java/lang/StringBuilder.<init>:()V".into(), 1),
             (
                 o,
                 Virtual,
@@ -401,13 +383,7 @@ fn invocations_are_decoded() {
                 2
             ),
             (r, Interface, true, "java/util/List.size:()I".into(), 1),
-            (
-                o,
-                Static,
-                true,
-                "java/util/List.of:()Ljava/util/List;".into(),
-                0
-            ),
+            (o, Static, true, "java/util/List.of:()Ljava/util/List;".into(), 0),
             (None, Special, true, "demo/I.m:()V".into(), 1),
             (
                 r,
@@ -444,11 +420,7 @@ fn invocations_are_decoded() {
         find(94),
         &StmtKind::Call {
             proc: ProcId(1),
-            args: vec![
-                Operand::Var(VarId(0)),
-                Operand::Int(0),
-                class("[Ljava/lang/String;")
-            ],
+            args: vec![Operand::Var(VarId(0)), Operand::Int(0), class("[Ljava/lang/String;")],
             outs: vec![VarId(13), VarId(14)],
         }
     );
@@ -522,9 +494,7 @@ fn layout_comments_and_quoting_are_tolerated() {
     // Quoted names that could be bare are read as the same names.
     let quoted = "method \"Demo\".\"f\":\"()I\"\n  vars\n  entry p\n  proc p(; ) block @0\n    rule bc=0\n      @0#1 new \"java/lang/Object\"\n";
     assert!(parse_program(quoted).is_err(), "`new` needs a destination");
-    let quoted = quoted
-        .replace("vars", "vars o:ref")
-        .replace("@0#1 new", "@0#1 o = new");
+    let quoted = quoted.replace("vars", "vars o:ref").replace("@0#1 new", "@0#1 o = new");
     let program = parse_program(&quoted).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(program.methods[0].class, "Demo");
     assert_eq!(
@@ -538,36 +508,29 @@ fn layout_comments_and_quoting_are_tolerated() {
 
 #[test]
 fn empty_programs_and_comment_only_texts_parse() {
-    for text in [
-        "",
-        "\n\n",
-        "// nothing here\n",
-        "//nothing\n  // at all",
-        "   \t\n// x",
-    ] {
+    for text in ["", "\n\n", "// nothing here\n", "//nothing\n  // at all", "   \t\n// x"] {
         assert_eq!(parse_program(text), Ok(Program::default()), "{text:?}");
     }
 }
 
 #[test]
 fn bare_names_with_slashes_are_not_comments() {
-    let text = "method //a.//b://c\n  vars o:ref\n  entry p\n  proc p(; ) block @0\n    rule bc=1\n      @0#1 o = new //x\n";
+    let text =
+        "method //a.//b://c\n  vars o:ref\n  entry p\n  proc p(; ) block @0\n    rule bc=1\n      @0#1 o = new //x\n";
     let program = parse_program(text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(program.methods[0].class, "//a");
     assert_eq!(program.methods[0].descriptor, "//c");
     // The printer quotes names that start with `//`, so the canonical text differs but reads back the same.
     let printed = print_program(&program);
-    assert!(
-        printed.starts_with("method \"//a\".\"//b\":\"//c\""),
-        "{printed}"
-    );
+    assert!(printed.starts_with("method \"//a\".\"//b\":\"//c\""), "{printed}");
     assert_eq!(parse_program(&printed), Ok(program));
 }
 
 #[test]
 fn keywords_need_word_boundaries() {
     // `newFoo` is a variable, not `new Foo`; `itfA` is a class, not `itf A`; `nullx` is a variable.
-    let text = "method A.f:()V\n  vars o:ref newFoo:ref nullx:ref\n  entry p\n  proc p(; ) block @0\n    rule bc=1\n      \
+    let text =
+        "method A.f:()V\n  vars o:ref newFoo:ref nullx:ref\n  entry p\n  proc p(; ) block @0\n    rule bc=1\n      \
                 @0#1 o = newFoo\n      @1#2 invokestatic itfA.m:()V (nullx, null)\n";
     let program = parse_program(text).unwrap_or_else(|e| panic!("{e}"));
     let body = &program.methods[0].procs[0].rules[0].body;
@@ -609,10 +572,7 @@ fn duplicate_names_resolve_to_their_first_declaration() {
         }
     );
     assert_eq!(print_program(&program), text);
-    assert!(
-        !verify_method(method).is_empty(),
-        "the verifier reports the duplicates"
-    );
+    assert!(!verify_method(method).is_empty(), "the verifier reports the duplicates");
 }
 
 /// A method around one statement, with variables `i:int l:long f:float r:ref`, procedure `p`, and
@@ -627,18 +587,8 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
         // Name resolution.
         (with_stmt("i = q"), 6, 16, "unknown variable `q`"),
         (with_stmt("q = i"), 6, 12, "unknown variable `q`"),
-        (
-            with_stmt("call nowhere(; )"),
-            6,
-            17,
-            "unknown procedure `nowhere`",
-        ),
-        (
-            with_stmt("i = iadd i, 1 catch h(r)"),
-            6,
-            32,
-            "unknown procedure `h`",
-        ),
+        (with_stmt("call nowhere(; )"), 6, 17, "unknown procedure `nowhere`"),
+        (with_stmt("i = iadd i, 1 catch h(r)"), 6, 32, "unknown procedure `h`"),
         (with_stmt("call p(; q)"), 6, 21, "unknown variable `q`"),
         (
             "method A.f:()V\n  vars\n  entry main\n".into(),
@@ -666,27 +616,12 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             16,
             "`d2i` produces int but the destination `f` is declared float",
         ),
-        (
-            with_stmt("invokevirtual itf A.m:()V (r)"),
-            6,
-            26,
-            "`itf` only marks",
-        ),
-        (
-            with_stmt("invokeinterface itf A.m:()V (r)"),
-            6,
-            28,
-            "`itf` only marks",
-        ),
+        (with_stmt("invokevirtual itf A.m:()V (r)"), 6, 26, "`itf` only marks"),
+        (with_stmt("invokeinterface itf A.m:()V (r)"), 6, 28, "`itf` only marks"),
         // Literals out of range.
         (with_stmt("i = 2147483648"), 6, 16, "out of range for int"),
         (with_stmt("i = -2147483649"), 6, 16, "out of range for int"),
-        (
-            with_stmt("l = 9223372036854775808L"),
-            6,
-            16,
-            "out of range for long",
-        ),
+        (with_stmt("l = 9223372036854775808L"), 6, 16, "out of range for long"),
         (
             with_stmt("i = 99999999999999999999999999999999999999999"),
             6,
@@ -727,12 +662,7 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
         ),
         // Strings.
         (with_stmt("r = \"abc"), 6, 16, "unterminated string literal"),
-        (
-            with_stmt("r = \"abc\\\""),
-            6,
-            16,
-            "unterminated string literal",
-        ),
+        (with_stmt("r = \"abc\\\""), 6, 16, "unterminated string literal"),
         (with_stmt("r = \"a\\qb\""), 6, 18, "invalid escape `\\q`"),
         (
             with_stmt("r = \"ab\\u{d800}\""),
@@ -746,36 +676,11 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             19,
             "is not a Unicode scalar value",
         ),
-        (
-            with_stmt("r = \"ab\\u{1234567}\""),
-            6,
-            19,
-            "expected 1 to 6 hex digits",
-        ),
-        (
-            with_stmt("r = \"ab\\u{}\""),
-            6,
-            19,
-            "expected 1 to 6 hex digits",
-        ),
-        (
-            with_stmt("r = \"ab\\u41\""),
-            6,
-            19,
-            "expected 1 to 6 hex digits",
-        ),
-        (
-            with_stmt("r = \"ab\\u{41\""),
-            6,
-            19,
-            "expected 1 to 6 hex digits",
-        ),
-        (
-            with_stmt("r = \"ab\\u{4g}\""),
-            6,
-            19,
-            "expected 1 to 6 hex digits",
-        ),
+        (with_stmt("r = \"ab\\u{1234567}\""), 6, 19, "expected 1 to 6 hex digits"),
+        (with_stmt("r = \"ab\\u{}\""), 6, 19, "expected 1 to 6 hex digits"),
+        (with_stmt("r = \"ab\\u41\""), 6, 19, "expected 1 to 6 hex digits"),
+        (with_stmt("r = \"ab\\u{41\""), 6, 19, "expected 1 to 6 hex digits"),
+        (with_stmt("r = \"ab\\u{4g}\""), 6, 19, "expected 1 to 6 hex digits"),
         (with_stmt("r = \"é\\x\""), 6, 18, "invalid escape `\\x`"),
         // Syntax.
         (
@@ -784,12 +689,7 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             1,
             "expected a variable or `)`, found end of input",
         ),
-        (
-            with_stmt("call p(i, ; )"),
-            6,
-            22,
-            "expected an operand, found `;`",
-        ),
+        (with_stmt("call p(i, ; )"), 6, 22, "expected an operand, found `;`"),
         (with_stmt("i = iadd i 1"), 6, 23, "expected `,`, found `1`"),
         (with_stmt("frobnicate i"), 6, 23, "expected `=`, found `i`"),
         (
@@ -798,12 +698,7 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             16,
             "expected an instruction, an operand or `instanceof`, found `1.5`",
         ),
-        (
-            with_stmt("i = newarray integer, 3"),
-            6,
-            25,
-            "a primitive type",
-        ),
+        (with_stmt("i = newarray integer, 3"), 6, 25, "a primitive type"),
         (
             with_stmt("i = ldc string \"x\""),
             6,
@@ -835,12 +730,7 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             10,
             "expected a type",
         ),
-        (
-            with_stmt("i = i").replace("entry p", "entry p q"),
-            3,
-            11,
-            "found `q`",
-        ),
+        (with_stmt("i = i").replace("entry p", "entry p q"), 3, 11, "found `q`"),
         (
             "methodA.f:()V\n".into(),
             1,
@@ -854,25 +744,15 @@ fn malformed_inputs_are_reported_where_they_are_malformed() {
             10,
             "expected a string, found `Foo.java`",
         ),
-        (
-            "method A.f()V\n".into(),
-            1,
-            14,
-            "expected `:`, found end of line",
-        ),
+        ("method A.f()V\n".into(), 1, 14, "expected `:`, found end of line"),
     ];
     let mut failures = Vec::new();
     for (text, line, column, message) in cases {
         match parse_program(&text) {
             Ok(program) => failures.push(format!("parsed {text:?} as {program:?}")),
             Err(error) => {
-                if !(error.line == line
-                    && error.column == column
-                    && error.message.contains(message))
-                {
-                    failures.push(format!(
-                        "{text:?}: expected {line}:{column} `{message}`, got {error}"
-                    ));
+                if !(error.line == line && error.column == column && error.message.contains(message)) {
+                    failures.push(format!("{text:?}: expected {line}:{column} `{message}`, got {error}"));
                 }
             }
         }
@@ -886,10 +766,7 @@ fn errors_in_later_methods_have_absolute_positions() {
     let text = format!("{one}{one}{}", with_stmt("i = j"));
     let error = parse_program(&text).unwrap_err();
     assert_eq!((error.line, error.column), (18, 16), "{error}");
-    assert_eq!(
-        error.to_string(),
-        "line 18, column 16: unknown variable `j`"
-    );
+    assert_eq!(error.to_string(), "line 18, column 16: unknown variable `j`");
 }
 
 #[test]
@@ -904,8 +781,7 @@ fn lifter_goldens_round_trip() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "ir") {
             let text = std::fs::read_to_string(&path).unwrap();
-            let program =
-                parse_program(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let program = parse_program(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert_eq!(print_program(&program), text, "{}", path.display());
             for method in &program.methods {
                 let errors = verify_method(method);

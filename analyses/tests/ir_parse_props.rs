@@ -11,11 +11,8 @@ use std::sync::Arc;
 /// Whether a name reads as a float or double bit-pattern literal (`F#7fc00000`): such names are
 /// identifiers but print exactly like the constant, so they cannot round-trip.
 fn is_bits_literal(name: &str) -> bool {
-    let hex = |digits: &str, len: usize| {
-        digits.len() == len && digits.bytes().all(|b| b.is_ascii_hexdigit())
-    };
-    name.strip_prefix("F#").is_some_and(|d| hex(d, 8))
-        || name.strip_prefix("D#").is_some_and(|d| hex(d, 16))
+    let hex = |digits: &str, len: usize| digits.len() == len && digits.bytes().all(|b| b.is_ascii_hexdigit());
+    name.strip_prefix("F#").is_some_and(|d| hex(d, 8)) || name.strip_prefix("D#").is_some_and(|d| hex(d, 16))
 }
 
 /// Variable and procedure names.
@@ -161,23 +158,11 @@ fn operands(ctx: &Ctx, max: usize) -> impl Strategy<Value = Vec<Operand>> {
 }
 
 fn cond(ctx: &Ctx) -> impl Strategy<Value = Cond> {
-    let op = select(vec![
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ]);
+    let op = select(vec![CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge]);
     prop_oneof![
         (op, operand(ctx), operand(ctx)).prop_map(|(op, lhs, rhs)| Cond::Cmp { op, lhs, rhs }),
-        (operand(ctx), name(), any::<bool>()).prop_map(|(value, class, negated)| {
-            Cond::InstanceOf {
-                value,
-                class,
-                negated,
-            }
-        }),
+        (operand(ctx), name(), any::<bool>())
+            .prop_map(|(value, class, negated)| { Cond::InstanceOf { value, class, negated } }),
     ]
 }
 
@@ -220,24 +205,22 @@ fn stmt_kind(ctx: &Arc<Ctx>) -> BoxedStrategy<StmtKind> {
     let ty_index = |t: Ty| t as usize;
     // A conversion's destination has the mnemonic's target type: `i2b` produces an int, `lneg` a
     // long.
-    let unary = (0..5u8, ty(), ty(), any::<Index>(), operand(c)).prop_map(
-        move |(shape, from, to, pick, src)| {
-            let (op, from, to) = match shape {
-                0 => (UnOp::Neg, from, from),
-                1 => (UnOp::IntToByte, Ty::Int, Ty::Int),
-                2 => (UnOp::IntToChar, Ty::Int, Ty::Int),
-                3 => (UnOp::IntToShort, Ty::Int, Ty::Int),
-                _ => (UnOp::Convert, from, to),
-            };
-            let candidates = &by_ty[ty_index(to)];
-            Unary {
-                dst: *pick.get(candidates),
-                op,
-                from,
-                src,
-            }
-        },
-    );
+    let unary = (0..5u8, ty(), ty(), any::<Index>(), operand(c)).prop_map(move |(shape, from, to, pick, src)| {
+        let (op, from, to) = match shape {
+            0 => (UnOp::Neg, from, from),
+            1 => (UnOp::IntToByte, Ty::Int, Ty::Int),
+            2 => (UnOp::IntToChar, Ty::Int, Ty::Int),
+            3 => (UnOp::IntToShort, Ty::Int, Ty::Int),
+            _ => (UnOp::Convert, from, to),
+        };
+        let candidates = &by_ty[ty_index(to)];
+        Unary {
+            dst: *pick.get(candidates),
+            op,
+            from,
+            src,
+        }
+    });
     let prim = {
         use PrimTy::*;
         select(vec![Boolean, Byte, Char, Short, Int, Long, Float, Double])
@@ -263,16 +246,8 @@ fn stmt_kind(ctx: &Arc<Ctx>) -> BoxedStrategy<StmtKind> {
             rhs
         }),
         unary,
-        (c.var(), operand(c), field()).prop_map(|(dst, object, field)| GetField {
-            dst,
-            object,
-            field
-        }),
-        (operand(c), field(), operand(c)).prop_map(|(object, field, value)| PutField {
-            object,
-            field,
-            value
-        }),
+        (c.var(), operand(c), field()).prop_map(|(dst, object, field)| GetField { dst, object, field }),
+        (operand(c), field(), operand(c)).prop_map(|(object, field, value)| PutField { object, field, value }),
         (c.var(), field()).prop_map(|(dst, field)| GetStatic { dst, field }),
         (field(), operand(c)).prop_map(|(field, value)| PutStatic { field, value }),
         (c.var(), elem(), operand(c), operand(c)).prop_map(|(dst, elem, array, index)| ArrayLoad {
@@ -292,11 +267,7 @@ fn stmt_kind(ctx: &Arc<Ctx>) -> BoxedStrategy<StmtKind> {
         (c.var(), operand(c)).prop_map(|(dst, array)| ArrayLength { dst, array }),
         (c.var(), name()).prop_map(|(dst, class)| New { dst, class }),
         (c.var(), prim, operand(c)).prop_map(|(dst, elem, length)| NewArray { dst, elem, length }),
-        (c.var(), name(), operand(c)).prop_map(|(dst, class, length)| NewRefArray {
-            dst,
-            class,
-            length
-        }),
+        (c.var(), name(), operand(c)).prop_map(|(dst, class, length)| NewRefArray { dst, class, length }),
         (c.var(), name(), operands(c, 3)).prop_map(|(dst, descriptor, lengths)| NewMultiArray {
             dst,
             descriptor,
@@ -338,17 +309,9 @@ fn stmt_kind(ctx: &Arc<Ctx>) -> BoxedStrategy<StmtKind> {
                 bootstrap,
                 args
             }),
-        (c.proc(), operands(c, 4), vec(c.var(), 0..=3)).prop_map(|(proc, args, outs)| Call {
-            proc,
-            args,
-            outs
-        }),
+        (c.proc(), operands(c, 4), vec(c.var(), 0..=3)).prop_map(|(proc, args, outs)| Call { proc, args, outs }),
         (operand(c), name()).prop_map(|(value, class)| CheckCast { value, class }),
-        (c.var(), operand(c), name()).prop_map(|(dst, value, class)| InstanceOf {
-            dst,
-            value,
-            class
-        }),
+        (c.var(), operand(c), name()).prop_map(|(dst, value, class)| InstanceOf { dst, value, class }),
         operand(c).prop_map(|value| MonitorEnter { value }),
         operand(c).prop_map(|value| MonitorExit { value }),
         (c.var(), opaque).prop_map(|(dst, value)| LoadConst { dst, value }),
@@ -358,8 +321,7 @@ fn stmt_kind(ctx: &Arc<Ctx>) -> BoxedStrategy<StmtKind> {
 }
 
 fn stmt(ctx: &Arc<Ctx>) -> impl Strategy<Value = Stmt> {
-    let handler =
-        (ctx.proc(), operands(ctx, 3)).prop_map(|(proc, args)| HandlerEdge { proc, args });
+    let handler = (ctx.proc(), operands(ctx, 3)).prop_map(|(proc, args)| HandlerEdge { proc, args });
     (
         any::<u32>(),
         any::<u32>(),
@@ -375,13 +337,11 @@ fn stmt(ctx: &Arc<Ctx>) -> impl Strategy<Value = Stmt> {
 }
 
 fn rule(ctx: &Arc<Ctx>) -> impl Strategy<Value = Rule> {
-    (vec(cond(ctx), 0..=3), vec(stmt(ctx), 0..=6), any::<u32>()).prop_map(
-        |(guard, body, bytecodes)| Rule {
-            guard,
-            body,
-            bytecodes,
-        },
-    )
+    (vec(cond(ctx), 0..=3), vec(stmt(ctx), 0..=6), any::<u32>()).prop_map(|(guard, body, bytecodes)| Rule {
+        guard,
+        body,
+        bytecodes,
+    })
 }
 
 fn proc_kind() -> impl Strategy<Value = ProcKind> {
@@ -418,25 +378,17 @@ fn method() -> impl Strategy<Value = MethodIr> {
                         vec(ctx.var(), 0..=3),
                         vec(rule(&ctx), 0..=3),
                     )
-                        .prop_map(move |(kind, pc, inputs, outputs, rules)| {
-                            Procedure {
-                                name: name.clone(),
-                                kind,
-                                pc,
-                                inputs,
-                                outputs,
-                                rules,
-                            }
+                        .prop_map(move |(kind, pc, inputs, outputs, rules)| Procedure {
+                            name: name.clone(),
+                            kind,
+                            pc,
+                            inputs,
+                            outputs,
+                            rules,
                         })
                 })
                 .collect();
-            let header = (
-                name(),
-                name(),
-                name(),
-                any::<bool>(),
-                proptest::option::of(string()),
-            );
+            let header = (name(), name(), name(), any::<bool>(), proptest::option::of(string()));
             (
                 header,
                 vec((any::<u32>(), any::<u32>()), 0..=4),
@@ -445,13 +397,7 @@ fn method() -> impl Strategy<Value = MethodIr> {
                 ctx.proc(),
             )
                 .prop_map(
-                    |(
-                        (class, name, descriptor, is_static, source_file),
-                        lines,
-                        vars,
-                        procs,
-                        entry,
-                    )| MethodIr {
+                    |((class, name, descriptor, is_static, source_file), lines, vars, procs, entry)| MethodIr {
                         class,
                         name,
                         descriptor,
@@ -480,10 +426,7 @@ enum Edit {
 
 fn edit() -> impl Strategy<Value = Edit> {
     let bytes = vec(
-        prop_oneof![
-            select(b"\"\\(),;:.#@=-_ \n/{}[]0123456789eFDLxu".to_vec()),
-            any::<u8>()
-        ],
+        prop_oneof![select(b"\"\\(),;:.#@=-_ \n/{}[]0123456789eFDLxu".to_vec()), any::<u8>()],
         1..=4,
     );
     prop_oneof![
@@ -520,12 +463,7 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 fn check_reparse(text: &str) -> Result<(), TestCaseError> {
     if let Ok(program) = parse_program(text) {
         let printed = print_program(&program);
-        prop_assert_eq!(
-            parse_program(&printed),
-            Ok(program),
-            "accepted text:\n{}",
-            text
-        );
+        prop_assert_eq!(parse_program(&printed), Ok(program), "accepted text:\n{}", text);
     }
     Ok(())
 }

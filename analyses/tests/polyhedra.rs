@@ -1,8 +1,6 @@
 //! Unit tests of the polyhedra domain: each operation on small cases with hand-computed answers.
 
-use jresa_analyses::value::polyhedra::{
-    limits, Constraint, LinearExpr, Polyhedron, Rational, Relation,
-};
+use jresa_analyses::value::polyhedra::{limits, Constraint, LinearExpr, Polyhedron, Rational, Relation};
 use num_bigint::BigInt;
 
 /// The variable names of the tests: dimension `d` is `NAMES[d]`.
@@ -36,9 +34,7 @@ fn parse_expression(text: &str) -> LinearExpr {
             None => (1, piece.strip_prefix('+').unwrap_or(&piece)),
         };
         let body = body.replace('*', "");
-        let split = body
-            .find(|c: char| c.is_ascii_alphabetic())
-            .unwrap_or(body.len());
+        let split = body.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(body.len());
         let (number, variable) = body.split_at(split);
         let number: i64 = if number.is_empty() {
             1
@@ -69,8 +65,7 @@ fn parse_constraint(text: &str) -> Constraint {
         ("=", Constraint::equal),
     ] {
         if let Some((left, right)) = text.split_once(symbol) {
-            return build(&parse_expression(left), &parse_expression(right))
-                .expect("small numbers");
+            return build(&parse_expression(left), &parse_expression(right)).expect("small numbers");
         }
     }
     panic!("no relation in {text}");
@@ -122,16 +117,10 @@ fn display_names_dimensions_and_reads_naturally() {
 fn normalisation_divides_by_gcd_and_tightens_inequalities() {
     let shape = polyhedron(2, "2*x + 4*y >= 3");
     assert_eq!(show(&shape), "{x + 2*y >= 2}");
-    assert!(
-        polyhedron(1, "2*x = 1").is_empty(),
-        "2x = 1 has no integer solution"
-    );
+    assert!(polyhedron(1, "2*x = 1").is_empty(), "2x = 1 has no integer solution");
     assert!(polyhedron(1, "2*x >= 1, 2*x <= 1").is_empty());
     assert_eq!(show(&polyhedron(2, "x >= 0, x <= 0")), "{x = 0}");
-    assert_eq!(
-        show(&polyhedron(2, "x >= 1, x >= 3, x + 0 >= 2")),
-        "{x >= 3}"
-    );
+    assert_eq!(show(&polyhedron(2, "x >= 1, x >= 3, x + 0 >= 2")), "{x >= 3}");
 }
 
 #[test]
@@ -197,10 +186,7 @@ fn bounds_are_exact_rationals() {
         (Some(rational(-1, 1)), Some(rational(3, 1)))
     );
     let ray = polyhedron(2, "x >= 0, y = x");
-    assert_eq!(
-        ray.bounds(&parse_expression("y")),
-        (Some(rational(0, 1)), None)
-    );
+    assert_eq!(ray.bounds(&parse_expression("y")), (Some(rational(0, 1)), None));
     assert_eq!(
         ray.bounds(&parse_expression("x - y")),
         (Some(rational(0, 1)), Some(rational(0, 1)))
@@ -210,10 +196,7 @@ fn bounds_are_exact_rationals() {
         (None, None),
         "z is beyond the dimensions"
     );
-    assert_eq!(
-        Polyhedron::empty(2).bounds(&parse_expression("x")),
-        (None, None)
-    );
+    assert_eq!(Polyhedron::empty(2).bounds(&parse_expression("x")), (None, None));
 }
 
 #[test]
@@ -245,10 +228,7 @@ fn join_handles_rays_and_cheap_cases() {
     // Two triangles whose hull is a square.
     let lower = polyhedron(2, "x >= 0, y >= 0, x + y <= 2");
     let upper = polyhedron(2, "x <= 2, y <= 2, x + y >= 2");
-    assert_equivalent(
-        &lower.join(&upper),
-        &polyhedron(2, "x >= 0, y >= 0, x <= 2, y <= 2"),
-    );
+    assert_equivalent(&lower.join(&upper), &polyhedron(2, "x >= 0, y >= 0, x <= 2, y <= 2"));
 }
 
 #[test]
@@ -282,9 +262,7 @@ fn projection_uses_equalities_and_removes_dimensions() {
     assert_equivalent(&removed, &polyhedron(2, "y >= 2*x + 1, y <= 10, x >= 0"));
     let everything = shape.project_out(&[0, 1, 2]);
     assert!(everything.is_universe());
-    assert!(polyhedron(2, "x >= 1, x <= 0, y >= 0")
-        .project_out(&[0])
-        .is_empty());
+    assert!(polyhedron(2, "x >= 1, x <= 0, y >= 0").project_out(&[0]).is_empty());
 }
 
 #[test]
@@ -319,13 +297,9 @@ fn minimisation_removes_redundancy_and_finds_implicit_equalities() {
     let mut shape = polyhedron(2, "x >= 0, y >= 0, x + y <= 0, x <= 5, x - y <= 7");
     shape.minimize();
     assert_eq!(show(&shape), "{x = 0, y = 0}");
-    let mut box_with_redundancy =
-        polyhedron(2, "x >= 0, y >= 0, x <= 2, y <= 2, x + y <= 4, x + y >= -1");
+    let mut box_with_redundancy = polyhedron(2, "x >= 0, y >= 0, x <= 2, y <= 2, x + y <= 4, x + y >= -1");
     box_with_redundancy.minimize();
-    assert_eq!(
-        show(&box_with_redundancy),
-        "{x >= 0, y >= 0, x <= 2, y <= 2}"
-    );
+    assert_eq!(show(&box_with_redundancy), "{x >= 0, y >= 0, x <= 2, y <= 2}");
     let mut dependent = polyhedron(3, "x = y, y = z, x = z, x >= 1");
     dependent.minimize();
     assert_eq!(dependent.constraints().len(), 3, "{}", show(&dependent));
@@ -341,10 +315,7 @@ fn widening_drops_unstable_bounds() {
     assert_equivalent(&old.widen(&newer, &[]), &polyhedron(1, "x >= 0"));
     // A threshold both entail is kept.
     let thresholds = [parse_constraint("x <= 10"), parse_constraint("x <= 1")];
-    assert_equivalent(
-        &old.widen(&newer, &thresholds),
-        &polyhedron(1, "x >= 0, x <= 10"),
-    );
+    assert_equivalent(&old.widen(&newer, &thresholds), &polyhedron(1, "x >= 0, x <= 10"));
     // Equalities are split: i = j survives while the bound on i goes.
     let old = polyhedron(2, "x >= 0, x <= 1, y = x");
     let newer = polyhedron(2, "x >= 0, x <= 2, y = x");
@@ -434,11 +405,8 @@ fn random_polyhedron(seed: u64, count: usize) -> Polyhedron {
     };
     let constraints: Vec<Constraint> = (0..count)
         .map(|_| {
-            let terms: Vec<(usize, i64)> =
-                (0..3).map(|_| (next(10) as usize, next(7) - 3)).collect();
-            Constraint::greater_or_equal_zero(
-                LinearExpr::from_terms(&terms, 5 + next(10)).expect("small numbers"),
-            )
+            let terms: Vec<(usize, i64)> = (0..3).map(|_| (next(10) as usize, next(7) - 3)).collect();
+            Constraint::greater_or_equal_zero(LinearExpr::from_terms(&terms, 5 + next(10)).expect("small numbers"))
         })
         .collect();
     Polyhedron::from_constraints(10, constraints)
@@ -460,9 +428,7 @@ fn join_over_budget_falls_back_to_a_sound_template_hull() {
     let mut second = random_polyhedron(2, 10);
     for dimension in 0..10 {
         let bound = |upper: i64| {
-            Constraint::greater_or_equal_zero(
-                LinearExpr::from_terms(&[(dimension, -1)], upper).expect("small"),
-            )
+            Constraint::greater_or_equal_zero(LinearExpr::from_terms(&[(dimension, -1)], upper).expect("small"))
         };
         first.add_constraint(bound(4));
         second.add_constraint(bound(7));
@@ -471,10 +437,7 @@ fn join_over_budget_falls_back_to_a_sound_template_hull() {
     assert!(join.includes(&first) && join.includes(&second));
     for dimension in 0..10 {
         let (_, upper) = join.bounds(&LinearExpr::variable(dimension));
-        assert!(
-            upper.is_some(),
-            "x{dimension} stays bounded above in {join}"
-        );
+        assert!(upper.is_some(), "x{dimension} stays bounded above in {join}");
     }
 }
 

@@ -2,9 +2,7 @@
 //! dimensions, integer points enumerated in a box, and an independent rational Fourier–Motzkin
 //! over big rationals as the reference for emptiness, bounds, entailment and inclusion.
 
-use jresa_analyses::value::polyhedra::{
-    rational_solution, Constraint, LinearExpr, Polyhedron, Rational, Relation,
-};
+use jresa_analyses::value::polyhedra::{rational_solution, Constraint, LinearExpr, Polyhedron, Rational, Relation};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use proptest::prelude::*;
@@ -53,11 +51,7 @@ fn add_scaled(first: &Row, factor: &Rational, second: &Row) -> Row {
 
 fn scaled(row: &Row, factor: &Rational) -> Row {
     Row {
-        coefficients: row
-            .coefficients
-            .iter()
-            .map(|value| value * factor)
-            .collect(),
+        coefficients: row.coefficients.iter().map(|value| value * factor).collect(),
         constant: &row.constant * factor,
         equality: row.equality,
     }
@@ -250,9 +244,7 @@ fn contains(polyhedron: &Polyhedron, point: &[i64]) -> bool {
 }
 
 fn raw_contains(constraints: &[Constraint], point: &[i64]) -> bool {
-    constraints
-        .iter()
-        .all(|constraint| holds(constraint, point))
+    constraints.iter().all(|constraint| holds(constraint, point))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,19 +252,14 @@ fn raw_contains(constraints: &[Constraint], point: &[i64]) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 fn constraint_strategy(dimensions: usize) -> impl Strategy<Value = Constraint> {
-    (
-        prop::collection::vec(-3i64..=3, dimensions),
-        -8i64..=8,
-        0u8..10,
-    )
-        .prop_map(|(coefficients, constant, kind)| {
-            let relation = if kind < 2 {
-                Relation::Equal
-            } else {
-                Relation::GreaterOrEqual
-            };
-            Constraint::new(LinearExpr::new(coefficients, constant), relation)
-        })
+    (prop::collection::vec(-3i64..=3, dimensions), -8i64..=8, 0u8..10).prop_map(|(coefficients, constant, kind)| {
+        let relation = if kind < 2 {
+            Relation::Equal
+        } else {
+            Relation::GreaterOrEqual
+        };
+        Constraint::new(LinearExpr::new(coefficients, constant), relation)
+    })
 }
 
 fn system_strategy(dimensions: usize) -> impl Strategy<Value = Vec<Constraint>> {
@@ -341,17 +328,13 @@ fn in_closed_hull(first: &Polyhedron, second: &Polyhedron, point: &[i64]) -> boo
             constraint.relation(),
         ));
     }
-    lifted.push(Constraint::greater_or_equal_zero(LinearExpr::variable(
-        sigma,
-    )));
+    lifted.push(Constraint::greater_or_equal_zero(LinearExpr::variable(sigma)));
     lifted.push(Constraint::greater_or_equal_zero(
         LinearExpr::from_terms(&[(sigma, -1)], 1).expect("small"),
     ));
     let solution = rational_solution(&lifted, dimensions + 1).expect("within the pivot budget");
     if let Some(solution) = &solution {
-        assert!(lifted
-            .iter()
-            .all(|constraint| constraint.is_satisfied_by(solution)));
+        assert!(lifted.iter().all(|constraint| constraint.is_satisfied_by(solution)));
     }
     solution.is_some()
 }

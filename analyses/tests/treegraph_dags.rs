@@ -3,8 +3,8 @@
 //! evaluator. Run with `UPDATE_EXPECT=1` to rewrite the expected files.
 
 use jresa_analyses::treegraph::{
-    find_best_order, order_cost, print_treegraph, schedule_dag, Choice, Dag, NodeId,
-    ScheduleLimits, SearchOutcome, Step, TreeId, Treegraph, ValueRef,
+    find_best_order, order_cost, print_treegraph, schedule_dag, Choice, Dag, NodeId, ScheduleLimits, SearchOutcome,
+    Step, TreeId, Treegraph, ValueRef,
 };
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -66,18 +66,12 @@ fn parse_dag(text: &str) -> Dag<String> {
 }
 
 fn is_node_ref(word: &str) -> bool {
-    word.strip_prefix('n').is_some_and(|rest| {
-        !rest.is_empty()
-            && rest
-                .split('.')
-                .all(|p| p.chars().all(|c| c.is_ascii_digit()))
-    })
+    word.strip_prefix('n')
+        .is_some_and(|rest| !rest.is_empty() && rest.split('.').all(|p| p.chars().all(|c| c.is_ascii_digit())))
 }
 
 fn node_ref(word: &str) -> ValueRef {
-    let rest = word
-        .strip_prefix('n')
-        .expect("node references start with n");
+    let rest = word.strip_prefix('n').expect("node references start with n");
     let (node, result) = rest.split_once('.').unwrap_or((rest, "0"));
     ValueRef {
         node: NodeId(node.parse().expect("node number")),
@@ -107,12 +101,7 @@ fn render_steps(dag: &Dag<String>, steps: &[Step]) -> String {
 fn describe(dag: &Dag<String>) -> String {
     let schedule = schedule_dag(dag, &ScheduleLimits::deterministic(), 0).expect("schedules");
     let label = |id: NodeId, l: &String| format!("{id}:{l}");
-    let order: Vec<String> = schedule
-        .search
-        .order
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let order: Vec<String> = schedule.search.order.iter().map(ToString::to_string).collect();
     let code = schedule.code.counts();
     let baseline = schedule.baseline.counts();
     format!(
@@ -182,8 +171,7 @@ fn hand_built_dags_match_their_golden_schedules() {
 /// The paper's example spelled out, so that the expectation reads beside the figure it comes from.
 #[test]
 fn paper_example_x_equals_5_times_x() {
-    let dag =
-        parse_dag("n0 = ADDRG x\nn1 = INDIR n0\nn2 = CNST 5\nn3 = MUL n1 n2\nn4 = ASGN n0 n3 /0\n");
+    let dag = parse_dag("n0 = ADDRG x\nn1 = INDIR n0\nn2 = CNST 5\nn3 = MUL n1 n2\nn4 = ASGN n0 n3 /0\n");
     let schedule = schedule_dag(&dag, &ScheduleLimits::deterministic(), 0).expect("schedules");
     // Two trees: ADDRG x (two predecessors, so cut) and the rest of the assignment.
     let trees: Vec<(u32, usize)> = schedule
@@ -254,11 +242,7 @@ fn evaluate(dag: &Dag<String>, steps: &[Step]) -> Result<usize, String> {
                     return Err(format!("step {k}: {id} underflows the stack"));
                 }
                 let args = stack.split_off(stack.len() - arity);
-                let wanted: Vec<Rc<Sym>> = node
-                    .operands
-                    .iter()
-                    .map(|&o| expected(dag, o, &mut memo))
-                    .collect();
+                let wanted: Vec<Rc<Sym>> = node.operands.iter().map(|&o| expected(dag, o, &mut memo)).collect();
                 if args != wanted {
                     return Err(format!("step {k}: {id} gets the wrong operands"));
                 }
@@ -275,10 +259,7 @@ fn evaluate(dag: &Dag<String>, steps: &[Step]) -> Result<usize, String> {
                 }
             }
             Step::Dup(count) => {
-                let top = stack
-                    .last()
-                    .cloned()
-                    .ok_or(format!("step {k}: dup of nothing"))?;
+                let top = stack.last().cloned().ok_or(format!("step {k}: dup of nothing"))?;
                 for _ in 0..count {
                     stack.push(top.clone());
                 }
@@ -286,10 +267,7 @@ fn evaluate(dag: &Dag<String>, steps: &[Step]) -> Result<usize, String> {
             Step::Fetch(depth) => {
                 let depth = depth as usize;
                 if depth == 0 || depth > stack.len() {
-                    return Err(format!(
-                        "step {k}: fetch {depth} of {} entries",
-                        stack.len()
-                    ));
+                    return Err(format!("step {k}: fetch {depth} of {} entries", stack.len()));
                 }
                 stack.push(stack[stack.len() - depth].clone());
             }
@@ -368,11 +346,7 @@ fn node_spec() -> impl Strategy<Value = NodeSpec> {
         prop_oneof![1 => Just(0u32), 5 => Just(1u32), 1 => Just(2u32)],
         prop::bool::weighted(0.3),
     )
-        .prop_map(|(picks, results, effect)| NodeSpec {
-            picks,
-            results,
-            effect,
-        })
+        .prop_map(|(picks, results, effect)| NodeSpec { picks, results, effect })
 }
 
 fn build_dag(specs: &[NodeSpec], terminator: Option<&Vec<u32>>) -> Dag<String> {
@@ -383,17 +357,12 @@ fn build_dag(specs: &[NodeSpec], terminator: Option<&Vec<u32>>) -> Dag<String> {
         if available.is_empty() {
             Vec::new()
         } else {
-            picks
-                .iter()
-                .map(|&p| available[p as usize % available.len()])
-                .collect()
+            picks.iter().map(|&p| available[p as usize % available.len()]).collect()
         }
     };
     for (k, spec) in specs.iter().enumerate() {
         let operands = pick(&spec.picks, &available);
-        let id = dag
-            .add(format!("op{k}"), operands, spec.results)
-            .expect("valid node");
+        let id = dag.add(format!("op{k}"), operands, spec.results).expect("valid node");
         if spec.effect {
             if let Some(previous) = last_effect {
                 dag.add_after(id, previous).expect("valid edge");
@@ -490,12 +459,7 @@ fn wide_dag() -> Dag<String> {
     for k in 0..3 {
         let n = 8 * k;
         text.push_str(&format!("n{} = ADDRG a{k}\nn{} = INDIR n{}\n", n, n + 1, n));
-        text.push_str(&format!(
-            "n{} = ADDRG b{k}\nn{} = INDIR n{}\n",
-            n + 2,
-            n + 3,
-            n + 2
-        ));
+        text.push_str(&format!("n{} = ADDRG b{k}\nn{} = INDIR n{}\n", n + 2, n + 3, n + 2));
         text.push_str(&format!("n{} = ADD n{} n{}\n", n + 4, n + 1, n + 1));
         text.push_str(&format!("n{} = SUB n{} n{}\n", n + 5, n + 3, n + 4));
         text.push_str(&format!("n{} = NEG n{}\n", n + 6, n + 3));
@@ -520,10 +484,7 @@ fn search_matches_brute_force_on_wide_dags() {
     assert!(result.outcome.is_optimal());
     let orders = all_orders(&treegraph);
     assert_eq!(orders.len(), 720);
-    let cheapest = orders
-        .iter()
-        .map(|order| order_cost(&treegraph, order).total())
-        .min();
+    let cheapest = orders.iter().map(|order| order_cost(&treegraph, order).total()).min();
     assert_eq!(cheapest, Some(result.cost));
     assert!(result.cost < result.original_cost);
 }

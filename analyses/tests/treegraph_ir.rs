@@ -3,9 +3,7 @@
 //! chosen) is executed on symbolic values and compared with a symbolic execution of the rule.
 
 use jresa_analyses::ir::{parse_program, MethodIr, Operand, ProcId, RuleId, StmtKind};
-use jresa_analyses::treegraph::{
-    rule_dag, schedule_method, HandlerArg, ScheduleLimits, StackHandler, StackInsn,
-};
+use jresa_analyses::treegraph::{rule_dag, schedule_method, HandlerArg, ScheduleLimits, StackHandler, StackInsn};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -16,11 +14,7 @@ use std::rc::Rc;
 enum Sym {
     Input(u32),
     Const(String),
-    Op {
-        stmt: u32,
-        result: u32,
-        args: Vec<Rc<Sym>>,
-    },
+    Op { stmt: u32, result: u32, args: Vec<Rc<Sym>> },
 }
 
 /// What a rule does: the operands each statement runs on (in statement order), the values each
@@ -116,26 +110,22 @@ fn stack_behaviour(code: &[StackInsn]) -> Result<Behaviour, String> {
         }
         Ok(stack.split_off(stack.len() - n))
     };
-    let handler_args = |locals: &HashMap<u32, Rc<Sym>>,
-                        handler: &Option<StackHandler>|
-     -> Result<Option<Vec<Rc<Sym>>>, String> {
-        let Some(handler) = handler else {
-            return Ok(None);
+    let handler_args =
+        |locals: &HashMap<u32, Rc<Sym>>, handler: &Option<StackHandler>| -> Result<Option<Vec<Rc<Sym>>>, String> {
+            let Some(handler) = handler else {
+                return Ok(None);
+            };
+            handler
+                .args
+                .iter()
+                .map(|a| match a {
+                    HandlerArg::Input(i) => Ok(Rc::new(Sym::Input(*i))),
+                    HandlerArg::Const(c) => Ok(constant(c)),
+                    HandlerArg::Local(s) => locals.get(s).cloned().ok_or(format!("handler reads unset L{s}")),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some)
         };
-        handler
-            .args
-            .iter()
-            .map(|a| match a {
-                HandlerArg::Input(i) => Ok(Rc::new(Sym::Input(*i))),
-                HandlerArg::Const(c) => Ok(constant(c)),
-                HandlerArg::Local(s) => locals
-                    .get(s)
-                    .cloned()
-                    .ok_or(format!("handler reads unset L{s}")),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some)
-    };
     for (at, insn) in code.iter().enumerate() {
         if !behaviour.end.0.is_empty() {
             return Err(format!("instruction {at} follows the terminator"));
@@ -143,12 +133,7 @@ fn stack_behaviour(code: &[StackInsn]) -> Result<Behaviour, String> {
         match insn {
             StackInsn::Push { value } => stack.push(constant(value)),
             StackInsn::LoadInput { index } => stack.push(Rc::new(Sym::Input(*index))),
-            StackInsn::Load { slot } => stack.push(
-                locals
-                    .get(slot)
-                    .cloned()
-                    .ok_or(format!("load of unset L{slot}"))?,
-            ),
+            StackInsn::Load { slot } => stack.push(locals.get(slot).cloned().ok_or(format!("load of unset L{slot}"))?),
             StackInsn::Store { slot } => {
                 let v = pop(&mut stack, 1, at)?.remove(0);
                 locals.insert(*slot, v);
@@ -185,10 +170,7 @@ fn stack_behaviour(code: &[StackInsn]) -> Result<Behaviour, String> {
                 behaviour.end = ("return".to_owned(), pop(&mut stack, *values, at)?);
             }
             StackInsn::TailCall {
-                args,
-                stmt,
-                handler,
-                ..
+                args, stmt, handler, ..
             } => {
                 if let Some(h) = handler_args(&locals, handler)? {
                     behaviour.handlers.insert(*stmt, h);
@@ -215,22 +197,14 @@ fn stack_behaviour(code: &[StackInsn]) -> Result<Behaviour, String> {
 
 /// Whether two behaviours agree: the same statements with the same operands, handler arguments
 /// and end, with every statement that has an effect in the same relative order.
-fn same_behaviour(
-    method: &MethodIr,
-    proc: ProcId,
-    rule: RuleId,
-    code: &[StackInsn],
-) -> Result<(), String> {
+fn same_behaviour(method: &MethodIr, proc: ProcId, rule: RuleId, code: &[StackInsn]) -> Result<(), String> {
     let expected = ir_behaviour(method, proc, rule);
     let actual = stack_behaviour(code)?;
     if expected.handlers != actual.handlers {
         return Err("handler arguments differ".to_owned());
     }
     if expected.end != actual.end {
-        return Err(format!(
-            "ends differ: {:?} vs {:?}",
-            expected.end, actual.end
-        ));
+        return Err(format!("ends differ: {:?} vs {:?}", expected.end, actual.end));
     }
     let mut sorted = actual.runs.clone();
     sorted.sort_by_key(|(stmt, _)| *stmt);
@@ -302,10 +276,7 @@ fn every_lifted_fixture_rule_lowers_to_equivalent_stack_code() {
         }
     }
     assert!(rules > 500, "only {rules} rules");
-    assert!(
-        shorter > 20,
-        "the treegraph code is shorter in only {shorter} rules"
-    );
+    assert!(shorter > 20, "the treegraph code is shorter in only {shorter} rules");
 }
 
 /// A rule's DAG orders its effects: a field read between two calls stays between them, and the
@@ -321,11 +292,7 @@ fn effects_and_handler_locals_are_ordered() {
             .find(|&id| format!("{:?}", dag.node(id).label).contains(label))
             .expect(label)
     };
-    let (f, x, g) = (
-        position("name: \"f\""),
-        position("GetField"),
-        position("name: \"g\""),
-    );
+    let (f, x, g) = (position("name: \"f\""), position("GetField"), position("name: \"g\""));
     assert!(dag.node(x).after.contains(&f));
     assert!(dag.node(g).after.contains(&x));
     let store = position("Store");

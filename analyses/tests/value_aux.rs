@@ -29,14 +29,8 @@ fn java(op: AuxOp, x: i64, y: i64) -> Option<(i64, i64)> {
     let wide = |v: i128| i64::try_from(v).ok().filter(|v| i32::try_from(*v).is_ok());
     Some(match op {
         AuxOp::Mul => (wide(i128::from(x) * i128::from(y))?, 0),
-        AuxOp::Div => (
-            i64::from(x32.checked_div(y32)?),
-            i64::from(x32.checked_rem(y32)?),
-        ),
-        AuxOp::Rem => (
-            i64::from(x32.checked_rem(y32)?),
-            i64::from(x32.checked_div(y32)?),
-        ),
+        AuxOp::Div => (i64::from(x32.checked_div(y32)?), i64::from(x32.checked_rem(y32)?)),
+        AuxOp::Rem => (i64::from(x32.checked_rem(y32)?), i64::from(x32.checked_div(y32)?)),
         AuxOp::And => (i64::from(x32 & y32), i64::from(x32 | y32)),
         AuxOp::Or => (i64::from(x32 | y32), i64::from(x32 & y32)),
         AuxOp::Xor => (i64::from(x32 ^ y32), 0),

@@ -35,9 +35,7 @@ fn decode_annotation(
     depth: usize,
 ) -> Result<Annotation, String> {
     if depth > MAX_NESTING {
-        return Err(format!(
-            "annotations nested more than {MAX_NESTING} levels deep"
-        ));
+        return Err(format!("annotations nested more than {MAX_NESTING} levels deep"));
     }
     let type_descriptor = pool.utf8(reader.u16().ok_or(TRUNCATED)?)?;
     let pair_count = reader.u16().ok_or(TRUNCATED)?;
@@ -62,16 +60,13 @@ fn decode_element_value(
     depth: usize,
 ) -> Result<ElementValue, String> {
     if depth > MAX_NESTING {
-        return Err(format!(
-            "annotations nested more than {MAX_NESTING} levels deep"
-        ));
+        return Err(format!("annotations nested more than {MAX_NESTING} levels deep"));
     }
     let tag = reader.u8().ok_or(TRUNCATED)?;
     Ok(match tag {
-        b'B' | b'C' | b'I' | b'S' | b'Z' => ElementValue::Int(
-            char::from(tag),
-            pool.integer(reader.u16().ok_or(TRUNCATED)?)?,
-        ),
+        b'B' | b'C' | b'I' | b'S' | b'Z' => {
+            ElementValue::Int(char::from(tag), pool.integer(reader.u16().ok_or(TRUNCATED)?)?)
+        }
         b'J' => ElementValue::Long(pool.long(reader.u16().ok_or(TRUNCATED)?)?),
         b'F' => ElementValue::Float(pool.float(reader.u16().ok_or(TRUNCATED)?)?),
         b'D' => ElementValue::Double(pool.double(reader.u16().ok_or(TRUNCATED)?)?),
@@ -85,12 +80,7 @@ fn decode_element_value(
             }
         }
         b'c' => ElementValue::Class(pool.utf8(reader.u16().ok_or(TRUNCATED)?)?),
-        b'@' => ElementValue::Annotation(Box::new(decode_annotation(
-            reader,
-            visible,
-            pool,
-            depth + 1,
-        )?)),
+        b'@' => ElementValue::Annotation(Box::new(decode_annotation(reader, visible, pool, depth + 1)?)),
         b'[' => {
             let count = reader.u16().ok_or(TRUNCATED)?;
             // Each element value takes at least three bytes.

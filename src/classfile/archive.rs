@@ -66,20 +66,13 @@ pub(crate) fn is_module_info(name: &str) -> bool {
 
 impl Archive {
     /// Opens the archive in `bytes`, read from `path`.
-    pub(crate) fn open(
-        path: &Path,
-        bytes: Vec<u8>,
-        kind: ArchiveKind,
-    ) -> Result<Archive, InputError> {
+    pub(crate) fn open(path: &Path, bytes: Vec<u8>, kind: ArchiveKind) -> Result<Archive, InputError> {
         let display = path.display().to_string();
         let start = match kind {
             ArchiveKind::Zip => 0,
             ArchiveKind::Jmod => {
                 if !bytes.starts_with(JMOD_MAGIC) {
-                    return Err(InputError::new(
-                        display,
-                        "not a jmod file (missing the JM header)",
-                    ));
+                    return Err(InputError::new(display, "not a jmod file (missing the JM header)"));
                 }
                 JMOD_MAGIC.len()
             }
@@ -88,9 +81,8 @@ impl Archive {
             data: Arc::from(bytes),
             start,
         };
-        let zip = ZipArchive::new(Cursor::new(shared)).map_err(|error| {
-            InputError::new(display.clone(), format!("cannot open archive: {error}"))
-        })?;
+        let zip = ZipArchive::new(Cursor::new(shared))
+            .map_err(|error| InputError::new(display.clone(), format!("cannot open archive: {error}")))?;
         Ok(Archive { display, kind, zip })
     }
 

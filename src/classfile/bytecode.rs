@@ -6,8 +6,7 @@
 
 use super::bytes::ByteReader;
 use super::model::{
-    ArithOp, ArrayKind, Condition, ExceptionHandler, Insn, Instruction, InvokeKind, Kind,
-    PrimitiveType,
+    ArithOp, ArrayKind, Condition, ExceptionHandler, Insn, Instruction, InvokeKind, Kind, PrimitiveType,
 };
 use super::pool::PoolResolver;
 use super::CodeError;
@@ -19,10 +18,7 @@ const TRUNCATED: &str = "truncated instruction";
 
 /// Decodes `code` into instructions with absolute branch targets, checking that every branch
 /// target is the start of an instruction.
-pub(crate) fn decode_bytecode(
-    code: &[u8],
-    pool: &PoolResolver<'_, '_>,
-) -> Result<Vec<Instruction>, CodeError> {
+pub(crate) fn decode_bytecode(code: &[u8], pool: &PoolResolver<'_, '_>) -> Result<Vec<Instruction>, CodeError> {
     if code.is_empty() {
         return Err(CodeError {
             offset: None,
@@ -46,11 +42,9 @@ pub(crate) fn decode_bytecode(
     let mut reader = ByteReader::new(code);
     while !reader.is_empty() {
         let pc = u32::try_from(reader.position()).unwrap_or(u32::MAX);
-        let insn = decode_instruction(&mut reader, pc, code_length, pool).map_err(|message| {
-            CodeError {
-                offset: Some(pc),
-                message,
-            }
+        let insn = decode_instruction(&mut reader, pc, code_length, pool).map_err(|message| CodeError {
+            offset: Some(pc),
+            message,
         })?;
         instructions.push(Instruction { pc, insn });
     }
@@ -120,9 +114,7 @@ pub(crate) fn for_each_branch_target(insn: &Insn, mut visit: impl FnMut(u32)) {
         | Insn::IfNonNull(target)
         | Insn::Goto(target)
         | Insn::Jsr(target) => visit(*target),
-        Insn::TableSwitch {
-            default, targets, ..
-        } => {
+        Insn::TableSwitch { default, targets, .. } => {
             visit(*default);
             targets.iter().for_each(|target| visit(*target));
         }
@@ -139,9 +131,7 @@ fn branch_target(pc: u32, offset: i32, code_length: u32) -> Result<u32, String> 
     let target = i64::from(pc) + i64::from(offset);
     match u32::try_from(target) {
         Ok(target) if target < code_length => Ok(target),
-        _ => Err(format!(
-            "branch offset {offset} leads outside the code (to {target})"
-        )),
+        _ => Err(format!("branch offset {offset} leads outside the code (to {target})")),
     }
 }
 
@@ -272,11 +262,7 @@ fn decode_instruction(
                 4 => ArithOp::Or,
                 _ => ArithOp::Xor,
             };
-            let kind = if relative % 2 == 0 {
-                Kind::Int
-            } else {
-                Kind::Long
-            };
+            let kind = if relative % 2 == 0 { Kind::Int } else { Kind::Long };
             Insn::Arith(kind, operator)
         }
         0x84 => {
@@ -300,18 +286,10 @@ fn decode_instruction(
         0x92 => Insn::IntToChar,
         0x93 => Insn::IntToShort,
         0x94 => Insn::LCmp,
-        0x95 => Insn::FCmp {
-            nan_is_greater: false,
-        },
-        0x96 => Insn::FCmp {
-            nan_is_greater: true,
-        },
-        0x97 => Insn::DCmp {
-            nan_is_greater: false,
-        },
-        0x98 => Insn::DCmp {
-            nan_is_greater: true,
-        },
+        0x95 => Insn::FCmp { nan_is_greater: false },
+        0x96 => Insn::FCmp { nan_is_greater: true },
+        0x97 => Insn::DCmp { nan_is_greater: false },
+        0x98 => Insn::DCmp { nan_is_greater: true },
         0x99..=0x9e => Insn::IfZero(condition_of(opcode - 0x99), short_branch(reader)?),
         0x9f..=0xa4 => Insn::IfICmp(condition_of(opcode - 0x9f), short_branch(reader)?),
         0xa5 => Insn::IfACmp(Condition::Eq, short_branch(reader)?),
@@ -408,11 +386,7 @@ fn skip_switch_padding(reader: &mut ByteReader<'_>) -> Result<(), String> {
     reader.skip(padding).ok_or_else(truncated)
 }
 
-fn decode_table_switch(
-    reader: &mut ByteReader<'_>,
-    pc: u32,
-    code_length: u32,
-) -> Result<Insn, String> {
+fn decode_table_switch(reader: &mut ByteReader<'_>, pc: u32, code_length: u32) -> Result<Insn, String> {
     skip_switch_padding(reader)?;
     let default = branch_target(pc, read_i32(reader)?, code_length)?;
     let low = read_i32(reader)?;
@@ -443,11 +417,7 @@ fn decode_table_switch(
     })
 }
 
-fn decode_lookup_switch(
-    reader: &mut ByteReader<'_>,
-    pc: u32,
-    code_length: u32,
-) -> Result<Insn, String> {
+fn decode_lookup_switch(reader: &mut ByteReader<'_>, pc: u32, code_length: u32) -> Result<Insn, String> {
     skip_switch_padding(reader)?;
     let default = branch_target(pc, read_i32(reader)?, code_length)?;
     let pair_count = read_i32(reader)?;

@@ -17,11 +17,7 @@ use super::MAX_ENTRY_SIZE;
 #[derive(Debug)]
 enum ClassSource {
     File(PathBuf),
-    ArchiveEntry {
-        archive: usize,
-        index: usize,
-        name: String,
-    },
+    ArchiveEntry { archive: usize, index: usize, name: String },
 }
 
 /// One indexed class: its source and, once requested, the parse result.
@@ -160,18 +156,12 @@ impl ClassPath {
 
     fn read_source(&self, source: &ClassSource) -> Result<(String, Vec<u8>), InputError> {
         Ok(match source {
-            ClassSource::File(path) => (
-                path.display().to_string(),
-                read_file(path, Some(MAX_ENTRY_SIZE))?,
-            ),
-            ClassSource::ArchiveEntry {
-                archive,
-                index,
-                name,
-            } => {
-                let archive = self.archives.get(*archive).ok_or_else(|| {
-                    InputError::new(name.clone(), "internal error: unknown archive")
-                })?;
+            ClassSource::File(path) => (path.display().to_string(), read_file(path, Some(MAX_ENTRY_SIZE))?),
+            ClassSource::ArchiveEntry { archive, index, name } => {
+                let archive = self
+                    .archives
+                    .get(*archive)
+                    .ok_or_else(|| InputError::new(name.clone(), "internal error: unknown archive"))?;
                 let origin = archive.origin(name);
                 let bytes = archive
                     .read_entry(*index)
@@ -181,20 +171,13 @@ impl ClassPath {
         })
     }
 
-    fn load(
-        &self,
-        internal_name: &str,
-        source: &ClassSource,
-    ) -> Result<Arc<ClassFile>, InputError> {
+    fn load(&self, internal_name: &str, source: &ClassSource) -> Result<Arc<ClassFile>, InputError> {
         let (origin, bytes) = self.read_source(source)?;
         let class = parse_class(&bytes, &origin)?;
         if class.name != internal_name {
             return Err(InputError::new(
                 origin,
-                format!(
-                    "expected class {internal_name} but the file declares {}",
-                    class.name
-                ),
+                format!("expected class {internal_name} but the file declares {}", class.name),
             ));
         }
         Ok(Arc::new(class))

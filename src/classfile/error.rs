@@ -47,9 +47,7 @@ impl fmt::Display for InputError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(formatter, "{}: ", self.origin)?;
         match (&self.method, self.offset) {
-            (Some(method), Some(offset)) => {
-                write!(formatter, "method {method} at offset {offset}: ")?
-            }
+            (Some(method), Some(offset)) => write!(formatter, "method {method} at offset {offset}: ")?,
             (Some(method), None) => write!(formatter, "method {method}: ")?,
             (None, Some(offset)) => write!(formatter, "at offset {offset}: ")?,
             (None, None) => {}

@@ -69,9 +69,7 @@ pub(crate) fn io_error(path: &Path, error: &std::io::Error) -> InputError {
 /// Reads a whole file, refusing files larger than `limit` bytes.
 pub(crate) fn read_file(path: &Path, limit: Option<u64>) -> Result<Vec<u8>, InputError> {
     if let Some(limit) = limit {
-        let length = fs::metadata(path)
-            .map_err(|error| io_error(path, &error))?
-            .len();
+        let length = fs::metadata(path).map_err(|error| io_error(path, &error))?.len();
         if length > limit {
             return Err(InputError::new(
                 path.display().to_string(),
@@ -150,13 +148,7 @@ pub fn read_inputs(paths: &[PathBuf]) -> Loaded {
         let results: Vec<Result<ClassFile, InputError>> = match input_kind(path) {
             Err(error) => vec![Err(error)],
             // A module descriptor has no code; it is skipped even when named directly.
-            Ok(InputKind::Class)
-                if path
-                    .file_name()
-                    .is_some_and(|name| name == "module-info.class") =>
-            {
-                Vec::new()
-            }
+            Ok(InputKind::Class) if path.file_name().is_some_and(|name| name == "module-info.class") => Vec::new(),
             Ok(InputKind::Class) => vec![read_class_file(path)],
             Ok(InputKind::Directory) => {
                 let (files, errors) = class_files_under(path);

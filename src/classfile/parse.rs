@@ -7,9 +7,7 @@ use noak::reader::{Attribute, AttributeContent, Class, DecodeMany};
 use super::annotations::decode_annotations;
 use super::bytecode::{check_exception_table, decode_bytecode};
 use super::bytes::ByteReader;
-use super::model::{
-    Annotation, ClassFile, Code, CodeError, ExceptionHandler, Field, LocalVariable, Method,
-};
+use super::model::{Annotation, ClassFile, Code, CodeError, ExceptionHandler, Field, LocalVariable, Method};
 use super::pool::PoolResolver;
 use super::InputError;
 
@@ -76,21 +74,17 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
         let method_name = pool
             .utf8(method.name().as_u16())
             .map_err(|message| class_error(format!("method name: {message}")))?;
-        let descriptor = pool.utf8(method.descriptor().as_u16()).map_err(|message| {
-            class_error(format!("method {method_name} descriptor: {message}"))
-        })?;
-        let method_error = |message: String| {
-            InputError::new(origin, message).in_method(format!("{method_name}{descriptor}"))
-        };
+        let descriptor = pool
+            .utf8(method.descriptor().as_u16())
+            .map_err(|message| class_error(format!("method {method_name} descriptor: {message}")))?;
+        let method_error =
+            |message: String| InputError::new(origin, message).in_method(format!("{method_name}{descriptor}"));
         let mut annotations = Vec::new();
         let mut code = None;
         for attribute in method.attributes() {
-            let attribute = attribute.map_err(|error| {
-                decode_error(origin, &error).in_method(format!("{method_name}{descriptor}"))
-            })?;
-            let attribute_name = pool
-                .utf8_mstr(attribute.name().as_u16())
-                .map_err(&method_error)?;
+            let attribute = attribute
+                .map_err(|error| decode_error(origin, &error).in_method(format!("{method_name}{descriptor}")))?;
+            let attribute_name = pool.utf8_mstr(attribute.name().as_u16()).map_err(&method_error)?;
             if attribute_name.as_bytes() == b"Code" {
                 code = Some(match code {
                     None => decode_code(&attribute, &pool),
@@ -116,22 +110,16 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
     let mut annotations = Vec::new();
     for attribute in class.attributes() {
         let attribute = attribute.map_err(|error| decode_error(origin, &error))?;
-        let attribute_name = pool
-            .utf8_mstr(attribute.name().as_u16())
-            .map_err(class_error)?;
+        let attribute_name = pool.utf8_mstr(attribute.name().as_u16()).map_err(class_error)?;
         if attribute_name.as_bytes() == b"SourceFile" {
             if source_file.is_none() {
                 let content = attribute
                     .read_content(class.pool())
                     .and_then(SourceFile::try_from)
-                    .map_err(|error| {
-                        class_error(format!("SourceFile attribute: {}", error.kind()))
-                    })?;
+                    .map_err(|error| class_error(format!("SourceFile attribute: {}", error.kind())))?;
                 source_file = Some(
                     pool.utf8(content.source_file().as_u16())
-                        .map_err(|message| {
-                            class_error(format!("SourceFile attribute: {message}"))
-                        })?,
+                        .map_err(|message| class_error(format!("SourceFile attribute: {message}")))?,
                 );
             }
         } else {
@@ -175,12 +163,8 @@ fn check_header(bytes: &[u8], origin: &str) -> Result<(), InputError> {
                 .at_offset(Some(4)))
             }
         }
-        (Some(0xCAFE_BABE), _, _) => {
-            Err(InputError::new(origin, "truncated classfile header").at_offset(Some(4)))
-        }
-        (Some(_), _, _) => {
-            Err(InputError::new(origin, "not a classfile (bad magic number)").at_offset(Some(0)))
-        }
+        (Some(0xCAFE_BABE), _, _) => Err(InputError::new(origin, "truncated classfile header").at_offset(Some(4))),
+        (Some(_), _, _) => Err(InputError::new(origin, "not a classfile (bad magic number)").at_offset(Some(0))),
         (None, _, _) => Err(InputError::new(
             origin,
             "not a classfile (shorter than its magic number)",
@@ -193,17 +177,9 @@ fn decode_error(origin: &str, error: &DecodeError) -> InputError {
     let message = if error.context() == Context::None {
         format!("malformed classfile: {}", error.kind())
     } else {
-        format!(
-            "malformed classfile: {} in {}",
-            error.kind(),
-            error.context()
-        )
+        format!("malformed classfile: {} in {}", error.kind(), error.context())
     };
-    InputError::new(origin, message).at_offset(
-        error
-            .position()
-            .and_then(|position| u32::try_from(position).ok()),
-    )
+    InputError::new(origin, message).at_offset(error.position().and_then(|position| u32::try_from(position).ok()))
 }
 
 /// Appends the annotations of `attribute` to `annotations` when it is an annotations attribute.
@@ -231,10 +207,7 @@ fn collect_annotations(
 }
 
 fn code_error(message: String) -> CodeError {
-    CodeError {
-        offset: None,
-        message,
-    }
+    CodeError { offset: None, message }
 }
 
 /// Decodes a `Code` attribute: the bytecode, the exception table and the debug tables.
@@ -242,17 +215,8 @@ fn decode_code(attribute: &Attribute<'_>, pool: &PoolResolver<'_, '_>) -> Result
     let noak_pool = pool.noak_pool();
     let code: NoakCode<'_> = match attribute.read_content(noak_pool) {
         Ok(AttributeContent::Code(code)) => code,
-        Ok(_) => {
-            return Err(code_error(
-                "the Code attribute has unexpected content".to_owned(),
-            ))
-        }
-        Err(error) => {
-            return Err(code_error(format!(
-                "malformed Code attribute: {}",
-                error.kind()
-            )))
-        }
+        Ok(_) => return Err(code_error("the Code attribute has unexpected content".to_owned())),
+        Err(error) => return Err(code_error(format!("malformed Code attribute: {}", error.kind()))),
     };
     // noak exposes the bytecode only through its own decoder, so slice it from the attribute.
     let mut header = ByteReader::new(attribute.content());
@@ -283,12 +247,7 @@ fn decode_code(attribute: &Attribute<'_>, pool: &PoolResolver<'_, '_>) -> Result
 
     let mut line_numbers = Vec::new();
     let mut local_variables = Vec::new();
-    collect_debug_tables(
-        code.attributes(),
-        pool,
-        &mut line_numbers,
-        &mut local_variables,
-    )?;
+    collect_debug_tables(code.attributes(), pool, &mut line_numbers, &mut local_variables)?;
     line_numbers.sort_by_key(|(pc, _)| *pc);
 
     Ok(Code {
@@ -322,13 +281,10 @@ fn collect_debug_tables<'input>(
     line_numbers: &mut Vec<(u32, u32)>,
     local_variables: &mut Vec<LocalVariable>,
 ) -> Result<(), CodeError> {
-    let malformed =
-        |what: &str, error: DecodeError| code_error(format!("malformed {what}: {}", error.kind()));
+    let malformed = |what: &str, error: DecodeError| code_error(format!("malformed {what}: {}", error.kind()));
     for attribute in attributes {
         let attribute = attribute.map_err(|error| malformed("Code attribute", error))?;
-        let attribute_name = pool
-            .utf8_mstr(attribute.name().as_u16())
-            .map_err(code_error)?;
+        let attribute_name = pool.utf8_mstr(attribute.name().as_u16()).map_err(code_error)?;
         match attribute_name.as_bytes() {
             b"LineNumberTable" => {
                 // noak 0.7 decodes each entry's start_pc as a u32 (the format has a u16), so the
@@ -346,8 +302,7 @@ fn collect_debug_tables<'input>(
                     let range = local.range();
                     let start = range.start.as_u32();
                     let length = range.end.as_u32().saturating_sub(start);
-                    let described =
-                        |message: String| code_error(format!("LocalVariableTable: {message}"));
+                    let described = |message: String| code_error(format!("LocalVariableTable: {message}"));
                     let name = pool.utf8(local.name().as_u16()).map_err(described)?;
                     let descriptor = pool.utf8(local.descriptor().as_u16()).map_err(described)?;
                     local_variables.push(LocalVariable {

@@ -27,10 +27,7 @@ fn index<I>(raw: u16) -> Result<cpool::Index<I>, String> {
 }
 
 fn describe(error: &DecodeError, expected: &str, raw: u16) -> String {
-    format!(
-        "constant pool index {raw}: expected {expected} ({})",
-        error.kind()
-    )
+    format!("constant pool index {raw}: expected {expected} ({})", error.kind())
 }
 
 impl<'pool, 'input> PoolResolver<'pool, 'input> {
@@ -63,10 +60,7 @@ impl<'pool, 'input> PoolResolver<'pool, 'input> {
             .map_err(|error| describe(&error, "a class", raw))
     }
 
-    fn name_and_type(
-        &self,
-        at: cpool::Index<cpool::NameAndType<'input>>,
-    ) -> Result<(String, String), String> {
+    fn name_and_type(&self, at: cpool::Index<cpool::NameAndType<'input>>) -> Result<(String, String), String> {
         let raw = at.as_u16();
         let name_and_type = self
             .pool
@@ -106,11 +100,7 @@ impl<'pool, 'input> PoolResolver<'pool, 'input> {
         let (class, name_and_type, interface) = match item {
             Item::MethodRef(method) => (method.class, method.name_and_type, false),
             Item::InterfaceMethodRef(method) => (method.class, method.name_and_type, true),
-            _ => {
-                return Err(format!(
-                    "constant pool index {raw}: expected a method reference"
-                ))
-            }
+            _ => return Err(format!("constant pool index {raw}: expected a method reference")),
         };
         let class = self.class_at(class)?;
         let (name, descriptor) = self.name_and_type(name_and_type)?;
@@ -145,30 +135,18 @@ impl<'pool, 'input> PoolResolver<'pool, 'input> {
             Item::Double(double) => Constant::Double(double.value),
             Item::String(string) => Constant::String(self.utf8(string.string.as_u16())?),
             Item::Class(class) => Constant::Class(self.utf8(class.name.as_u16())?),
-            Item::MethodType(method_type) => {
-                Constant::MethodType(self.utf8(method_type.descriptor.as_u16())?)
-            }
-            Item::MethodHandle(handle) => {
-                Constant::MethodHandle(self.method_handle(handle.kind, handle.reference)?)
-            }
+            Item::MethodType(method_type) => Constant::MethodType(self.utf8(method_type.descriptor.as_u16())?),
+            Item::MethodHandle(handle) => Constant::MethodHandle(self.method_handle(handle.kind, handle.reference)?),
             Item::Dynamic(dynamic) => {
                 let (name, descriptor) = self.name_and_type(dynamic.name_and_type)?;
                 Constant::Dynamic { name, descriptor }
             }
-            _ => {
-                return Err(format!(
-                    "constant pool index {raw}: not a loadable constant"
-                ))
-            }
+            _ => return Err(format!("constant pool index {raw}: not a loadable constant")),
         })
     }
 
     /// Renders a method handle as `kind owner.name:descriptor`.
-    fn method_handle(
-        &self,
-        kind: MethodKind,
-        reference: cpool::Index<Item<'input>>,
-    ) -> Result<String, String> {
+    fn method_handle(&self, kind: MethodKind, reference: cpool::Index<Item<'input>>) -> Result<String, String> {
         let kind_name = match kind {
             MethodKind::GetField => "getfield",
             MethodKind::GetStatic => "getstatic",

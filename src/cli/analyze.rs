@@ -42,30 +42,16 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
         }
         None => ClassPath::default_jdk().ok(),
     };
-    let selectors: Vec<MethodSelector> = args
-        .input
-        .methods
-        .iter()
-        .map(|m| MethodSelector::parse(m))
-        .collect();
-    let result = analyze(
-        &loaded.classes,
-        classpath.as_ref(),
-        model,
-        &|class, method| {
-            selectors.is_empty()
-                || selectors
-                    .iter()
-                    .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
-        },
-    );
+    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+    let result = analyze(&loaded.classes, classpath.as_ref(), model, &|class, method| {
+        selectors.is_empty()
+            || selectors
+                .iter()
+                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
+    });
     let no_match = !selectors.is_empty() && result.methods.is_empty();
     if no_match {
-        let _ = writeln!(
-            stderr,
-            "error: no method matches {}",
-            args.input.methods.join(", ")
-        );
+        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
     }
     let output = match args.format {
         Format::Text => report::analysis_text(&result),

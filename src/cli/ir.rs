@@ -47,12 +47,7 @@ pub fn run(args: &IrArgs) -> u8 {
     for error in &loaded.errors {
         let _ = stderr.write_all(report::input_error(error).as_bytes());
     }
-    let selectors: Vec<MethodSelector> = args
-        .input
-        .methods
-        .iter()
-        .map(|m| MethodSelector::parse(m))
-        .collect();
+    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
     let lifted = lift_all(&loaded.classes, |class, method| {
         selectors.is_empty()
             || selectors
@@ -83,9 +78,7 @@ pub fn run(args: &IrArgs) -> u8 {
                     if !errors.is_empty() {
                         stats.verifier_errors += 1;
                         for error in errors.iter().take(3) {
-                            let _ = stderr.write_all(
-                                report::verifier_error(&display, &error.to_string()).as_bytes(),
-                            );
+                            let _ = stderr.write_all(report::verifier_error(&display, &error.to_string()).as_bytes());
                         }
                     }
                 }
@@ -97,23 +90,14 @@ pub fn run(args: &IrArgs) -> u8 {
                 stats.refused += 1;
                 *reasons.entry(reason_group(&error.message)).or_default() += 1;
                 if !args.stats {
-                    let text = report::refused_method(
-                        &item.class.origin,
-                        &display,
-                        error.pc,
-                        &error.message,
-                    );
+                    let text = report::refused_method(&item.class.origin, &display, error.pc, &error.message);
                     let _ = stderr.write_all(text.as_bytes());
                 }
             }
         }
     }
     if !selectors.is_empty() && stats.methods == 0 {
-        let _ = writeln!(
-            stderr,
-            "error: no method matches {}",
-            args.input.methods.join(", ")
-        );
+        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
     }
     stats.seconds = start.elapsed().as_secs_f64();
     let mut refusals: Vec<(String, usize)> = reasons.into_iter().collect();

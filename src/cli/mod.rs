@@ -19,11 +19,7 @@ pub const EXIT_INPUT_ERROR: u8 = 2;
 pub const EXIT_INTERNAL_ERROR: u8 = 3;
 
 #[derive(Parser)]
-#[command(
-    name = "jresa",
-    version,
-    about = "Static resource analysis for JVM bytecode"
-)]
+#[command(name = "jresa", version, about = "Static resource analysis for JVM bytecode")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -56,10 +56,7 @@ pub fn run(args: &ProfileArgs) -> u8 {
         }
     };
     if !args.only.is_empty() && cct.selected_methods == 0 {
-        let message = format!(
-            "no method the program loaded matches --only {}",
-            args.only.join(", ")
-        );
+        let message = format!("no method the program loaded matches --only {}", args.only.join(", "));
         let _ = stderr.write_all(report::profile_warning(&message).as_bytes());
     }
     let text = match args.format {

@@ -40,12 +40,7 @@ pub fn run(args: &ScheduleArgs) -> u8 {
     for error in &loaded.errors {
         let _ = stderr.write_all(report::input_error(error).as_bytes());
     }
-    let selectors: Vec<MethodSelector> = args
-        .input
-        .methods
-        .iter()
-        .map(|m| MethodSelector::parse(m))
-        .collect();
+    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
     let lifted = lift_all(&loaded.classes, |class, method| {
         selectors.is_empty()
             || selectors
@@ -77,12 +72,7 @@ pub fn run(args: &ScheduleArgs) -> u8 {
                         item.method.name,
                         item.method.descriptor
                     );
-                    let text = report::refused_method(
-                        &item.class.origin,
-                        &display,
-                        error.pc,
-                        &error.message,
-                    );
+                    let text = report::refused_method(&item.class.origin, &display, error.pc, &error.message);
                     let _ = stderr.write_all(text.as_bytes());
                 }
             }
@@ -106,16 +96,11 @@ pub fn run(args: &ScheduleArgs) -> u8 {
                 method.proc(failure.proc).name,
                 failure.error
             );
-            let _ = stderr
-                .write_all(report::verifier_error(&method.display_name(), &message).as_bytes());
+            let _ = stderr.write_all(report::verifier_error(&method.display_name(), &message).as_bytes());
         }
     }
     if !selectors.is_empty() && run.lifted + run.refused == 0 {
-        let _ = writeln!(
-            stderr,
-            "error: no method matches {}",
-            args.input.methods.join(", ")
-        );
+        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
     }
     run.seconds = start.elapsed().as_secs_f64();
     run.stats = stats;
@@ -123,16 +108,14 @@ pub fn run(args: &ScheduleArgs) -> u8 {
         (true, Format::Text) => schedule_report::stats_text(&run),
         (true, Format::Json) => report::json(&run),
         (false, Format::Text) => {
-            schedule_report::code_text(&methods, &scheduled, args.baseline)
-                + &schedule_report::stats_text(&run)
+            schedule_report::code_text(&methods, &scheduled, args.baseline) + &schedule_report::stats_text(&run)
         }
         (false, Format::Json) => schedule_report::code_json(&methods, &scheduled, &run),
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     if run.stats.failures > 0 {
         EXIT_INTERNAL_ERROR
-    } else if !loaded.errors.is_empty() || (!selectors.is_empty() && run.lifted + run.refused == 0)
-    {
+    } else if !loaded.errors.is_empty() || (!selectors.is_empty() && run.lifted + run.refused == 0) {
         EXIT_INPUT_ERROR
     } else {
         EXIT_OK

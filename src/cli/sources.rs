@@ -17,9 +17,7 @@ impl Drop for TempClasses {
 
 /// Replaces every `.java` path by one directory of classes compiled from all of them together.
 /// Returns the new input list and the directory to keep alive while the classes are read.
-pub fn compile_java_inputs(
-    paths: &[PathBuf],
-) -> (Vec<PathBuf>, Option<TempClasses>, Vec<InputError>) {
+pub fn compile_java_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Option<TempClasses>, Vec<InputError>) {
     let (sources, mut inputs): (Vec<PathBuf>, Vec<PathBuf>) = paths
         .iter()
         .cloned()
@@ -32,11 +30,7 @@ pub fn compile_java_inputs(
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let dir = std::env::temp_dir().join(format!(
-        "jresa-javac-{}-{}",
-        std::process::id(),
-        unique_suffix()
-    ));
+    let dir = std::env::temp_dir().join(format!("jresa-javac-{}-{}", std::process::id(), unique_suffix()));
     if let Err(error) = std::fs::create_dir_all(&dir) {
         return (
             inputs,
@@ -63,10 +57,7 @@ pub fn compile_java_inputs(
             )],
         ),
         Ok(out) if !out.status.success() => {
-            let message = format!(
-                "javac failed:\n{}",
-                String::from_utf8_lossy(&out.stderr).trim_end()
-            );
+            let message = format!("javac failed:\n{}", String::from_utf8_lossy(&out.stderr).trim_end());
             (inputs, None, vec![InputError::new(origin, message)])
         }
         Ok(_) => {

@@ -65,9 +65,7 @@ pub fn insn_can_throw(insn: &Insn) -> bool {
     matches!(
         insn,
         Insn::Arith(Kind::Int | Kind::Long, ArithOp::Div | ArithOp::Rem)
-            | Insn::Ldc(
-                Constant::MethodType(_) | Constant::MethodHandle(_) | Constant::Dynamic { .. }
-            )
+            | Insn::Ldc(Constant::MethodType(_) | Constant::MethodHandle(_) | Constant::Dynamic { .. })
             | Insn::ArrayLoad(_)
             | Insn::ArrayStore(_)
             | Insn::GetStatic(_)
@@ -91,15 +89,11 @@ pub fn insn_can_throw(insn: &Insn) -> bool {
 /// Where control can go after an instruction (besides exceptions), or `None` when it falls through.
 fn branch_targets(insn: &Insn) -> Option<Terminator> {
     Some(match insn {
-        Insn::IfZero(_, t)
-        | Insn::IfICmp(_, t)
-        | Insn::IfACmp(_, t)
-        | Insn::IfNull(t)
-        | Insn::IfNonNull(t) => Terminator::Branch(vec![*t]),
+        Insn::IfZero(_, t) | Insn::IfICmp(_, t) | Insn::IfACmp(_, t) | Insn::IfNull(t) | Insn::IfNonNull(t) => {
+            Terminator::Branch(vec![*t])
+        }
         Insn::Goto(t) => Terminator::Goto(*t),
-        Insn::TableSwitch {
-            default, targets, ..
-        } => {
+        Insn::TableSwitch { default, targets, .. } => {
             let mut all = vec![*default];
             all.extend(targets);
             Terminator::Branch(all)
@@ -125,20 +119,13 @@ impl Cfg {
         let mut leaders = BTreeSet::new();
         leaders.insert(0usize);
         for handler in &code.exception_table {
-            let index = index_of_pc(handler.handler).ok_or_else(|| {
-                LiftError::at(
-                    handler.handler,
-                    "exception handler does not start at an instruction",
-                )
-            })?;
+            let index = index_of_pc(handler.handler)
+                .ok_or_else(|| LiftError::at(handler.handler, "exception handler does not start at an instruction"))?;
             leaders.insert(index);
         }
         for (k, instruction) in insns.iter().enumerate() {
             if let Insn::Jsr(_) | Insn::Ret(_) = instruction.insn {
-                return Err(LiftError::at(
-                    instruction.pc,
-                    "jsr/ret subroutines are not supported",
-                ));
+                return Err(LiftError::at(instruction.pc, "jsr/ret subroutines are not supported"));
             }
             if let Some(terminator) = branch_targets(&instruction.insn) {
                 let targets = match &terminator {
@@ -148,10 +135,7 @@ impl Cfg {
                 };
                 for target in targets {
                     let index = index_of_pc(target).ok_or_else(|| {
-                        LiftError::at(
-                            instruction.pc,
-                            format!("branch to {target}, which is no instruction"),
-                        )
+                        LiftError::at(instruction.pc, format!("branch to {target}, which is no instruction"))
                     })?;
                     leaders.insert(index);
                 }
@@ -171,18 +155,11 @@ impl Cfg {
                 Some(Terminator::Branch(mut targets)) => {
                     let fallthrough = matches!(
                         last.insn,
-                        Insn::IfZero(..)
-                            | Insn::IfICmp(..)
-                            | Insn::IfACmp(..)
-                            | Insn::IfNull(_)
-                            | Insn::IfNonNull(_)
+                        Insn::IfZero(..) | Insn::IfICmp(..) | Insn::IfACmp(..) | Insn::IfNull(_) | Insn::IfNonNull(_)
                     );
                     if fallthrough {
                         let next = insns.get(end).ok_or_else(|| {
-                            LiftError::at(
-                                last.pc,
-                                "conditional branch falls off the end of the code",
-                            )
+                            LiftError::at(last.pc, "conditional branch falls off the end of the code")
                         })?;
                         targets.push(next.pc);
                     }
@@ -192,12 +169,7 @@ impl Cfg {
                 Some(other) => other,
                 None => match insns.get(end) {
                     Some(next) => Terminator::Goto(next.pc),
-                    None => {
-                        return Err(LiftError::at(
-                            last.pc,
-                            "execution falls off the end of the code",
-                        ))
-                    }
+                    None => return Err(LiftError::at(last.pc, "execution falls off the end of the code")),
                 },
             };
             blocks.push(Block {

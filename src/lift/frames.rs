@@ -50,11 +50,7 @@ impl StackValue for Ty {
 
 /// Applies `pop`, `pop2`, `dup*` or `swap` to a simulated stack, respecting value categories.
 /// Returns `Ok(false)` when `insn` is not a stack-manipulation instruction.
-pub fn shuffle_stack<V: StackValue>(
-    insn: &Insn,
-    stack: &mut Vec<V>,
-    pc: u32,
-) -> Result<bool, LiftError> {
+pub fn shuffle_stack<V: StackValue>(insn: &Insn, stack: &mut Vec<V>, pc: u32) -> Result<bool, LiftError> {
     let underflow = || LiftError::at(pc, "operand stack underflow");
     let category_error = || LiftError::at(pc, "stack instruction splits a long or double");
     // Pops values covering exactly `words` stack words.
@@ -114,20 +110,13 @@ pub fn constant_ty(constant: &Constant) -> Option<Ty> {
         Constant::Float(_) => Ty::Float,
         Constant::Long(_) => Ty::Long,
         Constant::Double(_) => Ty::Double,
-        Constant::String(_)
-        | Constant::Class(_)
-        | Constant::MethodType(_)
-        | Constant::MethodHandle(_) => Ty::Ref,
+        Constant::String(_) | Constant::Class(_) | Constant::MethodType(_) | Constant::MethodHandle(_) => Ty::Ref,
         Constant::Dynamic { descriptor, .. } => Ty::from_descriptor(descriptor)?,
     })
 }
 
 /// Parameter and result types of an `invoke*` (receiver first when it has one).
-pub fn call_signature(
-    descriptor: &str,
-    has_receiver: bool,
-    pc: u32,
-) -> Result<(Vec<Ty>, Option<Ty>), LiftError> {
+pub fn call_signature(descriptor: &str, has_receiver: bool, pc: u32) -> Result<(Vec<Ty>, Option<Ty>), LiftError> {
     let (mut params, ret) = parse_method_descriptor(descriptor)
         .ok_or_else(|| LiftError::at(pc, format!("malformed method descriptor `{descriptor}`")))?;
     if has_receiver {
@@ -148,11 +137,7 @@ impl Frame {
             Some(ty) if ty == expected => Ok(()),
             Some(ty) => Err(LiftError::at(
                 pc,
-                format!(
-                    "expected {} on the stack, found {}",
-                    expected.keyword(),
-                    ty.keyword()
-                ),
+                format!("expected {} on the stack, found {}", expected.keyword(), ty.keyword()),
             )),
             None => Err(LiftError::at(pc, "operand stack underflow")),
         }
@@ -169,10 +154,7 @@ impl Frame {
         let slot = usize::from(slot);
         let width = if is_wide(ty) { 2 } else { 1 };
         if slot + width > self.locals.len() {
-            return Err(LiftError::at(
-                pc,
-                format!("local slot {slot} is beyond max_locals"),
-            ));
+            return Err(LiftError::at(pc, format!("local slot {slot} is beyond max_locals")));
         }
         if slot > 0 && self.locals[slot - 1].is_some_and(is_wide) {
             self.locals[slot - 1] = None;
@@ -198,8 +180,8 @@ impl Frame {
             Insn::FConst(_) => s.stack.push(Ty::Float),
             Insn::DConst(_) => s.stack.push(Ty::Double),
             Insn::Ldc(constant) => {
-                let ty = constant_ty(constant)
-                    .ok_or_else(|| LiftError::at(pc, "malformed dynamic constant descriptor"))?;
+                let ty =
+                    constant_ty(constant).ok_or_else(|| LiftError::at(pc, "malformed dynamic constant descriptor"))?;
                 s.stack.push(ty);
             }
             Insn::Load(kind, slot) => {
@@ -207,10 +189,7 @@ impl Frame {
                 if s.local(*slot, pc)? != Some(ty) {
                     return Err(LiftError::at(
                         pc,
-                        format!(
-                            "load of local {slot} as {}, which it does not hold",
-                            ty.keyword()
-                        ),
+                        format!("load of local {slot} as {}, which it does not hold", ty.keyword()),
                     ));
                 }
                 s.stack.push(ty);
@@ -222,10 +201,7 @@ impl Frame {
             }
             Insn::IInc(slot, _) => {
                 if s.local(*slot, pc)? != Some(Ty::Int) {
-                    return Err(LiftError::at(
-                        pc,
-                        format!("iinc of local {slot}, which holds no int"),
-                    ));
+                    return Err(LiftError::at(pc, format!("iinc of local {slot}, which holds no int")));
                 }
             }
             Insn::ArrayLoad(kind) => {
@@ -268,9 +244,7 @@ impl Frame {
                 s.pop(ty, pc)?;
                 s.stack.push(Ty::Int);
             }
-            Insn::IfZero(..) | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
-                s.pop(Ty::Int, pc)?
-            }
+            Insn::IfZero(..) | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => s.pop(Ty::Int, pc)?,
             Insn::IfICmp(..) => {
                 s.pop(Ty::Int, pc)?;
                 s.pop(Ty::Int, pc)?;
@@ -279,11 +253,9 @@ impl Frame {
                 s.pop(Ty::Ref, pc)?;
                 s.pop(Ty::Ref, pc)?;
             }
-            Insn::IfNull(_)
-            | Insn::IfNonNull(_)
-            | Insn::AThrow
-            | Insn::MonitorEnter
-            | Insn::MonitorExit => s.pop(Ty::Ref, pc)?,
+            Insn::IfNull(_) | Insn::IfNonNull(_) | Insn::AThrow | Insn::MonitorEnter | Insn::MonitorExit => {
+                s.pop(Ty::Ref, pc)?
+            }
             Insn::Return(Some(kind)) => s.pop(ty_of_kind(*kind), pc)?,
             Insn::GetStatic(field) => s.stack.push(field_ty(&field.descriptor, pc)?),
             Insn::PutStatic(field) => s.pop(field_ty(&field.descriptor, pc)?, pc)?,
@@ -354,10 +326,7 @@ impl Frame {
     /// Merges `other` into `self`; returns whether `self` changed.
     fn merge(&mut self, other: &Frame, pc: u32) -> Result<bool, LiftError> {
         if self.stack != other.stack {
-            return Err(LiftError::at(
-                pc,
-                "operand stacks of different shapes meet here",
-            ));
+            return Err(LiftError::at(pc, "operand stacks of different shapes meet here"));
         }
         let mut changed = false;
         for (mine, theirs) in self.locals.iter_mut().zip(&other.locals) {
@@ -406,9 +375,7 @@ pub fn infer_frames(code: &Code, cfg: &Cfg, entry: Frame) -> Result<Vec<Option<F
             if insn_can_throw(&instruction.insn) {
                 for handler in &code.exception_table {
                     if handler.start <= instruction.pc && instruction.pc < handler.end {
-                        let target = cfg.block_of_insn[code
-                            .instructions
-                            .partition_point(|i| i.pc < handler.handler)];
+                        let target = cfg.block_of_insn[code.instructions.partition_point(|i| i.pc < handler.handler)];
                         flows.push((
                             target,
                             Frame {
@@ -476,9 +443,7 @@ pub fn live_in(code: &Code, cfg: &Cfg) -> Vec<FixedBitSet> {
                     Insn::Store(_, slot) if usize::from(*slot) < slots => {
                         current.set(usize::from(*slot), false);
                     }
-                    Insn::Load(_, slot) | Insn::IInc(slot, _) | Insn::Ret(slot)
-                        if usize::from(*slot) < slots =>
-                    {
+                    Insn::Load(_, slot) | Insn::IInc(slot, _) | Insn::Ret(slot) if usize::from(*slot) < slots => {
                         current.insert(usize::from(*slot));
                     }
                     _ => {}

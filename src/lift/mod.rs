@@ -91,10 +91,7 @@ pub struct Lifted<'a> {
 
 /// Lifts every method with code of `classes` that `select` accepts, in parallel, in class and
 /// method order. Abstract and native methods are skipped.
-pub fn lift_all<'a>(
-    classes: &'a [ClassFile],
-    select: impl Fn(&ClassFile, &Method) -> bool + Sync,
-) -> Vec<Lifted<'a>> {
+pub fn lift_all<'a>(classes: &'a [ClassFile], select: impl Fn(&ClassFile, &Method) -> bool + Sync) -> Vec<Lifted<'a>> {
     use rayon::prelude::*;
     let jobs: Vec<(&ClassFile, &Method)> = classes
         .iter()

@@ -126,9 +126,7 @@ impl VarTable {
             VarKey::Exception => ("exc".to_owned(), Ty::Ref),
             VarKey::Out(out) => match out {
                 OutKey::Slot(slot, ty) => (format!("l{slot}{}.out", type_suffix(ty.ty())), ty.ty()),
-                OutKey::Stack(depth, ty) => {
-                    (format!("s{depth}{}.out", type_suffix(ty.ty())), ty.ty())
-                }
+                OutKey::Stack(depth, ty) => (format!("s{depth}{}.out", type_suffix(ty.ty())), ty.ty()),
                 OutKey::ReturnValue(ty) => ("retv.out".to_owned(), ty.ty()),
                 OutKey::Selector => ("sel.out".to_owned(), Ty::Int),
             },

@@ -7,9 +7,7 @@
 //! The operand stack is simulated with operands, so loads, stores and stack shuffles emit nothing.
 
 use super::cfg::{Cfg, Terminator};
-use super::frames::{
-    call_signature, constant_ty, field_ty, is_wide, shuffle_stack, ty_of_kind, Frame, StackValue,
-};
+use super::frames::{call_signature, constant_ty, field_ty, is_wide, shuffle_stack, ty_of_kind, Frame, StackValue};
 use super::names::{sanitize_local_name, OutKey, TyKey, VarKey, VarTable};
 use super::{array_elem, LiftError};
 use crate::classfile::{self as cf, ArithOp, Code, Constant, Insn, InvokeKind};
@@ -280,15 +278,10 @@ impl<'a> Translator<'a> {
         let matches_ty = |descriptor: &str| Ty::from_descriptor(descriptor) == Some(ty);
         let table = &self.code.local_variables;
         let covering = table.iter().find(|v| {
-            v.index == slot
-                && v.start <= pc
-                && pc < v.start.saturating_add(v.length)
-                && matches_ty(&v.descriptor)
+            v.index == slot && v.start <= pc && pc < v.start.saturating_add(v.length) && matches_ty(&v.descriptor)
         });
         let chosen = covering.or_else(|| {
-            let mut candidates = table
-                .iter()
-                .filter(|v| v.index == slot && matches_ty(&v.descriptor));
+            let mut candidates = table.iter().filter(|v| v.index == slot && matches_ty(&v.descriptor));
             let first = candidates.next()?;
             candidates.all(|v| v.name == first.name).then_some(first)
         });
@@ -317,14 +310,7 @@ impl<'a> Translator<'a> {
         self.vars.get(VarKey::Temp { ty, k: rule.temps })
     }
 
-    fn alloc_proc(
-        &mut self,
-        base: &str,
-        kind: ProcKind,
-        pc: u32,
-        inputs: Vec<VarId>,
-        outputs: Vec<VarId>,
-    ) -> ProcId {
+    fn alloc_proc(&mut self, base: &str, kind: ProcKind, pc: u32, inputs: Vec<VarId>, outputs: Vec<VarId>) -> ProcId {
         let mut name = base.to_owned();
         let mut n = 2;
         while self.proc_names.contains(&name) {
@@ -345,12 +331,9 @@ impl<'a> Translator<'a> {
     }
 
     fn frame(&self, block: usize) -> Result<&Frame, LiftError> {
-        self.frames[block].as_ref().ok_or_else(|| {
-            LiftError::at(
-                self.cfg.blocks[block].start_pc,
-                "block has no inferred frame",
-            )
-        })
+        self.frames[block]
+            .as_ref()
+            .ok_or_else(|| LiftError::at(self.cfg.blocks[block].start_pc, "block has no inferred frame"))
     }
 
     /// Live slots of a block entry with their types.
@@ -361,10 +344,7 @@ impl<'a> Translator<'a> {
             .ones()
             .map(|slot| {
                 let ty = frame.locals.get(slot).copied().flatten().ok_or_else(|| {
-                    LiftError::at(
-                        pc,
-                        format!("local {slot} is read here but holds no value of one type"),
-                    )
+                    LiftError::at(pc, format!("local {slot} is read here but holds no value of one type"))
                 })?;
                 Ok((slot as u16, ty))
             })
@@ -380,9 +360,7 @@ impl<'a> Translator<'a> {
             let mut exits: Vec<ExitTarget> = Vec::new();
             for &b in &lp.blocks {
                 for k in self.cfg.blocks[b].insns.clone() {
-                    if let Insn::Store(_, slot) | Insn::IInc(slot, _) =
-                        self.code.instructions[k].insn
-                    {
+                    if let Insn::Store(_, slot) | Insn::IInc(slot, _) = self.code.instructions[k].insn {
                         if usize::from(slot) < modified.len() {
                             modified.insert(usize::from(slot));
                         }
@@ -430,15 +408,10 @@ impl<'a> Translator<'a> {
                 .into_iter()
                 .map(|key| {
                     let hint = match &key {
-                        OutKey::Slot(slot, ty) => Some(format!(
-                            "{}.out",
-                            self.local_name(*slot, ty.ty(), header_pc)
-                        )),
+                        OutKey::Slot(slot, ty) => Some(format!("{}.out", self.local_name(*slot, ty.ty(), header_pc))),
                         _ => None,
                     };
-                    let var = self
-                        .vars
-                        .get_hinted(VarKey::Out(key.clone()), hint.as_deref());
+                    let var = self.vars.get_hinted(VarKey::Out(key.clone()), hint.as_deref());
                     (key, var)
                 })
                 .collect();
@@ -478,10 +451,7 @@ impl<'a> Translator<'a> {
             }
         }
         for (depth, ty) in self.frame(block)?.stack.clone().into_iter().enumerate() {
-            inputs.push((
-                Source::Stack(depth),
-                self.vars.get(VarKey::Stack { depth, ty }),
-            ));
+            inputs.push((Source::Stack(depth), self.vars.get(VarKey::Stack { depth, ty })));
         }
         let ctx = self.cfg.loop_of_block[block];
         let outputs = self.ctx_outputs(ctx);
@@ -489,13 +459,7 @@ impl<'a> Translator<'a> {
             Some(_) => (format!("loop{pc}"), ProcKind::Loop),
             None => (format!("b{pc}"), ProcKind::Block),
         };
-        let id = self.alloc_proc(
-            &base,
-            kind,
-            pc,
-            inputs.iter().map(|i| i.1).collect(),
-            outputs,
-        );
+        let id = self.alloc_proc(&base, kind, pc, inputs.iter().map(|i| i.1).collect(), outputs);
         self.block_procs[block] = Some(id);
         self.block_inputs[block] = inputs;
         self.pending.push(block);
@@ -532,7 +496,9 @@ impl<'a> Translator<'a> {
                     Some(v) if v.ty == self.vars.ty(*var) => Ok(v.op),
                     other => Err(LiftError::at(
                         pc,
-                        format!("no value of the right type for input {source:?} of the block at {pc} (found {other:?})"),
+                        format!(
+                            "no value of the right type for input {source:?} of the block at {pc} (found {other:?})"
+                        ),
                     )),
                 }
             })
@@ -540,8 +506,7 @@ impl<'a> Translator<'a> {
     }
 
     fn translate_block(&mut self, block: usize) -> Result<(), LiftError> {
-        let id =
-            self.block_procs[block].ok_or_else(|| LiftError::at(0, "block without procedure"))?;
+        let id = self.block_procs[block].ok_or_else(|| LiftError::at(0, "block without procedure"))?;
         let ctx = self.cfg.loop_of_block[block];
         let mut state = State {
             locals: vec![None; usize::from(self.code.max_locals)],
@@ -595,11 +560,7 @@ impl<'a> Translator<'a> {
                     vec![(vec![cond], taken), (vec![negated], fallthrough)],
                 )?
             }
-            Some(Control::Switch {
-                value,
-                cases,
-                default,
-            }) => {
+            Some(Control::Switch { value, cases, default }) => {
                 let outcomes = switch_outcomes(&value, &cases, default);
                 self.branch(ctx, rule, &state, outcomes)?
             }
@@ -617,13 +578,7 @@ impl<'a> Translator<'a> {
         Ok(self.cfg.block_of_insn[index])
     }
 
-    fn goto(
-        &mut self,
-        ctx: Option<usize>,
-        rule: RuleBuilder,
-        state: &State,
-        pc: u32,
-    ) -> Result<Rule, LiftError> {
+    fn goto(&mut self, ctx: Option<usize>, rule: RuleBuilder, state: &State, pc: u32) -> Result<Rule, LiftError> {
         let target = self.block_at(pc)?;
         self.emit_edge(ctx, rule, state, Target::Block(target))
     }
@@ -685,10 +640,7 @@ impl<'a> Translator<'a> {
             typed.insert((slot, ty), Operand::Var(formal));
         }
         for (depth, value) in state.stack.iter().enumerate() {
-            let formal = self.vars.get(VarKey::Stack {
-                depth,
-                ty: value.ty,
-            });
+            let formal = self.vars.get(VarKey::Stack { depth, ty: value.ty });
             if let Operand::Var(v) = value.op {
                 renaming.entry(v).or_insert(formal);
             }
@@ -728,11 +680,7 @@ impl<'a> Translator<'a> {
                         lhs: rename(lhs, self),
                         rhs: rename(rhs, self),
                     },
-                    Cond::InstanceOf {
-                        value,
-                        class,
-                        negated,
-                    } => Cond::InstanceOf {
+                    Cond::InstanceOf { value, class, negated } => Cond::InstanceOf {
                         value: rename(value, self),
                         class: class.clone(),
                         negated: *negated,
@@ -788,29 +736,16 @@ impl<'a> Translator<'a> {
     ) -> Result<Rule, LiftError> {
         match target {
             Target::Return(value) => match ctx {
-                Some(l) if !self.loops[l].exits.is_empty() => {
-                    self.exit(l, rule, state, ExitTarget::Return, value)
-                }
+                Some(l) if !self.loops[l].exits.is_empty() => self.exit(l, rule, state, ExitTarget::Return, value),
                 Some(l) => Err(LiftError::at(
                     rule.pc,
                     format!("return from loop {l}, which has no exits"),
                 )),
                 None => {
                     match (self.ret_var, value) {
-                        (Some(ret), Some(value)) => rule.push(
-                            StmtKind::Assign {
-                                dst: ret,
-                                src: value,
-                            },
-                            None,
-                        ),
+                        (Some(ret), Some(value)) => rule.push(StmtKind::Assign { dst: ret, src: value }, None),
                         (None, None) => {}
-                        _ => {
-                            return Err(LiftError::at(
-                                rule.pc,
-                                "return does not match the method's return type",
-                            ))
-                        }
+                        _ => return Err(LiftError::at(rule.pc, "return does not match the method's return type")),
                     }
                     Ok(rule.finish())
                 }
@@ -830,10 +765,7 @@ impl<'a> Translator<'a> {
                     return Ok(rule.finish());
                 }
                 match target_loop {
-                    Some(inner)
-                        if self.cfg.header_of[t] == Some(inner)
-                            && self.cfg.loops[inner].parent == ctx =>
-                    {
+                    Some(inner) if self.cfg.header_of[t] == Some(inner) && self.cfg.loops[inner].parent == ctx => {
                         self.enter_loop(ctx, rule, state, inner)
                     }
                     _ => Err(LiftError::at(
@@ -939,12 +871,7 @@ impl<'a> Translator<'a> {
                     let op = extra
                         .get(&OutKey::Stack(depth, TyKey::new(*ty)))
                         .cloned()
-                        .ok_or_else(|| {
-                            LiftError::at(
-                                self.cfg.blocks[t].start_pc,
-                                "loop exit stack value missing",
-                            )
-                        })?;
+                        .ok_or_else(|| LiftError::at(self.cfg.blocks[t].start_pc, "loop exit stack value missing"))?;
                     state.stack.push(Val { op, ty: *ty });
                 }
                 Ok((state, Target::Block(t)))
@@ -1049,12 +976,7 @@ impl<'a> Translator<'a> {
             .exits
             .iter()
             .position(|e| *e == exit)
-            .ok_or_else(|| {
-                LiftError::at(
-                    rule.pc,
-                    "edge leaves a loop by an exit the loop analysis did not see",
-                )
-            })?;
+            .ok_or_else(|| LiftError::at(rule.pc, "edge leaves a loop by an exit the loop analysis did not see"))?;
         let needed: Vec<(u16, Ty)> = match exit {
             ExitTarget::Block(t) => self.live_slots(t)?,
             ExitTarget::Return => Vec::new(),
@@ -1094,13 +1016,7 @@ impl<'a> Translator<'a> {
                 },
                 OutKey::Selector => Operand::Int(index as i32),
             };
-            rule.push(
-                StmtKind::Assign {
-                    dst: out,
-                    src: value,
-                },
-                None,
-            );
+            rule.push(StmtKind::Assign { dst: out, src: value }, None);
         }
         Ok(rule.finish())
     }
@@ -1187,10 +1103,7 @@ impl<'a> Translator<'a> {
         let outputs = self.ctx_outputs(ctx);
         let base = match ctx {
             None => format!("h{first_pc}"),
-            Some(l) => format!(
-                "h{first_pc}.in{}",
-                self.cfg.blocks[self.cfg.loops[l].header].start_pc
-            ),
+            Some(l) => format!("h{first_pc}.in{}", self.cfg.blocks[self.cfg.loops[l].header].start_pc),
         };
         let id = self.alloc_proc(&base, ProcKind::Handler, first_pc, inputs, outputs);
         let mut rules = Vec::new();
@@ -1293,8 +1206,7 @@ impl<'a> Translator<'a> {
             Insn::FConst(x) => push(state, Operand::Float(x.to_bits()), Ty::Float),
             Insn::DConst(x) => push(state, Operand::Double(x.to_bits()), Ty::Double),
             Insn::Ldc(constant) => {
-                let ty = constant_ty(constant)
-                    .ok_or_else(|| LiftError::at(pc, "malformed dynamic constant"))?;
+                let ty = constant_ty(constant).ok_or_else(|| LiftError::at(pc, "malformed dynamic constant"))?;
                 let operand = match constant {
                     Constant::Int(n) => Operand::Int(*n),
                     Constant::Float(x) => Operand::Float(x.to_bits()),
@@ -1305,19 +1217,13 @@ impl<'a> Translator<'a> {
                     Constant::MethodType(d) => {
                         let value = OpaqueConst::MethodType(d.clone());
                         return self
-                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
-                                dst,
-                                value,
-                            })
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value })
                             .map(|_| None);
                     }
                     Constant::MethodHandle(h) => {
                         let value = OpaqueConst::MethodHandle(h.clone());
                         return self
-                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
-                                dst,
-                                value,
-                            })
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value })
                             .map(|_| None);
                     }
                     Constant::Dynamic { name, descriptor } => {
@@ -1326,10 +1232,7 @@ impl<'a> Translator<'a> {
                             descriptor: descriptor.clone(),
                         };
                         return self
-                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst {
-                                dst,
-                                value,
-                            })
+                            .emit_value(ctx, rule, state, ty, |dst| StmtKind::LoadConst { dst, value })
                             .map(|_| None);
                     }
                 };
@@ -1344,10 +1247,7 @@ impl<'a> Translator<'a> {
                     .flatten()
                     .filter(|v| v.ty == ty);
                 let value = value.ok_or_else(|| {
-                    LiftError::at(
-                        pc,
-                        format!("load of local {slot}, which holds no {}", ty.keyword()),
-                    )
+                    LiftError::at(pc, format!("load of local {slot}, which holds no {}", ty.keyword()))
                 })?;
                 state.stack.push(value);
             }
@@ -1355,10 +1255,7 @@ impl<'a> Translator<'a> {
                 let ty = ty_of_kind(*kind);
                 let value = state.pop(pc)?;
                 if value.ty != ty || usize::from(*slot) >= state.locals.len() {
-                    return Err(LiftError::at(
-                        pc,
-                        format!("ill-typed store to local {slot}"),
-                    ));
+                    return Err(LiftError::at(pc, format!("ill-typed store to local {slot}")));
                 }
                 let value = self.name_stored_value(rule, state, value, *slot);
                 state.set_local(usize::from(*slot), value);
@@ -1370,9 +1267,8 @@ impl<'a> Translator<'a> {
                     .cloned()
                     .flatten()
                     .filter(|v| v.ty == Ty::Int);
-                let current = current.ok_or_else(|| {
-                    LiftError::at(pc, format!("iinc of local {slot}, which holds no int"))
-                })?;
+                let current =
+                    current.ok_or_else(|| LiftError::at(pc, format!("iinc of local {slot}, which holds no int")))?;
                 let dst = self.version(rule, *slot, Ty::Int);
                 rule.push(
                     StmtKind::Binary {
@@ -1396,13 +1292,11 @@ impl<'a> Translator<'a> {
                 let index = state.pop(pc)?.op;
                 let array = state.pop(pc)?.op;
                 let elem = array_elem(*kind);
-                self.emit_value(ctx, rule, state, elem.value_ty(), |dst| {
-                    StmtKind::ArrayLoad {
-                        dst,
-                        elem,
-                        array,
-                        index,
-                    }
+                self.emit_value(ctx, rule, state, elem.value_ty(), |dst| StmtKind::ArrayLoad {
+                    dst,
+                    elem,
+                    array,
+                    index,
                 })?;
             }
             Insn::ArrayStore(kind) => {
@@ -1427,13 +1321,7 @@ impl<'a> Translator<'a> {
                 let lhs = state.pop(pc)?.op;
                 let ty = ty_of_kind(*kind);
                 let op = arith_op(*op);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Binary {
-                    dst,
-                    op,
-                    ty,
-                    lhs,
-                    rhs,
-                })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::Binary { dst, op, ty, lhs, rhs })?;
             }
             Insn::Neg(kind) => {
                 let src = state.pop(pc)?.op;
@@ -1474,22 +1362,12 @@ impl<'a> Translator<'a> {
                 let lhs = state.pop(pc)?.op;
                 let (op, ty) = match insn {
                     Insn::LCmp => (BinOp::Cmp, Ty::Long),
-                    Insn::FCmp { nan_is_greater } => (
-                        if *nan_is_greater {
-                            BinOp::CmpG
-                        } else {
-                            BinOp::CmpL
-                        },
-                        Ty::Float,
-                    ),
-                    Insn::DCmp { nan_is_greater } => (
-                        if *nan_is_greater {
-                            BinOp::CmpG
-                        } else {
-                            BinOp::CmpL
-                        },
-                        Ty::Double,
-                    ),
+                    Insn::FCmp { nan_is_greater } => {
+                        (if *nan_is_greater { BinOp::CmpG } else { BinOp::CmpL }, Ty::Float)
+                    }
+                    Insn::DCmp { nan_is_greater } => {
+                        (if *nan_is_greater { BinOp::CmpG } else { BinOp::CmpL }, Ty::Double)
+                    }
                     _ => unreachable!("matched above"),
                 };
                 self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::Binary {
@@ -1503,13 +1381,11 @@ impl<'a> Translator<'a> {
             Insn::IfZero(condition, target) => {
                 let value = state.pop(pc)?;
                 let op = cmp_op(*condition);
-                let cond = self
-                    .fuse_long_compare(rule, state, &value, op)
-                    .unwrap_or(Cond::Cmp {
-                        op,
-                        lhs: value.op,
-                        rhs: Operand::Int(0),
-                    });
+                let cond = self.fuse_long_compare(rule, state, &value, op).unwrap_or(Cond::Cmp {
+                    op,
+                    lhs: value.op,
+                    rhs: Operand::Int(0),
+                });
                 return Ok(Some(Control::If {
                     cond,
                     taken: *target,
@@ -1549,26 +1425,15 @@ impl<'a> Translator<'a> {
                 }));
             }
             Insn::Goto(target) => return Ok(Some(Control::Goto(*target))),
-            Insn::Jsr(_) | Insn::Ret(_) => {
-                return Err(LiftError::at(pc, "jsr/ret subroutines are not supported"))
-            }
+            Insn::Jsr(_) | Insn::Ret(_) => return Err(LiftError::at(pc, "jsr/ret subroutines are not supported")),
             Insn::TableSwitch {
-                default,
-                low,
-                targets,
-                ..
+                default, low, targets, ..
             } => {
                 let value = state.pop(pc)?.op;
                 let cases = targets
                     .iter()
                     .enumerate()
-                    .map(|(k, t)| {
-                        Ok((
-                            low.checked_add(i32::try_from(k).map_err(|_| ())?)
-                                .ok_or(())?,
-                            *t,
-                        ))
-                    })
+                    .map(|(k, t)| Ok((low.checked_add(i32::try_from(k).map_err(|_| ())?).ok_or(())?, *t)))
                     .collect::<Result<Vec<_>, ()>>()
                     .map_err(|_| LiftError::at(pc, "tableswitch range overflows"))?;
                 return Ok(Some(Control::Switch {
@@ -1595,10 +1460,7 @@ impl<'a> Translator<'a> {
             Insn::GetStatic(field) => {
                 let ty = field_ty(&field.descriptor, pc)?;
                 let field = field_ref(field);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetStatic {
-                    dst,
-                    field,
-                })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetStatic { dst, field })?;
             }
             Insn::PutStatic(field) => {
                 let value = state.pop(pc)?.op;
@@ -1616,11 +1478,7 @@ impl<'a> Translator<'a> {
                 let object = state.pop(pc)?.op;
                 let ty = field_ty(&field.descriptor, pc)?;
                 let field = field_ref(field);
-                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetField {
-                    dst,
-                    object,
-                    field,
-                })?;
+                self.emit_value(ctx, rule, state, ty, |dst| StmtKind::GetField { dst, object, field })?;
             }
             Insn::PutField(field) => {
                 let value = state.pop(pc)?.op;
@@ -1667,8 +1525,7 @@ impl<'a> Translator<'a> {
             } => {
                 let (params, ret) = call_signature(descriptor, false, pc)?;
                 let args = state.pop_n(params.len(), pc)?;
-                let (name, descriptor, bootstrap) =
-                    (name.clone(), descriptor.clone(), *bootstrap_index);
+                let (name, descriptor, bootstrap) = (name.clone(), descriptor.clone(), *bootstrap_index);
                 self.emit_call(ctx, rule, state, ret, |dst| StmtKind::InvokeDynamic {
                     dst,
                     name,
@@ -1679,10 +1536,7 @@ impl<'a> Translator<'a> {
             }
             Insn::New(class) => {
                 let class = class.clone();
-                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::New {
-                    dst,
-                    class,
-                })?;
+                self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::New { dst, class })?;
             }
             Insn::NewArray(prim) => {
                 let length = state.pop(pc)?.op;
@@ -1713,10 +1567,7 @@ impl<'a> Translator<'a> {
             }
             Insn::ArrayLength => {
                 let array = state.pop(pc)?.op;
-                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::ArrayLength {
-                    dst,
-                    array,
-                })?;
+                self.emit_value(ctx, rule, state, Ty::Int, |dst| StmtKind::ArrayLength { dst, array })?;
             }
             Insn::AThrow => {
                 let value = state.pop(pc)?.op;
@@ -1797,13 +1648,7 @@ impl<'a> Translator<'a> {
 
     /// When the value stored into `slot` is a temporary just defined by the rule's last statement and
     /// used nowhere else, renames that definition to a new version of the local, for readability.
-    fn name_stored_value(
-        &mut self,
-        rule: &mut RuleBuilder,
-        state: &State,
-        value: Val,
-        slot: u16,
-    ) -> Val {
+    fn name_stored_value(&mut self, rule: &mut RuleBuilder, state: &State, value: Val, slot: u16) -> Val {
         let Operand::Var(temp) = value.op else {
             return value;
         };
@@ -1830,13 +1675,7 @@ impl<'a> Translator<'a> {
     }
 
     /// Turns `lcmp; if<cond>` into the guard `a <cond> b` when the comparison result is used only there.
-    fn fuse_long_compare(
-        &self,
-        rule: &mut RuleBuilder,
-        state: &State,
-        value: &Val,
-        op: CmpOp,
-    ) -> Option<Cond> {
+    fn fuse_long_compare(&self, rule: &mut RuleBuilder, state: &State, value: &Val, op: CmpOp) -> Option<Cond> {
         let Operand::Var(result) = value.op else {
             return None;
         };
@@ -1874,9 +1713,7 @@ enum DispatchSource {
 fn uses_var(stmts: &[Stmt], var: VarId) -> bool {
     stmts.iter().any(|s| {
         s.kind.uses().iter().any(|o| **o == Operand::Var(var))
-            || s.handler
-                .as_ref()
-                .is_some_and(|h| h.args.contains(&Operand::Var(var)))
+            || s.handler.as_ref().is_some_and(|h| h.args.contains(&Operand::Var(var)))
     })
 }
 
@@ -1922,11 +1759,7 @@ fn negate(cond: &Cond) -> Cond {
             lhs: lhs.clone(),
             rhs: rhs.clone(),
         },
-        Cond::InstanceOf {
-            value,
-            class,
-            negated,
-        } => Cond::InstanceOf {
+        Cond::InstanceOf { value, class, negated } => Cond::InstanceOf {
             value: value.clone(),
             class: class.clone(),
             negated: !negated,
@@ -2032,14 +1865,8 @@ fn sort_procedures(ir: &mut MethodIr) {
     for (new, &old) in order.iter().enumerate() {
         new_id[old] = ProcId::from_index(new);
     }
-    let mut old_procs: Vec<Option<Procedure>> = std::mem::take(&mut ir.procs)
-        .into_iter()
-        .map(Some)
-        .collect();
-    ir.procs = order
-        .iter()
-        .filter_map(|&old| old_procs[old].take())
-        .collect();
+    let mut old_procs: Vec<Option<Procedure>> = std::mem::take(&mut ir.procs).into_iter().map(Some).collect();
+    ir.procs = order.iter().filter_map(|&old| old_procs[old].take()).collect();
     ir.entry = new_id[ir.entry.index()];
     for proc in &mut ir.procs {
         for rule in &mut proc.rules {
@@ -2079,10 +1906,7 @@ fn drop_unused_vars(ir: &mut MethodIr) {
             }
             for stmt in &rule.body {
                 stmt.kind.uses().into_iter().for_each(&mut mark);
-                stmt.kind
-                    .defs()
-                    .into_iter()
-                    .for_each(|v| mark(&Operand::Var(v)));
+                stmt.kind.defs().into_iter().for_each(|v| mark(&Operand::Var(v)));
                 if let Some(edge) = &stmt.handler {
                     edge.args.iter().for_each(&mut mark);
                 }

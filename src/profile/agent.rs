@@ -50,9 +50,9 @@ pub struct AgentJar {
 
 /// FNV-1a, 64 bits: a stable hash for the cache key (no cryptographic strength needed).
 fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    bytes
+        .iter()
+        .fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// The hash of everything the jar is built from, as 16 hex digits.
@@ -100,10 +100,7 @@ pub fn agent_jar() -> Result<AgentJar, ProfileError> {
         match std::fs::create_dir_all(&dir) {
             Ok(()) => {
                 build_into(&root, &dir)?;
-                return Ok(AgentJar {
-                    path: jar,
-                    built: true,
-                });
+                return Ok(AgentJar { path: jar, built: true });
             }
             Err(error) => last_error = Some(format!("{}: {error}", dir.display())),
         }

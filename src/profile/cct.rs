@@ -22,13 +22,7 @@ pub struct MethodId {
 
 impl std::fmt::Display for MethodId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}.{}{}",
-            self.class.replace('/', "."),
-            self.name,
-            self.descriptor
-        )
+        write!(f, "{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
     }
 }
 
@@ -118,11 +112,7 @@ impl Cct {
     pub fn find(&self, class: &str, name: &str) -> Vec<&CctNode> {
         self.nodes
             .iter()
-            .filter(|n| {
-                n.method
-                    .as_ref()
-                    .is_some_and(|m| m.class == class && m.name == name)
-            })
+            .filter(|n| n.method.as_ref().is_some_and(|m| m.class == class && m.name == name))
             .collect()
     }
 
@@ -209,9 +199,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
         }
         let fields: Vec<&str> = line.split('\t').collect();
         let number = |k: usize| -> Result<i64, ParseError> {
-            let field = fields
-                .get(k)
-                .ok_or_else(|| error(n, format!("missing field {k}")))?;
+            let field = fields.get(k).ok_or_else(|| error(n, format!("missing field {k}")))?;
             field
                 .parse::<i64>()
                 .map_err(|_| error(n, format!("field {k} is not a number: `{field}`")))
@@ -242,10 +230,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
             Some("node") if fields.len() == 7 => {
                 let id = number(1)?;
                 if id != raw.len() as i64 {
-                    return Err(error(
-                        n,
-                        format!("node {id} out of order (expected {})", raw.len()),
-                    ));
+                    return Err(error(n, format!("node {id} out of order (expected {})", raw.len())));
                 }
                 let parent = number(2)?;
                 let method = number(3)?;
@@ -259,23 +244,21 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                     let p = usize::try_from(parent)
                         .ok()
                         .filter(|&p| p < raw.len())
-                        .ok_or_else(|| {
-                            error(n, format!("parent {parent} does not precede node {id}"))
-                        })?;
+                        .ok_or_else(|| error(n, format!("parent {parent} does not precede node {id}")))?;
                     Some(p)
                 };
                 let method = if parent.is_none() {
                     None
                 } else {
-                    Some(*method_index.get(&method).ok_or_else(|| {
-                        error(n, format!("node {id} uses undefined method {method}"))
-                    })?)
+                    Some(
+                        *method_index
+                            .get(&method)
+                            .ok_or_else(|| error(n, format!("node {id} uses undefined method {method}")))?,
+                    )
                 };
                 let call_site = match site {
                     -1 => None,
-                    s => {
-                        Some(u32::try_from(s).map_err(|_| error(n, format!("bad call site {s}")))?)
-                    }
+                    s => Some(u32::try_from(s).map_err(|_| error(n, format!("bad call site {s}")))?),
                 };
                 let index = raw.len();
                 if let Some(p) = parent {
@@ -297,8 +280,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
     if !ended {
         return Err(error(
             0,
-            "the profile file is truncated (no `end` line): the JVM stopped while writing it"
-                .into(),
+            "the profile file is truncated (no `end` line): the JVM stopped while writing it".into(),
         ));
     }
     if raw.is_empty() {

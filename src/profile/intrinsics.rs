@@ -259,18 +259,12 @@ pub fn jit_flags(java: &Path) -> (Vec<String>, Option<String>) {
         let output = Command::new(java).args(&flags).arg("-version").output();
         let output = match output {
             Ok(output) => output,
-            Err(error) => {
-                return (
-                    Vec::new(),
-                    Some(format!("cannot run {}: {error}", java.display())),
-                )
-            }
+            Err(error) => return (Vec::new(), Some(format!("cannot run {}: {error}", java.display()))),
         };
         if output.status.success() {
             return (flags, None);
         }
-        let text = String::from_utf8_lossy(&output.stderr).into_owned()
-            + &String::from_utf8_lossy(&output.stdout);
+        let text = String::from_utf8_lossy(&output.stderr).into_owned() + &String::from_utf8_lossy(&output.stdout);
         let rejected = text
             .lines()
             .find_map(|line| line.trim().strip_prefix(UNKNOWN_INTRINSIC))

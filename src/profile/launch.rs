@@ -90,10 +90,7 @@ pub fn check_selector(selector: &str) -> Result<(), ProfileError> {
             reason: reason.to_owned(),
         })
     };
-    if selector
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control())
-    {
+    if selector.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return bad("it contains white space");
     }
     let (head, descriptor) = match selector.find('(') {
@@ -111,9 +108,7 @@ pub fn check_selector(selector: &str) -> Result<(), ProfileError> {
         return bad("the class name is empty (expected Class.method)");
     }
     if let Some(descriptor) = descriptor {
-        let well_formed = descriptor
-            .find(')')
-            .is_some_and(|close| close + 1 < descriptor.len());
+        let well_formed = descriptor.find(')').is_some_and(|close| close + 1 < descriptor.len());
         if !well_formed {
             return bad("the descriptor must look like (I)V");
         }
@@ -168,8 +163,7 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())
     ));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| ProfileError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir).map_err(|e| ProfileError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let temp = TempDir(dir);
     let output = temp.0.join("profile.cct");
     let config = temp.0.join("agent.conf");

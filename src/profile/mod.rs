@@ -55,6 +55,4 @@ pub mod launch;
 
 pub use agent::{agent_jar, AgentJar};
 pub use cct::{parse_cct, Cct, CctNode, MethodId, ParseError, Totals, Uninstrumented};
-pub use launch::{
-    check_selector, find_tool, run_profiled, ProfileError, ProfileRequest, ProfileRun,
-};
+pub use launch::{check_selector, find_tool, run_profiled, ProfileError, ProfileRequest, ProfileRun};

@@ -8,10 +8,9 @@ use std::io::IsTerminal;
 /// Renders an ariadne diagnostic without source spans (for inputs that are not text).
 fn render(kind: ReportKind, message: &str, notes: &[String]) -> String {
     let color = std::io::stderr().is_terminal();
-    let builder =
-        Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
-            .with_config(Config::default().with_color(color))
-            .with_message(message);
+    let builder = Report::<'_, (String, std::ops::Range<usize>)>::build(kind, (String::new(), 0..0))
+        .with_config(Config::default().with_color(color))
+        .with_message(message);
     let mut out = Vec::new();
     // With no labels the report reads no source, so the empty cache is never consulted.
     let cache = ariadne::sources(Vec::<(String, String)>::new());
@@ -125,17 +124,12 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
             (Some(file), Some(line)) => format!("  [{file}:{line}]"),
             _ => String::new(),
         };
-        out.push_str(&format!(
-            "\n{}.{}{}{location}\n",
-            m.class, m.name, m.descriptor
-        ));
+        out.push_str(&format!("\n{}.{}{}{location}\n", m.class, m.name, m.descriptor));
         if !m.parameters.is_empty() {
             out.push_str(&format!("  parameters: {}\n", m.parameters.join(", ")));
         }
         match (&m.upper_bound, &m.complexity) {
-            (Some(bound), Some(class)) => {
-                out.push_str(&format!("  bound: {bound}\n  class: {class}\n"))
-            }
+            (Some(bound), Some(class)) => out.push_str(&format!("  bound: {bound}\n  class: {class}\n")),
             _ => out.push_str(&format!("  status: {}\n", m.status)),
         }
         let verdict = match m.terminates {
@@ -148,13 +142,11 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
             out.push_str(&format!("  reason: {reason}\n"));
         }
         for l in &m.loops {
-            let at = l.line.map_or(format!("offset {}", l.offset), |line| {
-                format!("line {line}")
-            });
+            let at = l
+                .line
+                .map_or(format!("offset {}", l.offset), |line| format!("line {line}"));
             match (&l.ranking_function, &l.iterations) {
-                (Some(f), Some(n)) => out.push_str(&format!(
-                    "  loop at {at}: ranking function {f}, iterations {n}\n"
-                )),
+                (Some(f), Some(n)) => out.push_str(&format!("  loop at {at}: ranking function {f}, iterations {n}\n")),
                 _ => out.push_str(&format!(
                     "  loop at {at}: {}\n",
                     l.reason.as_deref().unwrap_or("not bounded")

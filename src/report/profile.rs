@@ -56,9 +56,7 @@ pub fn profile_text(cct: &Cct) -> String {
             .method
             .as_ref()
             .map_or_else(|| "<root>".to_owned(), ToString::to_string);
-        let site = node
-            .call_site
-            .map_or_else(String::new, |bci| format!(" @{bci}"));
+        let site = node.call_site.map_or_else(String::new, |bci| format!(" @{bci}"));
         out.push_str(&format!(
             "{:>inclusive_width$}  {:>exclusive_width$}  {:>calls_width$}  {indent}{deep}{method}{site}\n",
             node.inclusive_bytecodes, node.bytecodes, node.invocations

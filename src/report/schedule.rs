@@ -1,9 +1,7 @@
 //! Rendering of `jresa schedule`: the stack code of every rule and the scheduling statistics, as
 //! text or JSON.
 use jresa_analyses::ir::MethodIr;
-use jresa_analyses::treegraph::{
-    print_code, Choice, MethodSchedule, Names, ScheduleStats, ScheduledRule,
-};
+use jresa_analyses::treegraph::{print_code, Choice, MethodSchedule, Names, ScheduleStats, ScheduledRule};
 use serde::Serialize;
 use std::fmt::Write;
 

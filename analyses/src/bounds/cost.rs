@@ -116,36 +116,20 @@ struct Solver<'a> {
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
 /// `(integer expression, positive scale)` with `e = expression / scale`.
-fn scaled(
-    terms: &[(Dimension, BigRational)],
-    constant: &BigRational,
-) -> Option<(LinearExpr, BigInt)> {
+fn scaled(terms: &[(Dimension, BigRational)], constant: &BigRational) -> Option<(LinearExpr, BigInt)> {
     let scale = terms
         .iter()
         .map(|(_, a)| a.denom().clone())
         .chain(std::iter::once(constant.denom().clone()))
         .fold(BigInt::one(), |acc, d| acc.lcm(&d));
-    let to_i64 = |r: &BigRational| {
-        (r * BigRational::from_integer(scale.clone()))
-            .to_integer()
-            .to_i64()
-    };
-    let integer_terms: Option<Vec<(Dimension, i64)>> =
-        terms.iter().map(|(d, a)| Some((*d, to_i64(a)?))).collect();
-    Some((
-        LinearExpr::from_terms(&integer_terms?, to_i64(constant)?)?,
-        scale,
-    ))
+    let to_i64 = |r: &BigRational| (r * BigRational::from_integer(scale.clone())).to_integer().to_i64();
+    let integer_terms: Option<Vec<(Dimension, i64)>> = terms.iter().map(|(d, a)| Some((*d, to_i64(a)?))).collect();
+    Some((LinearExpr::from_terms(&integer_terms?, to_i64(constant)?)?, scale))
 }
 
 /// An upper bound of `e` (over `state`'s dimensions) that mentions only `params` (named by
 /// `names`), from the constraints of `state`; `None` when `e` is unbounded there.
-fn upper_bound(
-    state: &Polyhedron,
-    e: &LinearExpr,
-    params: &[Dimension],
-    names: &[String],
-) -> Option<Linear> {
+fn upper_bound(state: &Polyhedron, e: &LinearExpr, params: &[Dimension], names: &[String]) -> Option<Linear> {
     let rational = |x: i64| BigRational::from_integer(BigInt::from(x));
     let as_linear = |expr: &LinearExpr, divisor: &BigRational| -> Option<Linear> {
         let mut linear = Linear::constant(0);
@@ -192,10 +176,7 @@ fn upper_bound(
             };
             let better = match &best {
                 None => true,
-                Some(old) => {
-                    (bound.terms.len(), bound.constant.clone())
-                        < (old.terms.len(), old.constant.clone())
-                }
+                Some(old) => (bound.terms.len(), bound.constant.clone()) < (old.terms.len(), old.constant.clone()),
             };
             if better {
                 best = Some(bound);
@@ -232,9 +213,7 @@ fn iterations_of(ranking: &Ranking) -> CostExpr {
     match ranking {
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
-        Ranking::Doubling { bound, .. } => {
-            CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1)))
-        }
+        Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
     }
 }
 
@@ -327,9 +306,7 @@ impl<'a> Solver<'a> {
                 Item::Opaque { reason } => return Err(reason.clone()),
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
-                        terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(
-                            *bytecodes,
-                        ))));
+                        terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(*bytecodes))));
                     }
                 }
                 Item::Call { callee, args, .. } | Item::Charge { callee, args }
@@ -346,8 +323,7 @@ impl<'a> Solver<'a> {
                     terms.push(cost);
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
-                            let targets: Vec<Dimension> =
-                                args.iter().chain(outs).copied().collect();
+                            let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
                             *state = state.meet(&embed(post, &targets, state.dimensions()));
                         }
                         None => *state = Polyhedron::empty(state.dimensions()),
@@ -364,10 +340,9 @@ impl<'a> Solver<'a> {
             for e in &rule.cost.symbolic {
                 match upper_bound(state, e, params, names) {
                     Some(upper) => terms.push(CostExpr::nat(upper)),
-                    None => return Err(
-                        "an allocated or consumed amount cannot be bounded in terms of the inputs"
-                            .into(),
-                    ),
+                    None => {
+                        return Err("an allocated or consumed amount cannot be bounded in terms of the inputs".into())
+                    }
                 }
             }
         }
@@ -391,22 +366,18 @@ impl<'a> Solver<'a> {
             Bound::Unknown(reason) => Err(reason.clone()),
             Bound::Bounded(bound) => {
                 let mut failure = None;
-                let mapped =
-                    bound.map_linears(&mut |e| {
-                        let (expr, scale) = substitute(e, args)?;
-                        let upper = upper_bound(state, &expr, params, names);
-                        if upper.is_none() {
-                            failure =
-                                Some(format!(
+                let mapped = bound.map_linears(&mut |e| {
+                    let (expr, scale) = substitute(e, args)?;
+                    let upper = upper_bound(state, &expr, params, names);
+                    if upper.is_none() {
+                        failure = Some(format!(
                             "the cost of a call to {} cannot be bounded in terms of the inputs",
                             self.program.procs[callee].name.split('/').next().unwrap_or("a method")
                         ));
-                        }
-                        Some(upper?.scaled_down(&scale))
-                    });
-                mapped.ok_or_else(|| {
-                    failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into())
-                })
+                    }
+                    Some(upper?.scaled_down(&scale))
+                });
+                mapped.ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
             }
         }
     }
@@ -469,10 +440,7 @@ impl<'a> Solver<'a> {
     }
 
     fn names(&self, component: &[AbsProcId]) -> String {
-        let mut names: Vec<&str> = component
-            .iter()
-            .map(|p| self.program.procs[*p].name.as_str())
-            .collect();
+        let mut names: Vec<&str> = component.iter().map(|p| self.program.procs[*p].name.as_str()).collect();
         names.truncate(4);
         names.join(", ")
     }
@@ -560,19 +528,13 @@ impl<'a> Solver<'a> {
                 let mut state = path
                     .state
                     .add_dims((path.offset + rule.dims).saturating_sub(path.state.dimensions()));
-                let shifted: Vec<Constraint> = rule
-                    .guard
-                    .iter()
-                    .filter_map(|c| shift(c, path.offset))
-                    .collect();
+                let shifted: Vec<Constraint> = rule.guard.iter().filter_map(|c| shift(c, path.offset)).collect();
                 state.add_constraints(shifted);
                 if state.is_empty() {
                     continue;
                 }
                 let shifted_rule = shift_rule(rule, path.offset);
-                let Some(outcome) =
-                    self.rule_cost(&shifted_rule, &mut state, params, &names, Some(component))?
-                else {
+                let Some(outcome) = self.rule_cost(&shifted_rule, &mut state, params, &names, Some(component))? else {
                     continue;
                 };
                 let mut cost_so_far = path.cost.clone();
@@ -583,9 +545,7 @@ impl<'a> Solver<'a> {
                     || !outcome.completes
                     || rule.may_throw
                     || rule.items.iter().any(|i| match i {
-                        Item::Call { callee, .. } | Item::Charge { callee, .. } => {
-                            !component.contains(callee)
-                        }
+                        Item::Call { callee, .. } | Item::Charge { callee, .. } => !component.contains(callee),
                         Item::Opaque { .. } | Item::Marker { .. } => true,
                         Item::Constrain(_) => false,
                     });
@@ -600,9 +560,7 @@ impl<'a> Solver<'a> {
                         transitions.push(restrict(at_call, &keep));
                     } else {
                         if next.is_some() {
-                            return Err(
-                                "a loop body calls two inner procedures of the same cycle".into()
-                            );
+                            return Err("a loop body calls two inner procedures of the same cycle".into());
                         }
                         next = Some((*callee, args.clone(), at_call.clone()));
                     }
@@ -648,12 +606,8 @@ impl<'a> Solver<'a> {
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
         let first = self.paths(head, component, &pre, 0, &params)?;
-        let transitions: Vec<Polyhedron> = first
-            .iter()
-            .flat_map(|p| p.transitions.iter().cloned())
-            .collect();
-        let never_exits =
-            !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
+        let transitions: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let never_exits = !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
         let ranking = ranking::find(inputs, &transitions);
         let Some(ranking) = ranking else {
             self.loops.push(LoopInfo {
@@ -679,18 +633,8 @@ impl<'a> Solver<'a> {
         let entry_params: Vec<Dimension> = (0..inputs).collect();
         let paths = self.paths(head, component, &invariant, inputs, &entry_params)?;
         let branching = paths.iter().map(|p| p.back_calls).max().unwrap_or(0);
-        let iteration_cost = CostExpr::max(
-            paths
-                .iter()
-                .filter(|p| p.back_calls > 0)
-                .map(|p| p.cost.clone()),
-        );
-        let exit_cost = CostExpr::max(
-            paths
-                .iter()
-                .filter(|p| p.back_calls == 0)
-                .map(|p| p.cost.clone()),
-        );
+        let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
+        let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
         let total = if branching <= 1 {
             CostExpr::add([CostExpr::mul([iterations, iteration_cost]), exit_cost])
         } else {
@@ -698,11 +642,7 @@ impl<'a> Solver<'a> {
             let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
             let depth_plus_one = match &iterations {
                 CostExpr::Nat(f) => f.plus(&Linear::constant(1)),
-                CostExpr::Log2(_) => {
-                    return Err(
-                        "branching recursion with logarithmic depth is not bounded yet".into(),
-                    )
-                }
+                CostExpr::Log2(_) => return Err("branching recursion with logarithmic depth is not bounded yet".into()),
                 CostExpr::Const(c) => Linear {
                     constant: c + BigRational::one(),
                     terms: Default::default(),
@@ -768,11 +708,7 @@ impl<'a> Solver<'a> {
 
 /// A constraint with every dimension moved up by `offset`.
 fn shift(c: &Constraint, offset: usize) -> Option<Constraint> {
-    let terms: Vec<(Dimension, i64)> = c
-        .expression()
-        .terms()
-        .map(|(d, a)| (d + offset, a))
-        .collect();
+    let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (d + offset, a)).collect();
     let e = LinearExpr::from_terms(&terms, c.expression().constant_term())?;
     Some(Constraint::new(e, c.relation()))
 }
@@ -783,19 +719,13 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
         .items
         .iter()
         .map(|item| match item {
-            Item::Constrain(cs) => {
-                Item::Constrain(cs.iter().filter_map(|c| shift(c, offset)).collect())
-            }
-            Item::Opaque { reason } => Item::Opaque {
-                reason: reason.clone(),
-            },
+            Item::Constrain(cs) => Item::Constrain(cs.iter().filter_map(|c| shift(c, offset)).collect()),
+            Item::Opaque { reason } => Item::Opaque { reason: reason.clone() },
             Item::Charge { callee, args } => Item::Charge {
                 callee: *callee,
                 args: args.iter().map(|d| d + offset).collect(),
             },
-            Item::Marker { bytecodes } => Item::Marker {
-                bytecodes: *bytecodes,
-            },
+            Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,
                 args: args.iter().map(|d| d + offset).collect(),
@@ -831,11 +761,7 @@ impl Linear {
         let divisor = BigRational::from_integer(scale.clone());
         Linear {
             constant: &self.constant / &divisor,
-            terms: self
-                .terms
-                .iter()
-                .map(|(k, v)| (k.clone(), v / &divisor))
-                .collect(),
+            terms: self.terms.iter().map(|(k, v)| (k.clone(), v / &divisor)).collect(),
         }
     }
 

@@ -43,10 +43,7 @@ impl Linear {
         let mut result = self.clone();
         result.constant += &other.constant * k;
         for (name, a) in &other.terms {
-            let entry = result
-                .terms
-                .entry(name.clone())
-                .or_insert_with(BigRational::zero);
+            let entry = result.terms.entry(name.clone()).or_insert_with(BigRational::zero);
             *entry += a * k;
         }
         result.terms.retain(|_, a| !a.is_zero());
@@ -239,9 +236,7 @@ impl CostExpr {
         let split = |x: &CostExpr| -> (BigRational, CostExpr) {
             match x {
                 CostExpr::Add(items) => match items.first() {
-                    Some(CostExpr::Const(c)) => {
-                        (c.clone(), CostExpr::add(items[1..].iter().cloned()))
-                    }
+                    Some(CostExpr::Const(c)) => (c.clone(), CostExpr::add(items[1..].iter().cloned())),
                     _ => (BigRational::zero(), x.clone()),
                 },
                 CostExpr::Const(c) => (c.clone(), CostExpr::zero()),
@@ -322,10 +317,7 @@ impl CostExpr {
         let monomials = self.monomials();
         let mut dominant: Vec<Monomial> = Vec::new();
         for m in &monomials {
-            if monomials
-                .iter()
-                .any(|other| other != m && other.dominates(m))
-            {
+            if monomials.iter().any(|other| other != m && other.dominates(m)) {
                 continue;
             }
             if !dominant.contains(m) {
@@ -361,16 +353,11 @@ impl CostExpr {
                     vec![Monomial::default()]
                 } else {
                     vec![Monomial {
-                        factors: vars
-                            .iter()
-                            .map(|v| ((*v).to_owned(), Factor::Exp, 1))
-                            .collect(),
+                        factors: vars.iter().map(|v| ((*v).to_owned(), Factor::Exp, 1)).collect(),
                     }]
                 }
             }
-            CostExpr::Add(items) | CostExpr::Max(items) => {
-                items.iter().flat_map(CostExpr::monomials).collect()
-            }
+            CostExpr::Add(items) | CostExpr::Max(items) => items.iter().flat_map(CostExpr::monomials).collect(),
             CostExpr::Mul(items) => {
                 let mut product = vec![Monomial::default()];
                 for item in items {
@@ -517,11 +504,7 @@ impl fmt::Display for Linear {
             return write_rational(f, &self.constant);
         }
         if !self.constant.is_zero() {
-            f.write_str(if self.constant.is_negative() {
-                "-"
-            } else {
-                "+"
-            })?;
+            f.write_str(if self.constant.is_negative() { "-" } else { "+" })?;
             write_rational(f, &self.constant.abs())?;
         }
         Ok(())
@@ -530,23 +513,20 @@ impl fmt::Display for Linear {
 
 impl fmt::Display for CostExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let join = |f: &mut fmt::Formatter<'_>,
-                    items: &[CostExpr],
-                    sep: &str,
-                    parenthesise_sums: bool|
-         -> fmt::Result {
-            for (k, item) in items.iter().enumerate() {
-                if k > 0 {
-                    f.write_str(sep)?;
+        let join =
+            |f: &mut fmt::Formatter<'_>, items: &[CostExpr], sep: &str, parenthesise_sums: bool| -> fmt::Result {
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(sep)?;
+                    }
+                    if parenthesise_sums && matches!(item, CostExpr::Add(_)) {
+                        write!(f, "({item})")?;
+                    } else {
+                        write!(f, "{item}")?;
+                    }
                 }
-                if parenthesise_sums && matches!(item, CostExpr::Add(_)) {
-                    write!(f, "({item})")?;
-                } else {
-                    write!(f, "{item}")?;
-                }
-            }
-            Ok(())
-        };
+                Ok(())
+            };
         match self {
             CostExpr::Const(c) => write_rational(f, c),
             CostExpr::Nat(e) => write!(f, "nat({e})"),
@@ -573,24 +553,9 @@ impl CostExpr {
             CostExpr::Nat(e) => CostExpr::nat(f(e)?),
             CostExpr::Log2(e) => CostExpr::log2(f(e)?),
             CostExpr::Pow2(e) => CostExpr::pow2(f(e)?),
-            CostExpr::Add(items) => CostExpr::add(
-                items
-                    .iter()
-                    .map(|i| i.map_linears(f))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
-            CostExpr::Mul(items) => CostExpr::mul(
-                items
-                    .iter()
-                    .map(|i| i.map_linears(f))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
-            CostExpr::Max(items) => CostExpr::max(
-                items
-                    .iter()
-                    .map(|i| i.map_linears(f))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
+            CostExpr::Add(items) => CostExpr::add(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
+            CostExpr::Mul(items) => CostExpr::mul(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
+            CostExpr::Max(items) => CostExpr::max(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
         })
     }
 

@@ -48,11 +48,7 @@ pub const RESOURCE_CLASS: &str = "jresa/spec/Resource";
 /// Whether a statement is a call of `Resource.consume()` or `Resource.consume(int)`.
 pub fn is_consume_call(kind: &StmtKind) -> Option<&MethodRef> {
     match kind {
-        StmtKind::Invoke { method, .. }
-            if method.class == RESOURCE_CLASS && method.name == "consume" =>
-        {
-            Some(method)
-        }
+        StmtKind::Invoke { method, .. } if method.class == RESOURCE_CLASS && method.name == "consume" => Some(method),
         _ => None,
     }
 }

@@ -134,20 +134,13 @@ fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
 
 /// Solves for `count` affine functions meeting every obligation on every transition (Farkas), and
 /// returns them with coefficients rounded to small rationals (not yet verified).
-fn solve(
-    n: usize,
-    count: usize,
-    transitions: &[&Polyhedron],
-    obligations: &[Obligation],
-) -> Option<Vec<Affine>> {
+fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obligation]) -> Option<Vec<Affine>> {
     let mut vars = ProblemVariables::new();
     let coefficients: Vec<Vec<Variable>> = (0..count)
         .map(|_| (0..n).map(|_| vars.add(variable())).collect())
         .collect();
     let constants: Vec<Variable> = (0..count).map(|_| vars.add(variable())).collect();
-    let magnitudes: Vec<Variable> = (0..count * n)
-        .map(|_| vars.add(variable().min(0.0)))
-        .collect();
+    let magnitudes: Vec<Variable> = (0..count * n).map(|_| vars.add(variable().min(0.0))).collect();
     let mut constraints = Vec::new();
     for transition in transitions {
         let rows = transition.constraints();
@@ -214,10 +207,7 @@ fn solve(
     Some(
         (0..count)
             .map(|k| Affine {
-                coefficients: coefficients[k]
-                    .iter()
-                    .map(|v| round(solution.value(*v)))
-                    .collect(),
+                coefficients: coefficients[k].iter().map(|v| round(solution.value(*v))).collect(),
                 constant: round(solution.value(constants[k])),
             })
             .collect(),
@@ -229,8 +219,7 @@ fn round(x: f64) -> BigRational {
     if !x.is_finite() {
         return BigRational::zero();
     }
-    let (mut p0, mut q0, mut p1, mut q1) =
-        (BigInt::zero(), BigInt::one(), BigInt::one(), BigInt::zero());
+    let (mut p0, mut q0, mut p1, mut q1) = (BigInt::zero(), BigInt::one(), BigInt::one(), BigInt::zero());
     let mut value = x;
     for _ in 0..32 {
         let a = value.floor();
@@ -267,11 +256,7 @@ impl FromF64Exact for BigInt {
 
 /// `Σ factor·function(x or x') + constant ≥ 0` as an exact constraint over `2n` dimensions,
 /// scaled to integer coefficients; `None` when they do not fit 64 bits.
-fn exact_constraint(
-    n: usize,
-    terms: &[(i64, &Affine, bool)],
-    constant: &BigRational,
-) -> Option<Constraint> {
+fn exact_constraint(n: usize, terms: &[(i64, &Affine, bool)], constant: &BigRational) -> Option<Constraint> {
     let mut coefficients = vec![BigRational::zero(); 2 * n];
     let mut total_constant = constant.clone();
     for (factor, function, primed) in terms {

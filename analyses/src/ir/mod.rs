@@ -11,8 +11,8 @@ mod verify;
 
 pub use parse::{parse_program, ParseError};
 pub use print::{
-    binary_mnemonic, call_mnemonic, is_bare_name, is_identifier, is_reserved_word, print_method,
-    print_program, type_prefix, unary_mnemonic, write_name, write_string,
+    binary_mnemonic, call_mnemonic, is_bare_name, is_identifier, is_reserved_word, print_method, print_program,
+    type_prefix, unary_mnemonic, write_name, write_string,
 };
 pub use types::*;
 pub use verify::{verify_method, VerifyError};

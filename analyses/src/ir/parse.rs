@@ -34,11 +34,7 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
     }
 }
 
@@ -55,8 +51,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         } else {
             Rule::next_method
         };
-        let mut chunks = IrParser::parse(start_rule, rest)
-            .map_err(|error| syntax_error(text, offset, &error))?;
+        let mut chunks = IrParser::parse(start_rule, rest).map_err(|error| syntax_error(text, offset, &error))?;
         let Some(chunk) = chunks.next() else {
             return Err(error_at(
                 text,
@@ -65,10 +60,7 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
             ));
         };
         let end = chunk.as_span().end();
-        let Some(method) = chunk
-            .into_inner()
-            .find(|pair| pair.as_rule() == Rule::method)
-        else {
+        let Some(method) = chunk.into_inner().find(|pair| pair.as_rule() == Rule::method) else {
             break;
         };
         methods.push(MethodReader::new(text, offset).method(method)?);
@@ -95,11 +87,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 fn error_at(text: &str, offset: usize, message: String) -> ParseError {
     let (line, column) = line_col(text, offset);
-    ParseError {
-        line,
-        column,
-        message,
-    }
+    ParseError { line, column, message }
 }
 
 /// Converts a pest error in the method starting at byte `offset` into a `ParseError`.
@@ -185,11 +173,7 @@ fn found_at(text: &str, position: usize) -> String {
             format!("`{token}`")
         }
         Some(_) => {
-            let token: String = rest
-                .chars()
-                .take_while(|c| !c.is_whitespace())
-                .take(24)
-                .collect();
+            let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(24).collect();
             format!("`{token}`")
         }
     }
@@ -224,9 +208,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::guarded_rule | Rule::kw_rule => "`rule`",
         Rule::bytecodes => "`bc=N`",
         Rule::guard | Rule::kw_when => "`when`",
-        Rule::not_instanceof | Rule::instanceof_cond | Rule::cmp_cond | Rule::kw_not => {
-            "a condition"
-        }
+        Rule::not_instanceof | Rule::instanceof_cond | Rule::cmp_cond | Rule::kw_not => "a condition",
         Rule::kw_instanceof => "`instanceof`",
         Rule::cmp_op => "a comparison (==, !=, <, <=, >, >=)",
         Rule::stmt | Rule::stmt_pos => "a statement `@pc#bytecodes ...`",
@@ -461,10 +443,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     fn internal(&self, pair: &Pair<'_, Rule>) -> ParseError {
         self.error_at_pair(
             pair,
-            format!(
-                "internal error: unexpected {:?} in the parse tree",
-                pair.as_rule()
-            ),
+            format!("internal error: unexpected {:?} in the parse tree", pair.as_rule()),
         )
     }
 
@@ -510,9 +489,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         for (index, proc) in procs.iter().enumerate() {
             let proc_name = Items::new(proc.clone()).expect(&self)?;
             let id = self.fresh_id(&proc_name, index)?;
-            self.proc_ids
-                .entry(proc_name.as_str())
-                .or_insert(ProcId(id));
+            self.proc_ids.entry(proc_name.as_str()).or_insert(ProcId(id));
         }
         let entry = self.proc_ref(&entry)?;
         let procs = procs
@@ -553,9 +530,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             _ => return Err(self.internal(&kind_pair)),
         };
         let pc = self.uint(&Items::new(items.expect(self)?).expect(self)?)?;
-        let rules = items
-            .map(|rule| self.rule(rule))
-            .collect::<Fallible<Vec<_>>>()?;
+        let rules = items.map(|rule| self.rule(rule)).collect::<Fallible<Vec<_>>>()?;
         Ok(Procedure {
             name,
             kind,
@@ -579,14 +554,8 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 .collect::<Fallible<Vec<_>>>()?,
             None => Vec::new(),
         };
-        let body = items
-            .map(|stmt| self.stmt(stmt))
-            .collect::<Fallible<Vec<_>>>()?;
-        Ok(IrRule {
-            guard,
-            body,
-            bytecodes,
-        })
+        let body = items.map(|stmt| self.stmt(stmt)).collect::<Fallible<Vec<_>>>()?;
+        Ok(IrRule { guard, body, bytecodes })
     }
 
     fn cond(&self, pair: Pair<'i, Rule>) -> Fallible<Cond> {
@@ -649,8 +618,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
         let rule = pair.as_rule();
         let start = pair.as_span().start();
         // The grammar only allows a destination on the forms that have one.
-        let dst_var =
-            || dst.ok_or_else(|| self.error(start, "internal error: missing destination".into()));
+        let dst_var = || dst.ok_or_else(|| self.error(start, "internal error: missing destination".into()));
         let mut items = Items::new(pair);
         Ok(match rule {
             Rule::assign => StmtKind::Assign {
@@ -698,11 +666,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                         let ty = type_of_letter(bytes[0]);
                         (UnOp::Neg, ty, ty)
                     }
-                    _ => (
-                        UnOp::Convert,
-                        type_of_letter(bytes[0]),
-                        type_of_letter(bytes[2]),
-                    ),
+                    _ => (UnOp::Convert, type_of_letter(bytes[0]), type_of_letter(bytes[2])),
                 };
                 let dst = dst_var()?;
                 let Some(&(dst_name, dst_ty)) = self.var_decls.get(dst.index()) else {
@@ -762,11 +726,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 let object = self.operand(items.expect(self)?)?;
                 let field = self.field(items.expect(self)?)?;
                 let value = self.operand(items.expect(self)?)?;
-                StmtKind::PutField {
-                    object,
-                    field,
-                    value,
-                }
+                StmtKind::PutField { object, field, value }
             }
             Rule::getstatic => StmtKind::GetStatic {
                 dst: dst_var()?,
@@ -815,9 +775,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             }
             Rule::multianewarray => {
                 let descriptor = self.name(&items.expect(self)?)?;
-                let lengths = items
-                    .map(|length| self.operand(length))
-                    .collect::<Fallible<Vec<_>>>()?;
+                let lengths = items.map(|length| self.operand(length)).collect::<Fallible<Vec<_>>>()?;
                 StmtKind::NewMultiArray {
                     dst: dst_var()?,
                     descriptor,
@@ -836,8 +794,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     if !matches!(kind, CallKind::Static | CallKind::Special) {
                         return Err(self.error_at_pair(
                             itf,
-                            "`itf` only marks invokestatic and invokespecial of interface methods"
-                                .into(),
+                            "`itf` only marks invokestatic and invokespecial of interface methods".into(),
                         ));
                     }
                 }
@@ -908,47 +865,36 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 let rule = constant.as_rule();
                 let mut parts = Items::new(constant);
                 let value = match rule {
-                    Rule::ldc_methodtype => {
-                        OpaqueConst::MethodType(self.string(&parts.expect(self)?)?)
-                    }
-                    Rule::ldc_methodhandle => {
-                        OpaqueConst::MethodHandle(self.string(&parts.expect(self)?)?)
-                    }
+                    Rule::ldc_methodtype => OpaqueConst::MethodType(self.string(&parts.expect(self)?)?),
+                    Rule::ldc_methodhandle => OpaqueConst::MethodHandle(self.string(&parts.expect(self)?)?),
                     _ => {
                         let (name, descriptor) = self.name_desc(parts.expect(self)?)?;
                         OpaqueConst::Dynamic { name, descriptor }
                     }
                 };
-                StmtKind::LoadConst {
-                    dst: dst_var()?,
-                    value,
-                }
+                StmtKind::LoadConst { dst: dst_var()?, value }
             }
-            _ => {
-                return Err(self.error(
-                    start,
-                    format!("internal error: unexpected {rule:?} in the parse tree"),
-                ))
-            }
+            _ => return Err(self.error(start, format!("internal error: unexpected {rule:?} in the parse tree"))),
         })
     }
 
     fn operands(&self, pair: Pair<'i, Rule>) -> Fallible<Vec<Operand>> {
-        Items::new(pair)
-            .map(|operand| self.operand(operand))
-            .collect()
+        Items::new(pair).map(|operand| self.operand(operand)).collect()
     }
 
     fn operand(&self, pair: Pair<'i, Rule>) -> Fallible<Operand> {
         let text = pair.as_str();
         Ok(match pair.as_rule() {
             Rule::var => Operand::Var(self.var(&pair)?),
-            Rule::int_lit => Operand::Int(text.parse().map_err(|_| {
-                self.error_at_pair(&pair, "integer literal out of range for int".into())
-            })?),
-            Rule::long_lit => Operand::Long(text[..text.len() - 1].parse().map_err(|_| {
-                self.error_at_pair(&pair, "integer literal out of range for long".into())
-            })?),
+            Rule::int_lit => Operand::Int(
+                text.parse()
+                    .map_err(|_| self.error_at_pair(&pair, "integer literal out of range for int".into()))?,
+            ),
+            Rule::long_lit => Operand::Long(
+                text[..text.len() - 1]
+                    .parse()
+                    .map_err(|_| self.error_at_pair(&pair, "integer literal out of range for long".into()))?,
+            ),
             Rule::float_lit => {
                 let digits = &text[..text.len() - 1];
                 let value: f32 = digits.parse().map_err(|_| self.internal(&pair))?;
@@ -961,12 +907,10 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                 self.check_decimal(&pair, digits, value.is_infinite(), value == 0.0, "double")?;
                 Operand::Double(value.to_bits())
             }
-            Rule::float_bits => Operand::Float(
-                u32::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?,
-            ),
-            Rule::double_bits => Operand::Double(
-                u64::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?,
-            ),
+            Rule::float_bits => Operand::Float(u32::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?),
+            Rule::double_bits => {
+                Operand::Double(u64::from_str_radix(&text[2..], 16).map_err(|_| self.internal(&pair))?)
+            }
             Rule::null_lit => Operand::Null,
             Rule::string => Operand::Str(self.string(&pair)?),
             Rule::class_lit | Rule::paren_class_lit | Rule::call_class_lit => {
@@ -978,20 +922,10 @@ impl<'t, 'i> MethodReader<'t, 'i> {
 
     /// Rejects decimal literals that do not denote a finite value of their type, or that are not
     /// zero but round to zero (as Java does); non-finite values are written as raw bits (`F#...`).
-    fn check_decimal(
-        &self,
-        pair: &Pair<'_, Rule>,
-        digits: &str,
-        infinite: bool,
-        zero: bool,
-        ty: &str,
-    ) -> Fallible<()> {
+    fn check_decimal(&self, pair: &Pair<'_, Rule>, digits: &str, infinite: bool, zero: bool, ty: &str) -> Fallible<()> {
         let mantissa = digits.split(['e', 'E']).next().unwrap_or("");
         if infinite {
-            Err(self.error_at_pair(
-                pair,
-                format!("{ty} literal too large (write infinities as raw bits)"),
-            ))
+            Err(self.error_at_pair(pair, format!("{ty} literal too large (write infinities as raw bits)")))
         } else if zero && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
             Err(self.error_at_pair(pair, format!("{ty} literal too small: it rounds to zero")))
         } else {
@@ -1006,15 +940,17 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     }
 
     fn var(&self, pair: &Pair<'i, Rule>) -> Fallible<VarId> {
-        self.var_ids.get(pair.as_str()).copied().ok_or_else(|| {
-            self.error_at_pair(pair, format!("unknown variable `{}`", pair.as_str()))
-        })
+        self.var_ids
+            .get(pair.as_str())
+            .copied()
+            .ok_or_else(|| self.error_at_pair(pair, format!("unknown variable `{}`", pair.as_str())))
     }
 
     fn proc_ref(&self, pair: &Pair<'i, Rule>) -> Fallible<ProcId> {
-        self.proc_ids.get(pair.as_str()).copied().ok_or_else(|| {
-            self.error_at_pair(pair, format!("unknown procedure `{}`", pair.as_str()))
-        })
+        self.proc_ids
+            .get(pair.as_str())
+            .copied()
+            .ok_or_else(|| self.error_at_pair(pair, format!("unknown procedure `{}`", pair.as_str())))
     }
 
     fn member(&self, pair: Pair<'i, Rule>) -> Fallible<(String, String, String)> {
@@ -1052,10 +988,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
     /// Decodes a string literal, checking its escapes.
     fn string(&self, pair: &Pair<'_, Rule>) -> Fallible<String> {
         let quoted = pair.as_str();
-        let Some(body) = quoted
-            .strip_prefix('"')
-            .and_then(|rest| rest.strip_suffix('"'))
-        else {
+        let Some(body) = quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) else {
             return Err(self.internal(pair));
         };
         if !body.contains('\\') {
@@ -1092,29 +1025,18 @@ impl<'t, 'i> MethodReader<'t, 'i> {
                     let braced = after[1..].strip_prefix('{').ok_or_else(invalid)?;
                     let close = braced.find('}').ok_or_else(invalid)?;
                     let hex = &braced[..close];
-                    if hex.is_empty()
-                        || hex.len() > 6
-                        || !hex.bytes().all(|b| b.is_ascii_hexdigit())
-                    {
+                    if hex.is_empty() || hex.len() > 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
                         return Err(invalid());
                     }
                     let code = u32::from_str_radix(hex, 16).map_err(|_| invalid())?;
                     let c = char::from_u32(code).ok_or_else(|| {
-                        self.error(
-                            at(offset),
-                            format!("`\\u{{{hex}}}` is not a Unicode scalar value"),
-                        )
+                        self.error(at(offset), format!("`\\u{{{hex}}}` is not a Unicode scalar value"))
                     })?;
                     out.push(c);
                     // `u`, `{`, the digits and `}`.
                     3 + close
                 }
-                other => {
-                    return Err(self.error(
-                        at(offset),
-                        format!("invalid escape `\\{other}` in a string"),
-                    ))
-                }
+                other => return Err(self.error(at(offset), format!("invalid escape `\\{other}` in a string"))),
             };
             rest = &after[consumed..];
         }

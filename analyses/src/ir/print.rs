@@ -43,10 +43,9 @@ pub fn is_bare_name(name: &str) -> bool {
     // A bare name starting with `//` would read as a comment.
     !name.is_empty()
         && !name.starts_with("//")
-        && name.chars().all(|c| {
-            c.is_ascii_alphanumeric()
-                || matches!(c, '_' | '$' | '/' | ';' | '[' | '(' | ')' | '<' | '>')
-        })
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '/' | ';' | '[' | '(' | ')' | '<' | '>'))
 }
 
 /// Whether a name can be a variable or procedure name in the textual IR.
@@ -60,10 +59,7 @@ pub fn is_identifier(name: &str) -> bool {
 /// Words of the textual IR that variables must not be named (so that no line reads two ways):
 /// keywords, mnemonics, and `F#...`/`D#...`, which read as float and double constants.
 pub fn is_reserved_word(name: &str) -> bool {
-    RESERVED_WORDS.contains(&name)
-        || mnemonic_like(name)
-        || name.starts_with("F#")
-        || name.starts_with("D#")
+    RESERVED_WORDS.contains(&name) || mnemonic_like(name) || name.starts_with("F#") || name.starts_with("D#")
 }
 
 const RESERVED_WORDS: &[&str] = &[
@@ -118,8 +114,7 @@ const RESERVED_WORDS: &[&str] = &[
 /// Arithmetic, array and conversion mnemonics: `iadd`, `laload`, `d2i`, ...
 fn mnemonic_like(name: &str) -> bool {
     const OPS: &[&str] = &[
-        "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "ushr", "neg",
-        "aload", "astore",
+        "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "ushr", "neg", "aload", "astore",
     ];
     let bytes = name.as_bytes();
     if bytes.len() == 3 && bytes[1] == b'2' {
@@ -275,10 +270,7 @@ impl<'a> MethodPrinter<'a> {
 
     fn proc_name(&self, proc: ProcId) -> &'a str {
         let method: &'a MethodIr = self.method;
-        method
-            .procs
-            .get(proc.index())
-            .map_or("?", |p| p.name.as_str())
+        method.procs.get(proc.index()).map_or("?", |p| p.name.as_str())
     }
 
     fn var(&mut self, var: VarId) -> fmt::Result {
@@ -359,11 +351,7 @@ impl<'a> MethodPrinter<'a> {
                 write!(self.out, " {} ", op.symbol())?;
                 self.operand(rhs)
             }
-            Cond::InstanceOf {
-                value,
-                class,
-                negated,
-            } => {
+            Cond::InstanceOf { value, class, negated } => {
                 if *negated {
                     self.out.push_str("not ");
                 }
@@ -398,13 +386,7 @@ impl<'a> MethodPrinter<'a> {
                 self.dst(*dst)?;
                 self.operand(src)
             }
-            StmtKind::Binary {
-                dst,
-                op,
-                ty,
-                lhs,
-                rhs,
-            } => {
+            StmtKind::Binary { dst, op, ty, lhs, rhs } => {
                 self.dst(*dst)?;
                 write!(self.out, "{} ", binary_mnemonic(*op, *ty))?;
                 self.operand(lhs)?;
@@ -424,11 +406,7 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 self.member(&field.class, &field.name, &field.descriptor)
             }
-            StmtKind::PutField {
-                object,
-                field,
-                value,
-            } => {
+            StmtKind::PutField { object, field, value } => {
                 self.out.push_str("putfield ");
                 self.operand(object)?;
                 self.out.push_str(", ");

@@ -179,11 +179,7 @@ impl CmpOp {
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Cond {
     /// `lhs op rhs` on two ints, two longs, or (only `==`/`!=`) two references.
-    Cmp {
-        op: CmpOp,
-        lhs: Operand,
-        rhs: Operand,
-    },
+    Cmp { op: CmpOp, lhs: Operand, rhs: Operand },
     /// `value instanceof class` (or its negation); `null` is an instance of nothing.
     InstanceOf {
         value: Operand,
@@ -592,12 +588,7 @@ impl MethodIr {
 
     /// `Class.name(descriptor)`, with dots in the class name, for messages.
     pub fn display_name(&self) -> String {
-        format!(
-            "{}.{}{}",
-            self.class.replace('/', "."),
-            self.name,
-            self.descriptor
-        )
+        format!("{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
     }
 }
 
@@ -624,9 +615,7 @@ impl StmtKind {
             | StmtKind::NewMultiArray { dst, .. }
             | StmtKind::InstanceOf { dst, .. }
             | StmtKind::LoadConst { dst, .. } => vec![*dst],
-            StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => {
-                dst.iter().copied().collect()
-            }
+            StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => dst.iter().copied().collect(),
             StmtKind::Call { outs, .. } => outs.clone(),
             StmtKind::PutField { .. }
             | StmtKind::PutStatic { .. }
@@ -645,25 +634,20 @@ impl StmtKind {
             StmtKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             StmtKind::GetField { object, .. } => vec![object],
             StmtKind::PutField { object, value, .. } => vec![object, value],
-            StmtKind::GetStatic { .. } | StmtKind::New { .. } | StmtKind::LoadConst { .. } => {
-                Vec::new()
-            }
+            StmtKind::GetStatic { .. } | StmtKind::New { .. } | StmtKind::LoadConst { .. } => Vec::new(),
             StmtKind::PutStatic { value, .. } => vec![value],
             StmtKind::ArrayLoad { array, index, .. } => vec![array, index],
             StmtKind::ArrayStore {
-                array,
-                index,
-                value,
-                ..
+                array, index, value, ..
             } => vec![array, index, value],
             StmtKind::ArrayLength { array, .. } => vec![array],
             StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => {
                 vec![length]
             }
             StmtKind::NewMultiArray { lengths, .. } => lengths.iter().collect(),
-            StmtKind::Invoke { args, .. }
-            | StmtKind::InvokeDynamic { args, .. }
-            | StmtKind::Call { args, .. } => args.iter().collect(),
+            StmtKind::Invoke { args, .. } | StmtKind::InvokeDynamic { args, .. } | StmtKind::Call { args, .. } => {
+                args.iter().collect()
+            }
             StmtKind::CheckCast { value, .. }
             | StmtKind::InstanceOf { value, .. }
             | StmtKind::MonitorEnter { value }
@@ -702,13 +686,11 @@ impl StmtKind {
             StmtKind::Invoke { kind, .. } if *kind != CallKind::Static => &[NPE],
             StmtKind::MonitorExit { .. } => &[NPE, "java/lang/IllegalMonitorStateException"],
             StmtKind::ArrayLoad { .. } => &[NPE, AIOOBE],
-            StmtKind::ArrayStore {
-                elem: ElemTy::Ref, ..
-            } => &[NPE, AIOOBE, "java/lang/ArrayStoreException"],
+            StmtKind::ArrayStore { elem: ElemTy::Ref, .. } => &[NPE, AIOOBE, "java/lang/ArrayStoreException"],
             StmtKind::ArrayStore { .. } => &[NPE, AIOOBE],
-            StmtKind::NewArray { .. }
-            | StmtKind::NewRefArray { .. }
-            | StmtKind::NewMultiArray { .. } => &["java/lang/NegativeArraySizeException"],
+            StmtKind::NewArray { .. } | StmtKind::NewRefArray { .. } | StmtKind::NewMultiArray { .. } => {
+                &["java/lang/NegativeArraySizeException"]
+            }
             StmtKind::CheckCast { .. } => &["java/lang/ClassCastException"],
             _ => &[],
         }
@@ -750,10 +732,7 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
         }
     };
     for proc in &mut method.procs {
-        proc.inputs
-            .iter_mut()
-            .chain(proc.outputs.iter_mut())
-            .for_each(&mut f);
+        proc.inputs.iter_mut().chain(proc.outputs.iter_mut()).for_each(&mut f);
         for rule in &mut proc.rules {
             for cond in &mut rule.guard {
                 match cond {
@@ -786,26 +765,21 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         operand(object, &mut f);
                         operand(value, &mut f);
                     }
-                    StmtKind::GetStatic { dst, .. }
-                    | StmtKind::New { dst, .. }
-                    | StmtKind::LoadConst { dst, .. } => f(dst),
+                    StmtKind::GetStatic { dst, .. } | StmtKind::New { dst, .. } | StmtKind::LoadConst { dst, .. } => {
+                        f(dst)
+                    }
                     StmtKind::PutStatic { value, .. }
                     | StmtKind::CheckCast { value, .. }
                     | StmtKind::MonitorEnter { value }
                     | StmtKind::MonitorExit { value }
                     | StmtKind::Throw { value } => operand(value, &mut f),
-                    StmtKind::ArrayLoad {
-                        dst, array, index, ..
-                    } => {
+                    StmtKind::ArrayLoad { dst, array, index, .. } => {
                         f(dst);
                         operand(array, &mut f);
                         operand(index, &mut f);
                     }
                     StmtKind::ArrayStore {
-                        array,
-                        index,
-                        value,
-                        ..
+                        array, index, value, ..
                     } => {
                         operand(array, &mut f);
                         operand(index, &mut f);
@@ -815,8 +789,7 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         f(dst);
                         operand(array, &mut f);
                     }
-                    StmtKind::NewArray { dst, length, .. }
-                    | StmtKind::NewRefArray { dst, length, .. } => {
+                    StmtKind::NewArray { dst, length, .. } | StmtKind::NewRefArray { dst, length, .. } => {
                         f(dst);
                         operand(length, &mut f);
                     }
@@ -824,8 +797,7 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         f(dst);
                         lengths.iter_mut().for_each(|l| operand(l, &mut f));
                     }
-                    StmtKind::Invoke { dst, args, .. }
-                    | StmtKind::InvokeDynamic { dst, args, .. } => {
+                    StmtKind::Invoke { dst, args, .. } | StmtKind::InvokeDynamic { dst, args, .. } => {
                         if let Some(dst) = dst {
                             f(dst);
                         }

@@ -91,10 +91,7 @@ impl<'a> Verifier<'a> {
 
     fn entry_signature(&mut self, entry: &Procedure) {
         let Some((params, ret)) = parse_method_descriptor(&self.method.descriptor) else {
-            self.error(format!(
-                "malformed method descriptor `{}`",
-                self.method.descriptor
-            ));
+            self.error(format!("malformed method descriptor `{}`", self.method.descriptor));
             return;
         };
         let mut expected: Vec<Ty> = Vec::new();
@@ -148,9 +145,7 @@ impl<'a> Verifier<'a> {
         for (k, stmt) in rule.body.iter().enumerate() {
             self.stmt = Some(k);
             if stmt.bytecodes < previous_bytecodes || stmt.bytecodes > rule.bytecodes {
-                self.error(
-                    "statement bytecode count is not between its predecessor's and the rule's",
-                );
+                self.error("statement bytecode count is not between its predecessor's and the rule's");
             }
             previous_bytecodes = stmt.bytecodes;
             for operand in stmt.kind.uses() {
@@ -218,10 +213,7 @@ impl<'a> Verifier<'a> {
                 match (l, r) {
                     (Some(Ty::Int), Some(Ty::Int)) | (Some(Ty::Long), Some(Ty::Long)) => {}
                     (Some(Ty::Ref), Some(Ty::Ref)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {}
-                    _ => self.error(format!(
-                        "guard compares {l:?} with {r:?} by {}",
-                        op.symbol()
-                    )),
+                    _ => self.error(format!("guard compares {l:?} with {r:?} by {}", op.symbol())),
                 }
             }
             Cond::InstanceOf { value, .. } => self.expect(value, Ty::Ref, "instanceof guard"),
@@ -260,18 +252,12 @@ impl<'a> Verifier<'a> {
             self.args_match(&target.inputs[1..], &edge.args, &target.name);
         }
         if !self.same_types(&target.outputs, &proc.outputs) {
-            self.error(format!(
-                "handler {} has other outputs than {}",
-                target.name, proc.name
-            ));
+            self.error(format!("handler {} has other outputs than {}", target.name, proc.name));
         }
     }
 
     fn same_types(&self, a: &[VarId], b: &[VarId]) -> bool {
-        a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| self.var_ty(*x) == self.var_ty(*y))
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.var_ty(*x) == self.var_ty(*y))
     }
 
     fn args_match(&mut self, formals: &[VarId], actuals: &[Operand], callee: &str) {
@@ -320,24 +306,14 @@ impl<'a> Verifier<'a> {
                     self.expect(src, ty, "assignment");
                 }
             }
-            StmtKind::Binary {
-                dst,
-                op,
-                ty,
-                lhs,
-                rhs,
-            } => self.binary_types(*dst, *op, *ty, lhs, rhs),
+            StmtKind::Binary { dst, op, ty, lhs, rhs } => self.binary_types(*dst, *op, *ty, lhs, rhs),
             StmtKind::Unary { dst, op, from, src } => {
                 self.expect(src, *from, "unary operand");
                 let to = self.var_ty(*dst);
                 let ok = match op {
                     UnOp::Neg => to == Some(*from) && *from != Ty::Ref,
-                    UnOp::Convert => {
-                        to.is_some_and(|t| t != *from && t != Ty::Ref) && *from != Ty::Ref
-                    }
-                    UnOp::IntToByte | UnOp::IntToChar | UnOp::IntToShort => {
-                        *from == Ty::Int && to == Some(Ty::Int)
-                    }
+                    UnOp::Convert => to.is_some_and(|t| t != *from && t != Ty::Ref) && *from != Ty::Ref,
+                    UnOp::IntToByte | UnOp::IntToChar | UnOp::IntToShort => *from == Ty::Int && to == Some(Ty::Int),
                 };
                 if !ok {
                     self.error("ill-typed unary operation");
@@ -347,11 +323,7 @@ impl<'a> Verifier<'a> {
                 self.expect(object, Ty::Ref, "getfield object");
                 self.field_value(*dst, &field.descriptor);
             }
-            StmtKind::PutField {
-                object,
-                field,
-                value,
-            } => {
+            StmtKind::PutField { object, field, value } => {
                 self.expect(object, Ty::Ref, "putfield object");
                 self.field_operand(value, &field.descriptor);
             }
@@ -408,10 +380,7 @@ impl<'a> Verifier<'a> {
                 ..
             } => self.invoke_types(*dst, *kind != CallKind::Static, &method.descriptor, args),
             StmtKind::InvokeDynamic {
-                dst,
-                descriptor,
-                args,
-                ..
+                dst, descriptor, args, ..
             } => self.invoke_types(*dst, false, descriptor, args),
             StmtKind::Call { proc, args, outs } => {
                 let Some(callee) = self.method.procs.get(proc.index()) else {
@@ -422,9 +391,7 @@ impl<'a> Verifier<'a> {
                 let (inputs, outputs) = (callee.inputs.clone(), callee.outputs.clone());
                 self.args_match(&inputs, args, &name);
                 if !self.same_types(&outputs, outs) {
-                    self.error(format!(
-                        "call of {name} receives outputs of the wrong number or types"
-                    ));
+                    self.error(format!("call of {name} receives outputs of the wrong number or types"));
                 }
             }
             StmtKind::CheckCast { value, .. }
@@ -461,10 +428,7 @@ impl<'a> Verifier<'a> {
             BinOp::CmpL | BinOp::CmpG => matches!(ty, Ty::Float | Ty::Double),
         };
         if !valid {
-            self.error(format!(
-                "operator {op:?} is not defined on {}",
-                ty.keyword()
-            ));
+            self.error(format!("operator {op:?} is not defined on {}", ty.keyword()));
         }
         let result = if matches!(op, BinOp::Cmp | BinOp::CmpL | BinOp::CmpG) {
             Ty::Int
@@ -488,13 +452,7 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn invoke_types(
-        &mut self,
-        dst: Option<VarId>,
-        has_receiver: bool,
-        descriptor: &str,
-        args: &[Operand],
-    ) {
+    fn invoke_types(&mut self, dst: Option<VarId>, has_receiver: bool, descriptor: &str, args: &[Operand]) {
         let Some((params, ret)) = parse_method_descriptor(descriptor) else {
             self.error(format!("malformed method descriptor `{descriptor}`"));
             return;

@@ -171,11 +171,7 @@ impl<'a> Simulator<'a> {
                 return false;
             }
             let remaining = self.values[v as usize].remaining;
-            let ok = if k == 0 {
-                remaining >= r
-            } else {
-                remaining == r
-            };
+            let ok = if k == 0 { remaining >= r } else { remaining == r };
             if !ok {
                 return false;
             }
@@ -188,10 +184,7 @@ impl<'a> Simulator<'a> {
 
     /// The longest prefix of `tree`'s leading operands that can be used in place now.
     fn best_match(&mut self, tree: &Tree) -> usize {
-        (1..=tree.leading)
-            .rev()
-            .find(|&j| self.fits(tree, j))
-            .unwrap_or(0)
+        (1..=tree.leading).rev().find(|&j| self.fits(tree, j)).unwrap_or(0)
     }
 
     /// Runs tree `t`, recording what it changes in `undo` (which is overwritten).
@@ -272,16 +265,10 @@ impl<'a> Simulator<'a> {
 }
 
 /// The cost of a complete order and what each tree did.
-pub(crate) fn simulate<'a>(
-    treegraph: &'a Treegraph,
-    order: &[TreeId],
-) -> (Simulator<'a>, Vec<StepOutcome>) {
+pub(crate) fn simulate<'a>(treegraph: &'a Treegraph, order: &[TreeId]) -> (Simulator<'a>, Vec<StepOutcome>) {
     let mut simulator = Simulator::new(treegraph);
     let mut undo = Undo::default();
-    let outcomes = order
-        .iter()
-        .map(|&t| simulator.step(t, &mut undo))
-        .collect();
+    let outcomes = order.iter().map(|&t| simulator.step(t, &mut undo)).collect();
     (simulator, outcomes)
 }
 

@@ -120,24 +120,16 @@ impl<L> Dag<L> {
     }
 
     /// Adds a node whose operands are values of earlier nodes and returns its id.
-    pub fn add(
-        &mut self,
-        label: L,
-        operands: Vec<ValueRef>,
-        results: u32,
-    ) -> Result<NodeId, DagError> {
+    pub fn add(&mut self, label: L, operands: Vec<ValueRef>, results: u32) -> Result<NodeId, DagError> {
         if self.terminator.is_some() {
             return Err(DagError::AfterTerminator);
         }
         let id = u32::try_from(self.nodes.len()).map_err(|_| DagError::TooLarge)?;
         for operand in &operands {
-            let target =
-                self.nodes
-                    .get(operand.node.index())
-                    .ok_or(DagError::ForwardReference {
-                        node: id,
-                        target: operand.node.0,
-                    })?;
+            let target = self.nodes.get(operand.node.index()).ok_or(DagError::ForwardReference {
+                node: id,
+                target: operand.node.0,
+            })?;
             if operand.result >= target.results {
                 return Err(DagError::NoSuchResult { value: *operand });
             }
@@ -212,11 +204,7 @@ impl<L> Dag<L> {
 
     /// How many operand slots use each value, indexed by node then result.
     pub fn use_counts(&self) -> Vec<Vec<u32>> {
-        let mut uses: Vec<Vec<u32>> = self
-            .nodes
-            .iter()
-            .map(|n| vec![0; n.results as usize])
-            .collect();
+        let mut uses: Vec<Vec<u32>> = self.nodes.iter().map(|n| vec![0; n.results as usize]).collect();
         for node in &self.nodes {
             for operand in &node.operands {
                 uses[operand.node.index()][operand.result as usize] += 1;

@@ -135,15 +135,13 @@ impl Machine {
             .iter()
             .rposition(|&v| v == value)
             .ok_or_else(|| EmitError(format!("{value} is not on the stack to fetch")))?;
-        self.steps
-            .push(Step::Fetch((self.stack.len() - slot) as u32));
+        self.steps.push(Step::Fetch((self.stack.len() - slot) as u32));
         self.push(value);
         Ok(())
     }
 
     fn pop(&mut self, count: u32) {
-        self.stack
-            .truncate(self.stack.len().saturating_sub(count as usize));
+        self.stack.truncate(self.stack.len().saturating_sub(count as usize));
         match self.steps.last_mut() {
             Some(Step::Pop(k)) => *k += count,
             _ => self.steps.push(Step::Pop(count)),
@@ -162,11 +160,7 @@ impl Machine {
 /// Emits the code of `order` (a topological order of `treegraph`): for each tree, a `POP` of junk
 /// in the way of its in-place operands, fetches of the operands not in place interleaved with its
 /// depth-first code, then a `DUP` of its value when the oracle asks for copies.
-pub fn emit_treegraph<L>(
-    dag: &Dag<L>,
-    treegraph: &Treegraph,
-    order: &[TreeId],
-) -> Result<Code, EmitError> {
+pub fn emit_treegraph<L>(dag: &Dag<L>, treegraph: &Treegraph, order: &[TreeId]) -> Result<Code, EmitError> {
     if !treegraph.is_topological(order) {
         return Err(EmitError("the order is not topological".to_owned()));
     }
@@ -191,9 +185,7 @@ pub fn emit_treegraph<L>(
             tree.items[..outcome.matched]
                 .iter()
                 .zip(&machine.stack[base..])
-                .all(|(item, &copy)| {
-                    matches!(item, Item::External(v) if treegraph.values[*v as usize].value == copy)
-                })
+                .all(|(item, &copy)| matches!(item, Item::External(v) if treegraph.values[*v as usize].value == copy))
         });
         if !in_place_ok {
             return Err(EmitError(format!(
@@ -216,9 +208,7 @@ pub fn emit_treegraph<L>(
             let copies = simulator.copies(v);
             if copies >= 2 {
                 if k + 1 != tree.results.len() {
-                    return Err(EmitError(format!(
-                        "{t}: a value below the top needs {copies} copies"
-                    )));
+                    return Err(EmitError(format!("{t}: a value below the top needs {copies} copies")));
                 }
                 machine.steps.push(Step::Dup(copies - 1));
                 for _ in 1..copies {
@@ -242,9 +232,7 @@ fn value_left(treegraph: &Treegraph, left: &[u32], copy: ValueRef) -> Option<u32
     if tree.root != copy.node {
         return None;
     }
-    tree.results
-        .get(copy.result as usize)
-        .map(|&v| left[v as usize])
+    tree.results.get(copy.result as usize).map(|&v| left[v as usize])
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,12 +402,9 @@ fn baseline_match(treegraph: &Treegraph, modes: &[Mode], tree: &Tree, stack: &[V
         .rev()
         .find(|&j| {
             stack.len() >= j
-                && tree.items[..j]
-                    .iter()
-                    .zip(&stack[stack.len() - j..])
-                    .all(|(item, &copy)| {
-                        matches!(item, Item::External(v) if treegraph.values[*v as usize].value == copy)
-                    })
+                && tree.items[..j].iter().zip(&stack[stack.len() - j..]).all(
+                    |(item, &copy)| matches!(item, Item::External(v) if treegraph.values[*v as usize].value == copy),
+                )
         })
         .unwrap_or(0)
 }

@@ -222,9 +222,8 @@ impl Treegraph {
                     top.1 += 1;
                     let operand = operands[next];
                     if reason[operand.node.index()].is_some() {
-                        tree.items.push(Item::External(
-                            first_value[operand.node.index()] + operand.result,
-                        ));
+                        tree.items
+                            .push(Item::External(first_value[operand.node.index()] + operand.result));
                         deps.push(tree_of[operand.node.index()]);
                     } else {
                         stack.push((operand.node, 0));
@@ -240,11 +239,7 @@ impl Treegraph {
                     stack.pop();
                 }
             }
-            tree.leading = tree
-                .items
-                .iter()
-                .take_while(|i| matches!(i, Item::External(_)))
-                .count();
+            tree.leading = tree.items.iter().take_while(|i| matches!(i, Item::External(_))).count();
             if dag.terminator() == Some(tree.root) {
                 deps.extend((0..this.0).map(TreeId));
             }
@@ -252,15 +247,10 @@ impl Treegraph {
             deps.dedup();
             tree.deps = deps;
         }
-        let treegraph = Treegraph {
-            trees,
-            values,
-            tree_of,
-        };
+        let treegraph = Treegraph { trees, values, tree_of };
         if !treegraph.is_acyclic() {
             return Err(TreegraphError(
-                "the treegraph has a cycle (the DAG's ordering edges contradict its data edges)"
-                    .to_owned(),
+                "the treegraph has a cycle (the DAG's ordering edges contradict its data edges)".to_owned(),
             ));
         }
         Ok(treegraph)
@@ -295,10 +285,7 @@ impl Treegraph {
         for &t in order {
             if t.index() >= placed.len()
                 || placed[t.index()]
-                || self.trees[t.index()]
-                    .deps
-                    .iter()
-                    .any(|d| !placed[d.index()])
+                || self.trees[t.index()].deps.iter().any(|d| !placed[d.index()])
             {
                 return false;
             }
@@ -330,11 +317,7 @@ fn forest_layout<L>(
             match parent[k] {
                 // The parent is a later node, so its tree is known already.
                 Some(p) if p.index() > k => tree_root[p.index()],
-                _ => {
-                    return Err(TreegraphError(format!(
-                        "n{k} has one use but no later user"
-                    )))
-                }
+                _ => return Err(TreegraphError(format!("n{k} has one use but no later user"))),
             }
         };
     }

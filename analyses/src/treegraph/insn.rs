@@ -9,9 +9,7 @@
 //! is left below them is discarded, as the JVM's return instructions discard the operand stack.
 //! The guard is not part of the code: the VM evaluates it on the inputs to choose the rule.
 
-use crate::ir::{
-    BinOp, CallKind, ElemTy, FieldRef, MethodRef, OpaqueConst, Operand, PrimTy, ProcId, Ty, UnOp,
-};
+use crate::ir::{BinOp, CallKind, ElemTy, FieldRef, MethodRef, OpaqueConst, Operand, PrimTy, ProcId, Ty, UnOp};
 use serde::Serialize;
 
 /// One instruction of the stack code of a rule.
@@ -51,10 +49,7 @@ pub enum StackInsn {
         handler: Option<StackHandler>,
     },
     /// Ends the rule by throwing the top entry (statement `stmt`).
-    Throw {
-        stmt: u32,
-        handler: Option<StackHandler>,
-    },
+    Throw { stmt: u32, handler: Option<StackHandler> },
 }
 
 /// An operation of the IR without its operands (they are on the stack).
@@ -159,9 +154,7 @@ impl StackOp {
             | StackOp::MonitorExit => 1,
             StackOp::GetStatic { .. } | StackOp::New { .. } | StackOp::LoadConst { .. } => 0,
             StackOp::NewMultiArray { dimensions, .. } => *dimensions,
-            StackOp::Invoke { args, .. }
-            | StackOp::InvokeDynamic { args, .. }
-            | StackOp::Call { args, .. } => *args,
+            StackOp::Invoke { args, .. } | StackOp::InvokeDynamic { args, .. } | StackOp::Call { args, .. } => *args,
         }
     }
 
@@ -221,10 +214,9 @@ impl StackInsn {
     /// How many entries the instruction pushes.
     pub fn pushes(&self) -> u32 {
         match self {
-            StackInsn::Push { .. }
-            | StackInsn::LoadInput { .. }
-            | StackInsn::Load { .. }
-            | StackInsn::Fetch { .. } => 1,
+            StackInsn::Push { .. } | StackInsn::LoadInput { .. } | StackInsn::Load { .. } | StackInsn::Fetch { .. } => {
+                1
+            }
             StackInsn::Dup { count } => *count,
             StackInsn::Op { op, .. } => op.results(),
             _ => 0,

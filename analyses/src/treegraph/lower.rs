@@ -109,14 +109,8 @@ impl Lowering {
     /// The value of an operand, adding a leaf for an input or constant.
     fn operand(&mut self, operand: &Operand) -> Result<ValueRef, LowerError> {
         Ok(match self.resolve(operand)? {
-            Source::Input(index) => ValueRef::first(self.dag.add(
-                StackInsn::LoadInput { index },
-                Vec::new(),
-                1,
-            )?),
-            Source::Const(value) => {
-                ValueRef::first(self.dag.add(StackInsn::Push { value }, Vec::new(), 1)?)
-            }
+            Source::Input(index) => ValueRef::first(self.dag.add(StackInsn::LoadInput { index }, Vec::new(), 1)?),
+            Source::Const(value) => ValueRef::first(self.dag.add(StackInsn::Push { value }, Vec::new(), 1)?),
             Source::Value(value) => value,
         })
     }
@@ -154,13 +148,7 @@ impl Lowering {
                 }
             });
         }
-        Ok((
-            Some(StackHandler {
-                proc: edge.proc,
-                args,
-            }),
-            stores,
-        ))
+        Ok((Some(StackHandler { proc: edge.proc, args }), stores))
     }
 
     /// Adds a statement's node with its ordering edges.
@@ -199,32 +187,18 @@ fn stack_op(method: &MethodIr, kind: &StmtKind) -> Result<StackOp, LowerError> {
                 .ok_or_else(|| LowerError::new(format!("{dst} is not declared")))?
                 .ty,
         },
-        StmtKind::GetField { field, .. } => StackOp::GetField {
-            field: field.clone(),
-        },
-        StmtKind::PutField { field, .. } => StackOp::PutField {
-            field: field.clone(),
-        },
-        StmtKind::GetStatic { field, .. } => StackOp::GetStatic {
-            field: field.clone(),
-        },
-        StmtKind::PutStatic { field, .. } => StackOp::PutStatic {
-            field: field.clone(),
-        },
+        StmtKind::GetField { field, .. } => StackOp::GetField { field: field.clone() },
+        StmtKind::PutField { field, .. } => StackOp::PutField { field: field.clone() },
+        StmtKind::GetStatic { field, .. } => StackOp::GetStatic { field: field.clone() },
+        StmtKind::PutStatic { field, .. } => StackOp::PutStatic { field: field.clone() },
         StmtKind::ArrayLoad { elem, .. } => StackOp::ArrayLoad { elem: *elem },
         StmtKind::ArrayStore { elem, .. } => StackOp::ArrayStore { elem: *elem },
         StmtKind::ArrayLength { .. } => StackOp::ArrayLength,
-        StmtKind::New { class, .. } => StackOp::New {
-            class: class.clone(),
-        },
+        StmtKind::New { class, .. } => StackOp::New { class: class.clone() },
         StmtKind::NewArray { elem, .. } => StackOp::NewArray { elem: *elem },
-        StmtKind::NewRefArray { class, .. } => StackOp::NewRefArray {
-            class: class.clone(),
-        },
+        StmtKind::NewRefArray { class, .. } => StackOp::NewRefArray { class: class.clone() },
         StmtKind::NewMultiArray {
-            descriptor,
-            lengths,
-            ..
+            descriptor, lengths, ..
         } => StackOp::NewMultiArray {
             descriptor: descriptor.clone(),
             dimensions: lengths.len() as u32,
@@ -260,17 +234,11 @@ fn stack_op(method: &MethodIr, kind: &StmtKind) -> Result<StackOp, LowerError> {
             args: args.len() as u32,
             results: outs.len() as u32,
         },
-        StmtKind::CheckCast { class, .. } => StackOp::CheckCast {
-            class: class.clone(),
-        },
-        StmtKind::InstanceOf { class, .. } => StackOp::InstanceOf {
-            class: class.clone(),
-        },
+        StmtKind::CheckCast { class, .. } => StackOp::CheckCast { class: class.clone() },
+        StmtKind::InstanceOf { class, .. } => StackOp::InstanceOf { class: class.clone() },
         StmtKind::MonitorEnter { .. } => StackOp::MonitorEnter,
         StmtKind::MonitorExit { .. } => StackOp::MonitorExit,
-        StmtKind::LoadConst { value, .. } => StackOp::LoadConst {
-            value: value.clone(),
-        },
+        StmtKind::LoadConst { value, .. } => StackOp::LoadConst { value: value.clone() },
         StmtKind::Assign { .. } | StmtKind::Throw { .. } => {
             return Err(LowerError::new("assignments and throws are not operations"))
         }
@@ -315,16 +283,8 @@ pub fn rule_dag(method: &MethodIr, proc: ProcId, rule: RuleId) -> Result<RuleDag
                 }
                 let operands = lowering.operands(&[value])?;
                 let (handler, stores) = lowering.handler(stmt.handler.as_ref())?;
-                let node = lowering.add_stmt(
-                    StackInsn::Throw {
-                        stmt: index,
-                        handler,
-                    },
-                    operands,
-                    0,
-                    effect,
-                    &stores,
-                )?;
+                let node =
+                    lowering.add_stmt(StackInsn::Throw { stmt: index, handler }, operands, 0, effect, &stores)?;
                 lowering.dag.set_terminator(node)?;
                 terminated = true;
             }
@@ -462,18 +422,14 @@ pub fn schedule_rule(
         StackInsn::Store { slot } => Some(*slot),
         _ => None,
     };
-    let schedule: Schedule =
-        schedule_dag_with_locals(&rule_dag.dag, limits, rule_dag.handler_locals, local_store)
-            .map_err(|e| LowerError::new(format!("scheduling failed: {e}")))?;
+    let schedule: Schedule = schedule_dag_with_locals(&rule_dag.dag, limits, rule_dag.handler_locals, local_store)
+        .map_err(|e| LowerError::new(format!("scheduling failed: {e}")))?;
     let treegraph = steps_to_insns(&rule_dag.dag, &schedule.code);
     let baseline = steps_to_insns(&rule_dag.dag, &schedule.baseline);
     let (choice, _) = schedule.chosen();
     let (code, locals) = match choice {
         Choice::Treegraph => (treegraph.clone(), rule_dag.handler_locals),
-        Choice::Baseline => (
-            baseline.clone(),
-            rule_dag.handler_locals + schedule.baseline.temps,
-        ),
+        Choice::Baseline => (baseline.clone(), rule_dag.handler_locals + schedule.baseline.temps),
     };
     let stats = RuleStats {
         nodes: rule_dag.dag.len() as u32,

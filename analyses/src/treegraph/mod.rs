@@ -36,8 +36,8 @@ pub use forest::{ExternalValue, Item, RootReason, Tree, TreeId, Treegraph, Treeg
 pub use insn::{HandlerArg, StackHandler, StackInsn, StackOp};
 pub use limits::ScheduleLimits;
 pub use lower::{
-    has_effect, rule_dag, schedule_method, schedule_rule, steps_to_insns, LowerError,
-    MethodSchedule, RuleDag, RuleFailure, RuleStats, ScheduledRule,
+    has_effect, rule_dag, schedule_method, schedule_rule, steps_to_insns, LowerError, MethodSchedule, RuleDag,
+    RuleFailure, RuleStats, ScheduledRule,
 };
 pub use print::{print_code, print_insn, print_treegraph, Names};
 pub use schedule::{schedule_dag, schedule_dag_with_locals, Choice, Schedule, ScheduleError};

@@ -9,8 +9,8 @@ use super::dag::{Dag, NodeId};
 use super::forest::{Item, Treegraph};
 use super::insn::{HandlerArg, StackHandler, StackInsn, StackOp};
 use crate::ir::{
-    binary_mnemonic, call_mnemonic, unary_mnemonic, write_name, write_string, CallKind, MethodIr,
-    OpaqueConst, Operand, ProcId,
+    binary_mnemonic, call_mnemonic, unary_mnemonic, write_name, write_string, CallKind, MethodIr, OpaqueConst, Operand,
+    ProcId,
 };
 use std::fmt::Write;
 
@@ -134,10 +134,7 @@ fn write_op(out: &mut String, names: &Names<'_>, op: &StackOp) {
             out.push_str("anewarray ");
             let _ = write_name(out, class);
         }
-        StackOp::NewMultiArray {
-            descriptor,
-            dimensions,
-        } => {
+        StackOp::NewMultiArray { descriptor, dimensions } => {
             out.push_str("multianewarray ");
             let _ = write_name(out, descriptor);
             let _ = write!(out, " {dimensions}");
@@ -170,11 +167,7 @@ fn write_op(out: &mut String, names: &Names<'_>, op: &StackOp) {
             let _ = write_name(out, descriptor);
             let _ = write!(out, " {args} -> {results}");
         }
-        StackOp::Call {
-            proc,
-            args,
-            results,
-        } => {
+        StackOp::Call { proc, args, results } => {
             let _ = write!(out, "call {} {args} -> {results}", names.proc_name(*proc));
         }
         StackOp::CheckCast { class } => {
@@ -240,10 +233,7 @@ pub fn print_insn(names: &Names<'_>, insn: &StackInsn) -> String {
             let _ = write!(out, "return {values}");
         }
         StackInsn::TailCall {
-            proc,
-            args,
-            handler,
-            ..
+            proc, args, handler, ..
         } => {
             let _ = write!(out, "tailcall {} {args}", names.proc_name(*proc));
             write_handler(&mut out, names, handler);
@@ -270,11 +260,7 @@ pub fn print_code(names: &Names<'_>, code: &[StackInsn], indent: &str) -> String
 /// The trees of a treegraph, one per line: `T1 = n4 [n0 n0 n1 n2 n3 n4] after T0`, where the items
 /// are the tree's depth-first code with external operands written as the value they read, and the
 /// reason its root is cut in parentheses.
-pub fn print_treegraph<L>(
-    dag: &Dag<L>,
-    treegraph: &Treegraph,
-    label: impl Fn(NodeId, &L) -> String,
-) -> String {
+pub fn print_treegraph<L>(dag: &Dag<L>, treegraph: &Treegraph, label: impl Fn(NodeId, &L) -> String) -> String {
     let mut out = String::new();
     for (k, tree) in treegraph.trees.iter().enumerate() {
         let _ = write!(

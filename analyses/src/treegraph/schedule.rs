@@ -60,11 +60,7 @@ impl fmt::Display for ScheduleError {
 impl std::error::Error for ScheduleError {}
 
 /// Schedules a DAG within `limits`; the baseline's temporaries are numbered from `first_temp`.
-pub fn schedule_dag<L>(
-    dag: &Dag<L>,
-    limits: &ScheduleLimits,
-    first_temp: u32,
-) -> Result<Schedule, ScheduleError> {
+pub fn schedule_dag<L>(dag: &Dag<L>, limits: &ScheduleLimits, first_temp: u32) -> Result<Schedule, ScheduleError> {
     schedule_dag_with_locals(dag, limits, first_temp, |_| None)
 }
 
@@ -79,8 +75,7 @@ pub fn schedule_dag_with_locals<L>(
     let treegraph = Treegraph::build(dag).map_err(ScheduleError::Treegraph)?;
     let search = find_best_order(&treegraph, limits);
     let code = emit_treegraph(dag, &treegraph, &search.order).map_err(ScheduleError::Emit)?;
-    let baseline =
-        emit_baseline(dag, &treegraph, first_temp, local_store).map_err(ScheduleError::Emit)?;
+    let baseline = emit_baseline(dag, &treegraph, first_temp, local_store).map_err(ScheduleError::Emit)?;
     Ok(Schedule {
         treegraph,
         search,

@@ -84,10 +84,7 @@ pub fn find_best_order(treegraph: &Treegraph, limits: &ScheduleLimits) -> Search
             dependents[d.index()].push(TreeId(k as u32));
         }
     }
-    let ready: Vec<TreeId> = (0..n as u32)
-        .map(TreeId)
-        .filter(|t| waiting[t.index()] == 0)
-        .collect();
+    let ready: Vec<TreeId> = (0..n as u32).map(TreeId).filter(|t| waiting[t.index()] == 0).collect();
     let forced_left = treegraph.trees.iter().map(|t| t.forced_fetches()).sum();
     let mut search = Search {
         treegraph,
@@ -123,21 +120,14 @@ pub fn find_best_order(treegraph: &Treegraph, limits: &ScheduleLimits) -> Search
 /// One greedy order: always the ready tree with the cheapest step, ties to the smaller id.
 pub fn greedy_order(treegraph: &Treegraph) -> Vec<TreeId> {
     let n = treegraph.len();
-    let mut waiting: Vec<u32> = treegraph
-        .trees
-        .iter()
-        .map(|t| t.deps.len() as u32)
-        .collect();
+    let mut waiting: Vec<u32> = treegraph.trees.iter().map(|t| t.deps.len() as u32).collect();
     let mut dependents: Vec<Vec<TreeId>> = vec![Vec::new(); n];
     for (k, tree) in treegraph.trees.iter().enumerate() {
         for d in &tree.deps {
             dependents[d.index()].push(TreeId(k as u32));
         }
     }
-    let mut ready: Vec<TreeId> = (0..n as u32)
-        .map(TreeId)
-        .filter(|t| waiting[t.index()] == 0)
-        .collect();
+    let mut ready: Vec<TreeId> = (0..n as u32).map(TreeId).filter(|t| waiting[t.index()] == 0).collect();
     let mut simulator = Simulator::new(treegraph);
     let mut undo = Undo::default();
     let mut order = Vec::with_capacity(n);
@@ -256,11 +246,7 @@ impl Search<'_> {
 
     fn place(&mut self, t: TreeId, undo: &mut Undo) {
         self.simulator.step(t, undo);
-        let k = self
-            .ready
-            .iter()
-            .position(|&r| r == t)
-            .expect("placed trees are ready");
+        let k = self.ready.iter().position(|&r| r == t).expect("placed trees are ready");
         self.ready.remove(k);
         for &d in &self.dependents[t.index()] {
             self.waiting[d.index()] -= 1;

@@ -75,8 +75,7 @@ const W: usize = 3;
 
 /// A constraint `Σ terms + constant ≥ 0` (`equal` for `= 0`) over the procedure's dimensions.
 fn c(terms: &[(usize, i64)], constant: i64, equal: bool) -> Constraint {
-    let expression =
-        LinearExpr::from_terms(terms, constant).unwrap_or_else(|| LinearExpr::constant(0));
+    let expression = LinearExpr::from_terms(terms, constant).unwrap_or_else(|| LinearExpr::constant(0));
     if equal {
         Constraint::equal_zero(expression)
     } else {
@@ -232,11 +231,7 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
                 vec![is(Y, 0), is(a, 0), linear_eq(o, 1, X, 0)],
                 vec![is(X, -1), linear_eq(a, 1, Y, 0), is(o, -1)],
                 vec![is(Y, -1), linear_eq(a, 1, X, 0), is(o, -1)],
-                vec![
-                    linear_eq(X, 1, Y, 0),
-                    linear_eq(a, 1, X, 0),
-                    linear_eq(o, 1, X, 0),
-                ],
+                vec![linear_eq(X, 1, Y, 0), linear_eq(a, 1, X, 0), linear_eq(o, 1, X, 0)],
                 vec![
                     ge_dims(X, Y, 1),
                     at_least(Y, 1),
@@ -315,10 +310,7 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
         ],
         AuxOp::Shl(w) => {
             let w = i64::from(w);
-            let mut rules = vec![
-                vec![is(X, 0), is(Z, 0)],
-                vec![is(Y, 0), linear_eq(Z, 1, X, 0)],
-            ];
+            let mut rules = vec![vec![is(X, 0), is(Z, 0)], vec![is(Y, 0), linear_eq(Z, 1, X, 0)]];
             for (low, high) in [(1, w - 1), (-(w - 1), -1)] {
                 rules.push(vec![
                     at_least(X, 1),
@@ -350,10 +342,7 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
                 c(&[(Z, 2), (X, -1)], 1, false),
                 at_least(Z, 0),
             ];
-            let mut rules = vec![
-                vec![is(X, 0), is(Z, 0)],
-                vec![is(Y, 0), linear_eq(Z, 1, X, 0)],
-            ];
+            let mut rules = vec![vec![is(X, 0), is(Z, 0)], vec![is(Y, 0), linear_eq(Z, 1, X, 0)]];
             rules.push(halving);
             if !logical {
                 rules.push(vec![is(X, -1), is(Z, -1)]);
@@ -370,12 +359,7 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
                     at_least(Z, 0),
                 ]);
                 if logical {
-                    rules.push(vec![
-                        at_most(X, -1),
-                        at_least(Y, low),
-                        at_most(Y, high),
-                        at_least(Z, 0),
-                    ]);
+                    rules.push(vec![at_most(X, -1), at_least(Y, low), at_most(Y, high), at_least(Z, 0)]);
                 } else {
                     rules.push(vec![
                         at_most(X, -2),
@@ -388,12 +372,7 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
                 }
             }
             for far in [at_least(Y, w), at_most(Y, -w)] {
-                rules.push(vec![
-                    at_least(X, 1),
-                    far.clone(),
-                    at_least(Z, 0),
-                    ge_dims(X, Z, 0),
-                ]);
+                rules.push(vec![at_least(X, 1), far.clone(), at_least(Z, 0), ge_dims(X, Z, 0)]);
                 if logical {
                     rules.push(vec![at_most(X, -1), far, ge_dims(Z, X, 0)]);
                 } else {

@@ -138,11 +138,7 @@ pub trait CallResolver {
 }
 
 /// Compiles methods into an abstract program.
-pub fn compile(
-    methods: &[MethodIr],
-    resolver: &dyn CallResolver,
-    model: CostModel,
-) -> AbstractProgram {
+pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostModel) -> AbstractProgram {
     let mut program = AbstractProgram::default();
     // Allocate every IR procedure first so that calls can refer to any of them.
     for (m, method) in methods.iter().enumerate() {
@@ -153,10 +149,7 @@ pub fn compile(
             .map(|(p, proc)| {
                 program.procs.push(AbstractProc {
                     is_method_entry: ProcId::from_index(p) == method.entry,
-                    name: format!(
-                        "{}.{}{}/{}",
-                        method.class, method.name, method.descriptor, proc.name
-                    ),
+                    name: format!("{}.{}{}/{}", method.class, method.name, method.descriptor, proc.name),
                     inputs: proc.inputs.len(),
                     outputs: proc.outputs.len(),
                     rules: Vec::new(),
@@ -175,16 +168,8 @@ pub fn compile(
         for (p, proc) in method.procs.iter().enumerate() {
             let mut rules = Vec::new();
             for (r, rule) in proc.rules.iter().enumerate() {
-                let mut compiler = RuleCompiler::new(
-                    method,
-                    proc,
-                    &mut program,
-                    methods,
-                    resolver,
-                    &mut dispatches,
-                    m,
-                    model,
-                );
+                let mut compiler =
+                    RuleCompiler::new(method, proc, &mut program, methods, resolver, &mut dispatches, m, model);
                 rules.extend(compiler.rule(r, rule));
             }
             let id = program.of_ir[m][p];
@@ -303,9 +288,7 @@ impl<'a> RuleCompiler<'a> {
 
     /// The non-negativity (and non-null) facts of a fresh reference or integer result.
     fn ref_facts(&self, d: Dimension, non_null: bool) -> Vec<Constraint> {
-        ge(&[(d, 1)], if non_null { -1 } else { 0 })
-            .into_iter()
-            .collect()
+        ge(&[(d, 1)], if non_null { -1 } else { 0 }).into_iter().collect()
     }
 
     /// Compiles one IR rule into its abstract rules (guard splits and handler rules).
@@ -473,8 +456,7 @@ impl<'a> RuleCompiler<'a> {
         for arg in &edge.args {
             args.push(self.operand(arg, &mut defs));
         }
-        let outs =
-            (self.proc.inputs.len()..self.proc.inputs.len() + self.proc.outputs.len()).collect();
+        let outs = (self.proc.inputs.len()..self.proc.inputs.len() + self.proc.outputs.len()).collect();
         let callee = self.program.of_ir[self.method_index][edge.proc.index()];
         vec![Item::Constrain(defs), Item::Call { callee, args, outs }]
     }
@@ -492,17 +474,11 @@ impl<'a> RuleCompiler<'a> {
                 args,
                 ..
             } => {
-                let arg_dims: Vec<Dimension> =
-                    args.iter().map(|a| self.operand(a, &mut defs)).collect();
+                let arg_dims: Vec<Dimension> = args.iter().map(|a| self.operand(a, &mut defs)).collect();
                 match self.dispatch(*call_kind, method) {
-                    Some(callee) => items.push(Item::Charge {
-                        callee,
-                        args: arg_dims,
-                    }),
+                    Some(callee) => items.push(Item::Charge { callee, args: arg_dims }),
                     None if is_marker(method) => items.push(Item::Marker { bytecodes: 1 }),
-                    None if self.resolver.is_native(*call_kind, method) => {
-                        items.push(Item::Marker { bytecodes: 0 })
-                    }
+                    None if self.resolver.is_native(*call_kind, method) => items.push(Item::Marker { bytecodes: 0 }),
                     None => items.push(Item::Opaque {
                         reason: format!(
                             "calls {}.{}{}, which is not analysed",
@@ -517,13 +493,9 @@ impl<'a> RuleCompiler<'a> {
                 reason: format!("calls the dynamically linked `{name}` (invokedynamic)"),
             }),
             StmtKind::Call { proc, args, .. } => {
-                let arg_dims: Vec<Dimension> =
-                    args.iter().map(|a| self.operand(a, &mut defs)).collect();
+                let arg_dims: Vec<Dimension> = args.iter().map(|a| self.operand(a, &mut defs)).collect();
                 let callee = self.program.of_ir[self.method_index][proc.index()];
-                items.push(Item::Charge {
-                    callee,
-                    args: arg_dims,
-                });
+                items.push(Item::Charge { callee, args: arg_dims });
             }
             _ => {}
         }
@@ -552,9 +524,7 @@ impl<'a> RuleCompiler<'a> {
         let object = match kind {
             StmtKind::GetField { object, .. } | StmtKind::PutField { object, .. } => object,
             StmtKind::Invoke {
-                kind: call_kind,
-                args,
-                ..
+                kind: call_kind, args, ..
             } if *call_kind != CallKind::Static => match args.first() {
                 Some(receiver) => receiver,
                 None => return false,
@@ -648,12 +618,9 @@ impl<'a> RuleCompiler<'a> {
         let mut cost = RuleCost::default();
         let mut scratch = Vec::new();
         match (self.model, &stmt.kind) {
-            (CostModel::Invocations, StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. }) => {
-                cost.constant = 1
-            }
+            (CostModel::Invocations, StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. }) => cost.constant = 1,
             (CostModel::Consume, kind) => {
-                if let (Some(method), StmtKind::Invoke { args, .. }) = (is_consume_call(kind), kind)
-                {
+                if let (Some(method), StmtKind::Invoke { args, .. }) = (is_consume_call(kind), kind) {
                     match args.first() {
                         None if method.descriptor == "()V" => cost.constant = 1,
                         Some(Operand::Int(n)) => cost.constant = u64::try_from(*n).unwrap_or(0),
@@ -667,10 +634,7 @@ impl<'a> RuleCompiler<'a> {
             }
             (CostModel::Allocations, _) if throws => {}
             (CostModel::Allocations, StmtKind::New { .. }) => cost.constant = 1,
-            (
-                CostModel::Allocations,
-                StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. },
-            ) => {
+            (CostModel::Allocations, StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. }) => {
                 cost.constant = 1;
                 match length {
                     Operand::Int(n) => cost.constant += u64::try_from(*n).unwrap_or(0),
@@ -706,13 +670,7 @@ impl<'a> RuleCompiler<'a> {
                     c.extend(eq(&[(d, 1), (s, -1)], 0));
                 }
             }
-            StmtKind::Binary {
-                dst,
-                op,
-                ty,
-                lhs,
-                rhs,
-            } => {
+            StmtKind::Binary { dst, op, ty, lhs, rhs } => {
                 if matches!(ty, Ty::Int | Ty::Long) {
                     let (l, r) = (self.operand(lhs, &mut c), self.operand(rhs, &mut c));
                     let d = self.dim(*dst);
@@ -763,21 +721,9 @@ impl<'a> RuleCompiler<'a> {
                         c.extend(ge(&[(d, 1)], i64::from(i32::MAX) + 1));
                         c.extend(ge(&[(d, -1)], i64::from(i32::MAX)));
                     }
-                    UnOp::IntToByte => c.extend(
-                        [ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)]
-                            .into_iter()
-                            .flatten(),
-                    ),
-                    UnOp::IntToChar => c.extend(
-                        [ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)]
-                            .into_iter()
-                            .flatten(),
-                    ),
-                    UnOp::IntToShort => c.extend(
-                        [ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)]
-                            .into_iter()
-                            .flatten(),
-                    ),
+                    UnOp::IntToByte => c.extend([ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)].into_iter().flatten()),
+                    UnOp::IntToChar => c.extend([ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)].into_iter().flatten()),
+                    UnOp::IntToShort => c.extend([ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)].into_iter().flatten()),
                     _ => {}
                 }
             }
@@ -816,27 +762,15 @@ impl<'a> RuleCompiler<'a> {
                     }
                     ElemTy::Byte => {
                         let d = self.dim(*dst);
-                        c.extend(
-                            [ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)]
-                                .into_iter()
-                                .flatten(),
-                        );
+                        c.extend([ge(&[(d, 1)], 128), ge(&[(d, -1)], 127)].into_iter().flatten());
                     }
                     ElemTy::Char => {
                         let d = self.dim(*dst);
-                        c.extend(
-                            [ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)]
-                                .into_iter()
-                                .flatten(),
-                        );
+                        c.extend([ge(&[(d, 1)], 0), ge(&[(d, -1)], 65535)].into_iter().flatten());
                     }
                     ElemTy::Short => {
                         let d = self.dim(*dst);
-                        c.extend(
-                            [ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)]
-                                .into_iter()
-                                .flatten(),
-                        );
+                        c.extend([ge(&[(d, 1)], 32768), ge(&[(d, -1)], 32767)].into_iter().flatten());
                     }
                     _ => {}
                 }
@@ -879,8 +813,7 @@ impl<'a> RuleCompiler<'a> {
                 args,
                 ..
             } => {
-                let arg_dims: Vec<Dimension> =
-                    args.iter().map(|a| self.operand(a, &mut c)).collect();
+                let arg_dims: Vec<Dimension> = args.iter().map(|a| self.operand(a, &mut c)).collect();
                 if *kind != CallKind::Static {
                     if let Some(receiver) = arg_dims.first() {
                         c.extend(ge(&[(*receiver, 1)], -1));
@@ -939,8 +872,7 @@ impl<'a> RuleCompiler<'a> {
                 }
             }
             StmtKind::Call { proc, args, outs } => {
-                let arg_dims: Vec<Dimension> =
-                    args.iter().map(|a| self.operand(a, &mut c)).collect();
+                let arg_dims: Vec<Dimension> = args.iter().map(|a| self.operand(a, &mut c)).collect();
                 let out_dims: Vec<Dimension> = outs.iter().map(|v| self.dim(*v)).collect();
                 let callee = self.program.of_ir[self.method_index][proc.index()];
                 items.push(Item::Constrain(std::mem::take(&mut c)));
@@ -955,9 +887,7 @@ impl<'a> RuleCompiler<'a> {
                 let d = self.dim(*dst);
                 c.extend([ge(&[(d, 1)], 0), ge(&[(d, -1)], 1)].into_iter().flatten());
             }
-            StmtKind::MonitorEnter { value }
-            | StmtKind::MonitorExit { value }
-            | StmtKind::Throw { value } => {
+            StmtKind::MonitorEnter { value } | StmtKind::MonitorExit { value } | StmtKind::Throw { value } => {
                 let v = self.operand(value, &mut c);
                 if !matches!(kind, StmtKind::Throw { .. }) {
                     c.extend(ge(&[(v, 1)], -1));
@@ -1009,10 +939,7 @@ impl<'a> RuleCompiler<'a> {
                 .collect();
             self.program.procs.push(AbstractProc {
                 is_method_entry: false,
-                name: format!(
-                    "dispatch {}.{}{}",
-                    method.class, method.name, method.descriptor
-                ),
+                name: format!("dispatch {}.{}{}", method.class, method.name, method.descriptor),
                 inputs,
                 outputs,
                 rules,

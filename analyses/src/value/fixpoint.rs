@@ -40,9 +40,7 @@ pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
             extended.add_constraint(Constraint::equal_zero(c));
         }
     }
-    let mapping: Vec<Option<Dimension>> = (0..base + args.len())
-        .map(|d| d.checked_sub(base))
-        .collect();
+    let mapping: Vec<Option<Dimension>> = (0..base + args.len()).map(|d| d.checked_sub(base)).collect();
     extended.map_dims(&mapping, args.len())
 }
 
@@ -78,9 +76,7 @@ impl<'a> Solver<'a> {
                     }
                 }
                 for c in &rule.guard {
-                    if c.expression().terms().all(|(d, _)| d < proc.inputs)
-                        && !thresholds[p].contains(c)
-                    {
+                    if c.expression().terms().all(|(d, _)| d < proc.inputs) && !thresholds[p].contains(c) {
                         thresholds[p].push(c.clone());
                     }
                 }
@@ -146,12 +142,7 @@ impl<'a> Solver<'a> {
 
     /// Evaluates one rule under precondition `psi`: its result over the procedure's inputs and
     /// outputs, or `None` when the rule cannot complete normally.
-    fn evaluate(
-        &mut self,
-        q: AbsProcId,
-        rule: &AbstractRule,
-        psi: &Polyhedron,
-    ) -> Option<Polyhedron> {
+    fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &Polyhedron) -> Option<Polyhedron> {
         let proc = &self.program.procs[q];
         let dims = rule.dims.max(proc.inputs + proc.outputs);
         let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
@@ -196,9 +187,8 @@ impl<'a> Solver<'a> {
         let condition = if condition.dimensions() == inputs {
             condition
         } else {
-            let mapping: Vec<Option<Dimension>> = (0..condition.dimensions())
-                .map(|d| (d < inputs).then_some(d))
-                .collect();
+            let mapping: Vec<Option<Dimension>> =
+                (0..condition.dimensions()).map(|d| (d < inputs).then_some(d)).collect();
             condition.map_dims(&mapping, inputs)
         };
         if condition.is_empty() {

@@ -38,8 +38,7 @@ pub fn stem(source: &Path) -> String {
 
 /// A fresh, empty directory for one test binary and one purpose.
 pub fn scratch(test: &str, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{test}-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{test}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create a scratch directory");
     dir
@@ -80,12 +79,7 @@ pub fn compile_fixture(source: &Path, out: &Path) -> Vec<ClassFile> {
 /// Every method of `classes`, analysed under the instructions model with the JDK on the class path.
 pub fn analyze_all(classes: &[ClassFile]) -> AnalysisReport {
     let classpath = ClassPath::default_jdk().ok();
-    analyze(
-        classes,
-        classpath.as_ref(),
-        CostModel::Instructions,
-        &|_, _| true,
-    )
+    analyze(classes, classpath.as_ref(), CostModel::Instructions, &|_, _| true)
 }
 
 /// What a fixture's comment says about a method.
@@ -133,17 +127,12 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
         let line = raw.trim();
         let here = format!("{}:{}", source.display(), k + 1);
         if let Some(rest) = line.strip_prefix("// expect:") {
-            assert!(
-                pending.is_none(),
-                "{here}: two `// expect:` lines for one method"
-            );
+            assert!(pending.is_none(), "{here}: two `// expect:` lines for one method");
             let rest = rest.trim();
             let expected = match rest {
                 "unbounded" => Expected::Unbounded,
                 "nonterminating" => Expected::Nonterminating,
-                _ if rest.starts_with("O(") && rest.ends_with(')') => {
-                    Expected::Class(rest.to_owned())
-                }
+                _ if rest.starts_with("O(") && rest.ends_with(')') => Expected::Class(rest.to_owned()),
                 _ => panic!("{here}: malformed expectation `{rest}`"),
             };
             pending = Some((k + 1, expected));
@@ -161,9 +150,9 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             pending = Some((expect_line, expected));
             continue;
         }
-        let open = line.find('(').unwrap_or_else(|| {
-            panic!("{here}: expected a method declaration after line {expect_line}")
-        });
+        let open = line
+            .find('(')
+            .unwrap_or_else(|| panic!("{here}: expected a method declaration after line {expect_line}"));
         let name: String = line[..open]
             .trim_end()
             .chars()
@@ -177,11 +166,7 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             !name.is_empty() && !line.starts_with("return") && line.ends_with('{'),
             "{here}: expected a method declaration after line {expect_line}"
         );
-        let method = if name == class {
-            "<init>".to_owned()
-        } else {
-            name
-        };
+        let method = if name == class { "<init>".to_owned() } else { name };
         assert!(
             !out.iter().any(|e: &Expectation| e.method == method),
             "{here}: `{method}` is declared twice; fixtures must not overload"
@@ -203,10 +188,7 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
 
 /// The report of `class.method` (fixtures do not overload, so the name is enough).
 pub fn find<'a>(report: &'a AnalysisReport, class: &str, method: &str) -> Option<&'a MethodReport> {
-    let mut found = report
-        .methods
-        .iter()
-        .filter(|m| m.class == class && m.name == method);
+    let mut found = report.methods.iter().filter(|m| m.class == class && m.name == method);
     let first = found.next();
     assert!(found.next().is_none(), "{class}.{method} is overloaded");
     first

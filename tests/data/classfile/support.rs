@@ -47,10 +47,7 @@ impl TempDir {
     pub fn new(label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let unique = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!(
-            "jresa-classfile-{label}-{}-{unique}",
-            std::process::id()
-        ));
+        let path = std::env::temp_dir().join(format!("jresa-classfile-{label}-{}-{unique}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
         TempDir { path }
@@ -84,18 +81,9 @@ pub fn run_tool(tool: &str, arguments: &[&str]) {
 /// Compiles `sources` with `javac -g` (plus `extra` options) into `output`.
 pub fn javac(output: &Path, sources: &[PathBuf], extra: &[&str]) {
     let output_text = output.display().to_string();
-    let mut arguments = vec![
-        "-g",
-        "-nowarn",
-        "-Xlint:-options",
-        "-d",
-        output_text.as_str(),
-    ];
+    let mut arguments = vec!["-g", "-nowarn", "-Xlint:-options", "-d", output_text.as_str()];
     arguments.extend_from_slice(extra);
-    let source_texts: Vec<String> = sources
-        .iter()
-        .map(|source| source.display().to_string())
-        .collect();
+    let source_texts: Vec<String> = sources.iter().map(|source| source.display().to_string()).collect();
     arguments.extend(source_texts.iter().map(String::as_str));
     run_tool("javac", &arguments);
 }
@@ -109,10 +97,7 @@ pub fn class_files(directory: &Path) -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|extension| extension == "class")
-            {
+            } else if path.extension().is_some_and(|extension| extension == "class") {
                 found.push(path);
             }
         }
@@ -224,15 +209,12 @@ impl ClassAssembler {
         self.methods.extend_from_slice(&name.to_be_bytes());
         self.methods.extend_from_slice(&descriptor.to_be_bytes());
         self.methods.extend_from_slice(&1u16.to_be_bytes());
-        self.methods
-            .extend_from_slice(&self.code_name.to_be_bytes());
+        self.methods.extend_from_slice(&self.code_name.to_be_bytes());
         let attribute_length = 2 + 2 + 4 + code.len() + 2 + 2;
-        self.methods
-            .extend_from_slice(&(attribute_length as u32).to_be_bytes());
+        self.methods.extend_from_slice(&(attribute_length as u32).to_be_bytes());
         self.methods.extend_from_slice(&8u16.to_be_bytes());
         self.methods.extend_from_slice(&max_locals.to_be_bytes());
-        self.methods
-            .extend_from_slice(&(code.len() as u32).to_be_bytes());
+        self.methods.extend_from_slice(&(code.len() as u32).to_be_bytes());
         self.methods.extend_from_slice(code);
         self.methods.extend_from_slice(&0u16.to_be_bytes());
         self.methods.extend_from_slice(&0u16.to_be_bytes());

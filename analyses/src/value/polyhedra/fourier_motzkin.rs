@@ -44,10 +44,7 @@ struct DirectionBounds {
 ///
 /// Constraints containing `i64::MIN` after normalisation are dropped (an over-approximation).
 /// The survivors keep the order of their first appearance.
-pub(crate) fn simplify(
-    constraints: &[Constraint],
-    normalization: Normalization,
-) -> Option<Vec<Constraint>> {
+pub(crate) fn simplify(constraints: &[Constraint], normalization: Normalization) -> Option<Vec<Constraint>> {
     let mut normalized = Vec::with_capacity(constraints.len());
     for constraint in constraints {
         match constraint.normalized(normalization) {
@@ -86,9 +83,7 @@ pub(crate) fn simplify(
                     denominator: divisor,
                 };
                 match bounds.equality {
-                    Some((existing, _)) if existing.compare(value) != Ordering::Equal => {
-                        return None
-                    }
+                    Some((existing, _)) if existing.compare(value) != Ordering::Equal => return None,
                     Some(_) => {}
                     None => bounds.equality = Some((value, index)),
                 }
@@ -135,23 +130,18 @@ pub(crate) fn simplify(
             continue;
         }
         match (bounds.lower, bounds.upper) {
-            (Some((lower, lower_index)), Some((upper, upper_index))) => {
-                match lower.compare(upper) {
-                    Ordering::Greater => return None,
-                    Ordering::Equal => {
-                        let index = lower_index.min(upper_index);
-                        let lower_constraint = &normalized[lower_index];
-                        survivors.push((
-                            index,
-                            Constraint::equal_zero(lower_constraint.expression().clone()),
-                        ));
-                    }
-                    Ordering::Less => {
-                        survivors.push((lower_index, normalized[lower_index].clone()));
-                        survivors.push((upper_index, normalized[upper_index].clone()));
-                    }
+            (Some((lower, lower_index)), Some((upper, upper_index))) => match lower.compare(upper) {
+                Ordering::Greater => return None,
+                Ordering::Equal => {
+                    let index = lower_index.min(upper_index);
+                    let lower_constraint = &normalized[lower_index];
+                    survivors.push((index, Constraint::equal_zero(lower_constraint.expression().clone())));
                 }
-            }
+                Ordering::Less => {
+                    survivors.push((lower_index, normalized[lower_index].clone()));
+                    survivors.push((upper_index, normalized[upper_index].clone()));
+                }
+            },
             (Some((_, index)), None) | (None, Some((_, index))) => {
                 survivors.push((index, normalized[index].clone()));
             }
@@ -159,12 +149,7 @@ pub(crate) fn simplify(
         }
     }
     survivors.sort_by_key(|(index, _)| *index);
-    Some(
-        survivors
-            .into_iter()
-            .map(|(_, constraint)| constraint)
-            .collect(),
-    )
+    Some(survivors.into_iter().map(|(_, constraint)| constraint).collect())
 }
 
 /// The outcome of an exact redundancy removal.
@@ -353,9 +338,7 @@ pub(crate) fn eliminate(
                 Ordering::Less => negative.push(constraint),
             }
         }
-        if stop_over_budget
-            && positive.len() * negative.len() > limits::MAX_COMBINATIONS_PER_ELIMINATION
-        {
+        if stop_over_budget && positive.len() * negative.len() > limits::MAX_COMBINATIONS_PER_ELIMINATION {
             next.retain(|constraint| {
                 pending
                     .iter()
@@ -439,11 +422,7 @@ pub(crate) fn eliminate(
 /// Substitutes away every pending dimension that some equality mentions (the equality with the
 /// smallest coefficient on it first, so that unit coefficients cause no growth), removing the
 /// used equality and the dimension from `pending`.
-fn substitute_equalities(
-    system: &mut Vec<Constraint>,
-    pending: &mut Vec<Dimension>,
-    exact: &mut bool,
-) -> Option<()> {
+fn substitute_equalities(system: &mut Vec<Constraint>, pending: &mut Vec<Dimension>, exact: &mut bool) -> Option<()> {
     loop {
         let mut best: Option<((u64, usize), usize, Dimension)> = None;
         for (index, constraint) in system.iter().enumerate() {
@@ -458,10 +437,7 @@ fn substitute_equalities(
                     continue;
                 }
                 let score = (coefficient.unsigned_abs(), term_count);
-                if best
-                    .as_ref()
-                    .is_none_or(|(best_score, _, _)| score < *best_score)
-                {
+                if best.as_ref().is_none_or(|(best_score, _, _)| score < *best_score) {
                     best = Some((score, index, dimension));
                 }
             }
@@ -478,10 +454,7 @@ fn substitute_equalities(
                 next.push(constraint);
                 continue;
             }
-            let common = gcd_u128(
-                pivot.unsigned_abs().into(),
-                coefficient.unsigned_abs().into(),
-            ) as i64;
+            let common = gcd_u128(pivot.unsigned_abs().into(), coefficient.unsigned_abs().into()) as i64;
             // |pivot|/common · constraint - sign(pivot)·coefficient/common · equality has no
             // term in `dimension`, and the constraint's multiplier is positive.
             match combine(
@@ -553,10 +526,7 @@ mod tests {
         assert!(projection.exact);
         assert_eq!(
             projection.constraints,
-            vec![Constraint::greater_or_equal_zero(LinearExpr::new(
-                vec![-1, 0, 1],
-                0
-            ))]
+            vec![Constraint::greater_or_equal_zero(LinearExpr::new(vec![-1, 0, 1], 0))]
         );
     }
 }

@@ -15,11 +15,7 @@ use super::linear::{Constraint, Dimension, LinearExpr};
 /// `exact: false`, in which case the constraints still describe a superset of the hull. The
 /// elimination stops at the first step over budget: the caller then adds its own cheaper
 /// approximation (see `Polyhedron::join`).
-pub(crate) fn convex_hull(
-    first: &[Constraint],
-    second: &[Constraint],
-    dimensions: usize,
-) -> Option<Projection> {
+pub(crate) fn convex_hull(first: &[Constraint], second: &[Constraint], dimensions: usize) -> Option<Projection> {
     // Lifted dimensions: x = 0..n, y = n..2n, σ = 2n.
     let scale = dimensions * 2;
     let mut lifted = Vec::with_capacity(first.len() + second.len() + 2);
@@ -64,9 +60,7 @@ pub(crate) fn convex_hull(
             None => exact = false,
         }
     }
-    lifted.push(Constraint::greater_or_equal_zero(LinearExpr::variable(
-        scale,
-    )));
+    lifted.push(Constraint::greater_or_equal_zero(LinearExpr::variable(scale)));
     lifted.push(Constraint::greater_or_equal_zero(LinearExpr::new(
         {
             let mut coefficients = vec![0; scale + 1];

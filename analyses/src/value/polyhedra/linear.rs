@@ -28,10 +28,7 @@ impl LinearExpr {
         while coefficients.last() == Some(&0) {
             coefficients.pop();
         }
-        LinearExpr {
-            coefficients,
-            constant,
-        }
+        LinearExpr { coefficients, constant }
     }
 
     /// The constant expression `constant`.
@@ -109,10 +106,7 @@ impl LinearExpr {
         let length = self.coefficients.len().max(other.coefficients.len());
         let mut coefficients = Vec::with_capacity(length);
         for dimension in 0..length {
-            coefficients.push(
-                self.coefficient(dimension)
-                    .checked_add(other.coefficient(dimension))?,
-            );
+            coefficients.push(self.coefficient(dimension).checked_add(other.coefficient(dimension))?);
         }
         Some(LinearExpr::new(
             coefficients,
@@ -137,10 +131,7 @@ impl LinearExpr {
             .iter()
             .map(|coefficient| coefficient.checked_mul(factor))
             .collect::<Option<Vec<i64>>>()?;
-        Some(LinearExpr::new(
-            coefficients,
-            self.constant.checked_mul(factor)?,
-        ))
+        Some(LinearExpr::new(coefficients, self.constant.checked_mul(factor)?))
     }
 
     /// The value at a rational point; dimensions beyond the point's length count as zero.
@@ -167,10 +158,7 @@ impl LinearExpr {
 
     /// The expression with dimensions renamed by `rename` (dimension `d` becomes `rename(d)`).
     /// `None` when a dimension has no new name or two dimensions merge with overflow.
-    pub(crate) fn renamed(
-        &self,
-        rename: impl Fn(Dimension) -> Option<Dimension>,
-    ) -> Option<LinearExpr> {
+    pub(crate) fn renamed(&self, rename: impl Fn(Dimension) -> Option<Dimension>) -> Option<LinearExpr> {
         let mut terms = Vec::with_capacity(self.coefficients.len());
         for (dimension, coefficient) in self.terms() {
             terms.push((rename(dimension)?, coefficient));
@@ -179,10 +167,7 @@ impl LinearExpr {
     }
 
     /// A printable form that names dimension `d` by `names(d)`, such as `x - 2*y + 3`.
-    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(
-        &'a self,
-        names: F,
-    ) -> impl fmt::Display + 'a {
+    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(&'a self, names: F) -> impl fmt::Display + 'a {
         DisplayExpression {
             expression: self,
             names,
@@ -263,10 +248,7 @@ pub struct Constraint {
 impl Constraint {
     /// The constraint `expression relation 0`.
     pub fn new(expression: LinearExpr, relation: Relation) -> Self {
-        Constraint {
-            expression,
-            relation,
-        }
+        Constraint { expression, relation }
     }
 
     /// `expression ≥ 0`.
@@ -364,9 +346,7 @@ impl Constraint {
         let coefficient_gcd = expression
             .coefficients
             .iter()
-            .fold(0u64, |gcd, coefficient| {
-                gcd_u64(gcd, coefficient.unsigned_abs())
-            });
+            .fold(0u64, |gcd, coefficient| gcd_u64(gcd, coefficient.unsigned_abs()));
         // `coefficient_gcd` is at least 1 because some coefficient is nonzero, and at most 2^63.
         let divisor = i128::from(coefficient_gcd);
         let constant = i128::from(expression.constant);
@@ -375,9 +355,7 @@ impl Constraint {
                 let all_gcd = gcd_u128(divisor as u128, constant.unsigned_abs()) as i128;
                 (all_gcd, constant / all_gcd)
             }
-            (Normalization::Integral, Relation::GreaterOrEqual) => {
-                (divisor, constant.div_euclid(divisor))
-            }
+            (Normalization::Integral, Relation::GreaterOrEqual) => (divisor, constant.div_euclid(divisor)),
             (Normalization::Integral, Relation::Equal) => {
                 if constant % divisor != 0 {
                     // `a·x + c = 0` with `gcd(a)` not dividing `c` has no integer solution.
@@ -410,10 +388,7 @@ impl Constraint {
     }
 
     /// A printable form such as `x - y >= 1`, `x <= 5` or `x + y = 3`, naming dimension `d` by `names(d)`.
-    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(
-        &'a self,
-        names: F,
-    ) -> impl fmt::Display + 'a {
+    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(&'a self, names: F) -> impl fmt::Display + 'a {
         DisplayConstraint {
             constraint: self,
             names,
@@ -453,21 +428,13 @@ impl<F: Fn(Dimension) -> String> fmt::Display for DisplayConstraint<'_, F> {
 
 impl fmt::Display for Constraint {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            formatter,
-            "{}",
-            self.display_with(|dimension| format!("x{dimension}"))
-        )
+        write!(formatter, "{}", self.display_with(|dimension| format!("x{dimension}")))
     }
 }
 
 impl fmt::Display for LinearExpr {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            formatter,
-            "{}",
-            self.display_with(|dimension| format!("x{dimension}"))
-        )
+        write!(formatter, "{}", self.display_with(|dimension| format!("x{dimension}")))
     }
 }
 
@@ -531,8 +498,7 @@ pub(crate) fn combine(
     second_multiplier: i64,
 ) -> Option<LinearExpr> {
     let length = first.coefficients.len().max(second.coefficients.len());
-    let (first_multiplier, second_multiplier) =
-        (i128::from(first_multiplier), i128::from(second_multiplier));
+    let (first_multiplier, second_multiplier) = (i128::from(first_multiplier), i128::from(second_multiplier));
     let mut coefficients = Vec::with_capacity(length);
     let mut divisor: u128 = 0;
     for dimension in 0..length {
@@ -541,8 +507,7 @@ pub(crate) fn combine(
         divisor = gcd_u128(divisor, value.unsigned_abs());
         coefficients.push(value);
     }
-    let constant = first_multiplier * i128::from(first.constant)
-        + second_multiplier * i128::from(second.constant);
+    let constant = first_multiplier * i128::from(first.constant) + second_multiplier * i128::from(second.constant);
     divisor = gcd_u128(divisor, constant.unsigned_abs());
     if divisor > 1 {
         // The divisor divides a value below 2^127 in magnitude, so it fits in i128.
@@ -564,20 +529,14 @@ mod tests {
         let two_x_minus_one = Constraint::greater_or_equal_zero(LinearExpr::new(vec![2], -1));
         assert_eq!(
             two_x_minus_one.normalized(Normalization::Integral),
-            Normalized::Constraint(Constraint::greater_or_equal_zero(LinearExpr::new(
-                vec![1],
-                -1
-            )))
+            Normalized::Constraint(Constraint::greater_or_equal_zero(LinearExpr::new(vec![1], -1)))
         );
         assert_eq!(
             two_x_minus_one.normalized(Normalization::Rational),
             Normalized::Constraint(two_x_minus_one.clone())
         );
         let equality = Constraint::equal_zero(LinearExpr::new(vec![-2, 4], 1));
-        assert_eq!(
-            equality.normalized(Normalization::Integral),
-            Normalized::AlwaysFalse
-        );
+        assert_eq!(equality.normalized(Normalization::Integral), Normalized::AlwaysFalse);
         assert_eq!(
             equality.normalized(Normalization::Rational),
             Normalized::Constraint(Constraint::equal_zero(LinearExpr::new(vec![2, -4], -1)))
@@ -588,16 +547,10 @@ mod tests {
     fn combination_reduces_and_reports_overflow() {
         let first = LinearExpr::new(vec![2, 4], 6);
         let second = LinearExpr::new(vec![-1, 0], 1);
-        assert_eq!(
-            combine(&first, 1, &second, 2),
-            Some(LinearExpr::new(vec![0, 1], 2))
-        );
+        assert_eq!(combine(&first, 1, &second, 2), Some(LinearExpr::new(vec![0, 1], 2)));
         let large = LinearExpr::new(vec![i64::MAX, 0], 0);
         let small = LinearExpr::new(vec![0, 3], 0);
         assert_eq!(combine(&large, 2, &small, 1), None);
-        assert_eq!(
-            combine(&large, 3, &large, 0),
-            Some(LinearExpr::new(vec![1], 0))
-        );
+        assert_eq!(combine(&large, 3, &large, 0), Some(LinearExpr::new(vec![1], 0)));
     }
 }

@@ -60,10 +60,7 @@ use std::fmt;
 /// rational solution; `None` only when the pivot budget of [`limits`] ran out. This is the exact
 /// linear-programming feasibility test for callers whose variables are rational (e.g. the
 /// multipliers of ranking-function synthesis).
-pub fn rational_solution(
-    constraints: &[Constraint],
-    dimensions: usize,
-) -> Option<Option<Vec<Rational>>> {
+pub fn rational_solution(constraints: &[Constraint], dimensions: usize) -> Option<Option<Vec<Rational>>> {
     solve(&FeasiblePoint {
         constraints,
         dimensions,
@@ -92,11 +89,7 @@ pub fn rational_bounds(
 /// constraints of each side entailed by the other, with the others relaxed rather than dropped.
 fn template_hull(first: &Polyhedron, second: &Polyhedron) -> Vec<Constraint> {
     let mut expressions: Vec<LinearExpr> = Vec::new();
-    for constraint in first
-        .split_constraints()
-        .into_iter()
-        .chain(second.split_constraints())
-    {
+    for constraint in first.split_constraints().into_iter().chain(second.split_constraints()) {
         let expression = LinearExpr::new(constraint.expression().coefficients().to_vec(), 0);
         if !expressions.contains(&expression) {
             expressions.push(expression);
@@ -109,23 +102,17 @@ fn template_hull(first: &Polyhedron, second: &Polyhedron) -> Vec<Constraint> {
             expressions: &expressions,
         })
     };
-    let (Some(Some(first_minimums)), Some(Some(second_minimums))) =
-        (minimums(first), minimums(second))
-    else {
+    let (Some(Some(first_minimums)), Some(Some(second_minimums))) = (minimums(first), minimums(second)) else {
         return Vec::new();
     };
     let mut constraints = Vec::new();
-    for ((expression, first_minimum), second_minimum) in
-        expressions.iter().zip(first_minimums).zip(second_minimums)
-    {
+    for ((expression, first_minimum), second_minimum) in expressions.iter().zip(first_minimums).zip(second_minimums) {
         let (Some(first_minimum), Some(second_minimum)) = (first_minimum, second_minimum) else {
             continue;
         };
         let minimum = first_minimum.min(second_minimum);
         // e ≥ p/q becomes q·e - p ≥ 0; numbers that do not fit drop the constraint (sound).
-        let (Some(numerator), Some(denominator)) =
-            (minimum.numer().to_i64(), minimum.denom().to_i64())
-        else {
+        let (Some(numerator), Some(denominator)) = (minimum.numer().to_i64(), minimum.denom().to_i64()) else {
             continue;
         };
         let Some(scaled) = expression.checked_scale(denominator) else {
@@ -164,10 +151,7 @@ impl Polyhedron {
 
     /// The polyhedron of `constraints` over `dimensions` dimensions. Constraints mentioning a
     /// dimension `≥ dimensions` or containing `i64::MIN` after normalisation are dropped.
-    pub fn from_constraints(
-        dimensions: usize,
-        constraints: impl IntoIterator<Item = Constraint>,
-    ) -> Self {
+    pub fn from_constraints(dimensions: usize, constraints: impl IntoIterator<Item = Constraint>) -> Self {
         let constraints: Vec<Constraint> = constraints
             .into_iter()
             .filter(|constraint| constraint.expression().dimension_bound() <= dimensions)
@@ -176,11 +160,7 @@ impl Polyhedron {
     }
 
     /// Normalises constraints that mention only dimensions below `dimensions`.
-    fn from_valid_constraints(
-        dimensions: usize,
-        constraints: &[Constraint],
-        normalization: Normalization,
-    ) -> Self {
+    fn from_valid_constraints(dimensions: usize, constraints: &[Constraint], normalization: Normalization) -> Self {
         match simplify(constraints, normalization) {
             Some(constraints) => Polyhedron {
                 dimensions,
@@ -355,12 +335,7 @@ impl Polyhedron {
         if self.is_known_empty() || self.constraints.is_empty() {
             return;
         }
-        match remove_redundant(
-            &self.constraints,
-            self.dimensions,
-            Normalization::Rational,
-            None,
-        ) {
+        match remove_redundant(&self.constraints, self.dimensions, Normalization::Rational, None) {
             Reduction::Empty => *self = Polyhedron::empty(self.dimensions),
             Reduction::Constraints(constraints) => self.constraints = constraints,
             Reduction::TooLarge => {}
@@ -396,11 +371,8 @@ impl Polyhedron {
         match eliminate(&self.constraints, self.dimensions, &eliminated, false) {
             None => (Polyhedron::empty(self.dimensions), true),
             Some(projection) => {
-                let mut result = Self::from_valid_constraints(
-                    self.dimensions,
-                    &projection.constraints,
-                    Normalization::Rational,
-                );
+                let mut result =
+                    Self::from_valid_constraints(self.dimensions, &projection.constraints, Normalization::Rational);
                 result.minimize();
                 (result, projection.exact)
             }
@@ -439,8 +411,7 @@ impl Polyhedron {
     /// Renames dimension `d` to `permutation[d]`. A `permutation` that is not a bijection of
     /// `0..dimensions()` is read as in [`Polyhedron::map_dims`].
     pub fn permute(&self, permutation: &[Dimension]) -> Polyhedron {
-        let mapping: Vec<Option<Dimension>> =
-            permutation.iter().map(|target| Some(*target)).collect();
+        let mapping: Vec<Option<Dimension>> = permutation.iter().map(|target| Some(*target)).collect();
         self.map_dims(&mapping, self.dimensions)
     }
 
@@ -482,11 +453,10 @@ impl Polyhedron {
         let mut source = self.clone();
         if !equalities.is_empty() {
             equalities.extend(self.constraints.iter().cloned());
-            source =
-                Self::from_valid_constraints(self.dimensions, &equalities, Normalization::Rational);
+            source = Self::from_valid_constraints(self.dimensions, &equalities, Normalization::Rational);
         }
-        let identity = projected.is_empty()
-            && (0..self.dimensions).all(|dimension| target_of(dimension) == Some(dimension));
+        let identity =
+            projected.is_empty() && (0..self.dimensions).all(|dimension| target_of(dimension) == Some(dimension));
         if identity {
             let mut result = source;
             result.dimensions = new_dimensions.max(result.dimensions);
@@ -544,16 +514,14 @@ impl Polyhedron {
         if second.includes(&first) {
             return (second, true);
         }
-        let (mut constraints, exact) =
-            match hull::convex_hull(&first.constraints, &second.constraints, dimensions) {
-                Some(projection) => (projection.constraints, projection.exact),
-                None => (Vec::new(), false),
-            };
+        let (mut constraints, exact) = match hull::convex_hull(&first.constraints, &second.constraints, dimensions) {
+            Some(projection) => (projection.constraints, projection.exact),
+            None => (Vec::new(), false),
+        };
         if !exact {
             constraints.extend(template_hull(&first, &second));
         }
-        let mut result =
-            Self::from_valid_constraints(dimensions, &constraints, Normalization::Rational);
+        let mut result = Self::from_valid_constraints(dimensions, &constraints, Normalization::Rational);
         result.minimize();
         (result, exact)
     }
@@ -599,18 +567,15 @@ impl Polyhedron {
         let thresholds: Vec<Constraint> = thresholds
             .iter()
             .filter(|threshold| threshold.expression().dimension_bound() <= dimensions)
-            .filter_map(
-                |threshold| match threshold.normalized(Normalization::Integral) {
-                    Normalized::Constraint(normalized) => Some(normalized),
-                    _ => None,
-                },
-            )
+            .filter_map(|threshold| match threshold.normalized(Normalization::Integral) {
+                Normalized::Constraint(normalized) => Some(normalized),
+                _ => None,
+            })
             .collect();
         if !thresholds.is_empty() {
             let by_old = old.entails_each(&thresholds, false);
             let by_newer = newer.entails_each(&thresholds, false);
-            for ((threshold, by_old), by_newer) in thresholds.into_iter().zip(by_old).zip(by_newer)
-            {
+            for ((threshold, by_old), by_newer) in thresholds.into_iter().zip(by_old).zip(by_newer) {
                 if by_old && by_newer {
                     kept.push(threshold);
                 }
@@ -653,10 +618,7 @@ impl Polyhedron {
 
     /// A printable form such as `{x >= 0, x - y <= 3}` (`true` for the universe, `false` when
     /// known empty) naming dimension `d` by `names(d)`.
-    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(
-        &'a self,
-        names: F,
-    ) -> impl fmt::Display + 'a {
+    pub fn display_with<'a, F: Fn(Dimension) -> String + 'a>(&'a self, names: F) -> impl fmt::Display + 'a {
         DisplayPolyhedron {
             polyhedron: self,
             names,
@@ -690,10 +652,6 @@ impl<F: Fn(Dimension) -> String> fmt::Display for DisplayPolyhedron<'_, F> {
 
 impl fmt::Display for Polyhedron {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            formatter,
-            "{}",
-            self.display_with(|dimension| format!("x{dimension}"))
-        )
+        write!(formatter, "{}", self.display_with(|dimension| format!("x{dimension}")))
     }
 }

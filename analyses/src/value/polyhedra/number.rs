@@ -185,8 +185,8 @@ impl Scalar for SmallRational {
         let self_denominator = i128::from(self.denominator);
         let other_denominator = i128::from(other.denominator);
         if common == 1 {
-            let numerator = i128::from(self.numerator) * other_denominator
-                + i128::from(other.numerator) * self_denominator;
+            let numerator =
+                i128::from(self.numerator) * other_denominator + i128::from(other.numerator) * self_denominator;
             return Self::narrow(numerator, self_denominator * other_denominator);
         }
         let numerator = i128::from(self.numerator) * (other_denominator / common)
@@ -211,10 +211,8 @@ impl Scalar for SmallRational {
         }
         let first_common = gcd_u64(self.numerator.unsigned_abs(), other.denominator as u64) as i64;
         let second_common = gcd_u64(other.numerator.unsigned_abs(), self.denominator as u64) as i64;
-        let numerator =
-            i128::from(self.numerator / first_common) * i128::from(other.numerator / second_common);
-        let denominator = i128::from(self.denominator / second_common)
-            * i128::from(other.denominator / first_common);
+        let numerator = i128::from(self.numerator / first_common) * i128::from(other.numerator / second_common);
+        let denominator = i128::from(self.denominator / second_common) * i128::from(other.denominator / first_common);
         Self::narrow(numerator, denominator)
     }
 
@@ -317,10 +315,7 @@ impl AdaptiveRational {
             if numerator == i64::MIN || denominator <= 0 {
                 return None;
             }
-            Some(SmallRational {
-                numerator,
-                denominator,
-            })
+            Some(SmallRational { numerator, denominator })
         });
         match small {
             Some(small) => AdaptiveRational::Small(small),
@@ -400,38 +395,22 @@ impl Scalar for AdaptiveRational {
     }
 
     fn checked_add(&self, other: &Self) -> Option<Self> {
-        Some(
-            self.apply(other, SmallRational::checked_add, |left, right| {
-                left + right
-            }),
-        )
+        Some(self.apply(other, SmallRational::checked_add, |left, right| left + right))
     }
 
     fn checked_sub(&self, other: &Self) -> Option<Self> {
-        Some(
-            self.apply(other, SmallRational::checked_sub, |left, right| {
-                left - right
-            }),
-        )
+        Some(self.apply(other, SmallRational::checked_sub, |left, right| left - right))
     }
 
     fn checked_mul(&self, other: &Self) -> Option<Self> {
-        Some(
-            self.apply(other, SmallRational::checked_mul, |left, right| {
-                left * right
-            }),
-        )
+        Some(self.apply(other, SmallRational::checked_mul, |left, right| left * right))
     }
 
     fn checked_div(&self, other: &Self) -> Option<Self> {
         if other.is_zero() {
             return None;
         }
-        Some(
-            self.apply(other, SmallRational::checked_div, |left, right| {
-                left / right
-            }),
-        )
+        Some(self.apply(other, SmallRational::checked_div, |left, right| left / right))
     }
 
     fn checked_neg(&self) -> Option<Self> {
@@ -467,16 +446,12 @@ mod tests {
         ];
         for &(first_numerator, first_denominator) in &values {
             for &(second_numerator, second_denominator) in &values {
-                let first = SmallRational::reduce_and_narrow(
-                    i128::from(first_numerator),
-                    i128::from(first_denominator),
-                )
-                .expect("the test values fit");
-                let second = SmallRational::reduce_and_narrow(
-                    i128::from(second_numerator),
-                    i128::from(second_denominator),
-                )
-                .expect("the test values fit");
+                let first =
+                    SmallRational::reduce_and_narrow(i128::from(first_numerator), i128::from(first_denominator))
+                        .expect("the test values fit");
+                let second =
+                    SmallRational::reduce_and_narrow(i128::from(second_numerator), i128::from(second_denominator))
+                        .expect("the test values fit");
                 let (big_first, big_second) = (first.to_big_rational(), second.to_big_rational());
                 let checks = [
                     (first.checked_add(&second), &big_first + &big_second),
@@ -522,10 +497,7 @@ mod tests {
         );
         let minimum = AdaptiveRational::from_integer(i64::MIN).expect("always");
         assert!(matches!(minimum, AdaptiveRational::Big(_)));
-        assert!(minimum
-            .checked_neg()
-            .expect("never overflows")
-            .is_positive());
+        assert!(minimum.checked_neg().expect("never overflows").is_positive());
     }
 
     #[test]

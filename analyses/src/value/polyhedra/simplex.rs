@@ -84,10 +84,7 @@ impl<S: Scalar> Tableau<S> {
     }
 
     /// Adds a free basic variable defined as `Σ coefficient · variable` and returns its index.
-    pub(crate) fn add_defined_variable(
-        &mut self,
-        terms: impl Iterator<Item = (usize, i64)>,
-    ) -> SimplexResult<usize> {
+    pub(crate) fn add_defined_variable(&mut self, terms: impl Iterator<Item = (usize, i64)>) -> SimplexResult<usize> {
         let new_variable = self.variable_count();
         for row in &mut self.rows {
             row.push(S::zero());
@@ -100,11 +97,7 @@ impl<S: Scalar> Tableau<S> {
             }
             let coefficient = S::from_integer(coefficient).or_overflow()?;
             value = value
-                .checked_add(
-                    &coefficient
-                        .checked_mul(&self.value[variable])
-                        .or_overflow()?,
-                )
+                .checked_add(&coefficient.checked_mul(&self.value[variable]).or_overflow()?)
                 .or_overflow()?;
             match self.row_of_variable[variable] {
                 None => {
@@ -114,9 +107,7 @@ impl<S: Scalar> Tableau<S> {
                     for (entry, defining_entry) in row.iter_mut().zip(&self.rows[defining_row]) {
                         if !defining_entry.is_zero() {
                             *entry = entry
-                                .checked_add(
-                                    &coefficient.checked_mul(defining_entry).or_overflow()?,
-                                )
+                                .checked_add(&coefficient.checked_mul(defining_entry).or_overflow()?)
                                 .or_overflow()?;
                         }
                     }
@@ -134,12 +125,7 @@ impl<S: Scalar> Tableau<S> {
 
     /// Sets the bounds of a variable; a nonbasic variable outside them moves onto the nearest one
     /// (basic variables are repaired by [`Tableau::check`]).
-    pub(crate) fn set_bounds(
-        &mut self,
-        variable: usize,
-        lower: Option<S>,
-        upper: Option<S>,
-    ) -> SimplexResult<()> {
+    pub(crate) fn set_bounds(&mut self, variable: usize, lower: Option<S>, upper: Option<S>) -> SimplexResult<()> {
         self.lower[variable] = lower;
         self.upper[variable] = upper;
         if self.row_of_variable[variable].is_none() {
@@ -298,9 +284,7 @@ impl<S: Scalar> Tableau<S> {
             let mut violated: Option<(usize, usize, bool)> = None;
             for (row, &basic) in self.basic_variable_of_row.iter().enumerate() {
                 let below = self.is_below_lower(basic);
-                if (below || self.is_above_upper(basic))
-                    && violated.is_none_or(|(smallest, _, _)| basic < smallest)
-                {
+                if (below || self.is_above_upper(basic)) && violated.is_none_or(|(smallest, _, _)| basic < smallest) {
                     violated = Some((basic, row, below));
                 }
             }
@@ -347,11 +331,7 @@ impl<S: Scalar> Tableau<S> {
 
     /// The smallest or largest value `variable` takes over the (feasible) tableau. The assignment
     /// stays feasible and, for a bounded optimum, ends at an optimal point.
-    pub(crate) fn optimize(
-        &mut self,
-        variable: usize,
-        direction: Direction,
-    ) -> SimplexResult<Optimum<S>> {
+    pub(crate) fn optimize(&mut self, variable: usize, direction: Direction) -> SimplexResult<Optimum<S>> {
         loop {
             // Minimise `sign · variable`; its cost on nonbasic `j` is `sign · row[j]` when the
             // variable is basic, and `sign` on itself when it is nonbasic.
@@ -542,11 +522,9 @@ impl<S: Scalar> ConstraintTableau<S> {
         direction: Direction,
     ) -> SimplexResult<Optimum<S>> {
         let dimensions = self.dimensions;
-        let variable = self.tableau.add_defined_variable(
-            expression
-                .terms()
-                .filter(|(dimension, _)| *dimension < dimensions),
-        )?;
+        let variable = self
+            .tableau
+            .add_defined_variable(expression.terms().filter(|(dimension, _)| *dimension < dimensions))?;
         if expression.dimension_bound() > dimensions {
             // A dimension the system does not mention is unconstrained.
             return Ok(Optimum::Unbounded);
@@ -634,12 +612,10 @@ impl Query for ExpressionBounds<'_> {
         }
         let constant = BigRational::from_integer(self.expression.constant_term().into());
         let mut side = |direction| -> SimplexResult<Option<BigRational>> {
-            Ok(
-                match tableau.optimize_expression(self.expression, direction)? {
-                    Optimum::Bounded(value) => Some(value.to_big_rational() + &constant),
-                    Optimum::Unbounded => None,
-                },
-            )
+            Ok(match tableau.optimize_expression(self.expression, direction)? {
+                Optimum::Bounded(value) => Some(value.to_big_rational() + &constant),
+                Optimum::Unbounded => None,
+            })
         };
         let minimum = side(Direction::Minimize)?;
         let maximum = side(Direction::Maximize)?;
@@ -713,10 +689,7 @@ pub(crate) enum Minimization {
     /// For each constraint: whether it is kept, and whether it is (now) an equality. A removed
     /// constraint is implied by the kept ones; an inequality that became an equality holds with
     /// equality at every solution.
-    Reduced {
-        keep: Vec<bool>,
-        equality: Vec<bool>,
-    },
+    Reduced { keep: Vec<bool>, equality: Vec<bool> },
 }
 
 /// Finds the implicit equalities and the redundant constraints of a system, exactly.
@@ -798,13 +771,7 @@ fn implied_by<S: Scalar>(
 ) -> SimplexResult<(bool, Vec<S>)> {
     let mut tableau = Tableau::<S>::new(dimensions);
     for &index in equalities.iter().chain(members) {
-        add_constraint_variable(
-            &mut tableau,
-            constraints[index].expression(),
-            equality[index],
-            None,
-            0,
-        )?;
+        add_constraint_variable(&mut tableau, constraints[index].expression(), equality[index], None, 0)?;
     }
     let expression = constraints[tested].expression();
     let variable = add_constraint_variable(&mut tableau, expression, false, None, 1)?;
@@ -841,11 +808,7 @@ impl Query for RedundancyRemoval<'_> {
             let expression = constraint.expression();
             if expression.is_constant() {
                 let constant = expression.constant_term();
-                let holds = if equality[index] {
-                    constant == 0
-                } else {
-                    constant >= 0
-                };
+                let holds = if equality[index] { constant == 0 } else { constant >= 0 };
                 if !holds {
                     return Ok(Minimization::Empty);
                 }
@@ -860,13 +823,7 @@ impl Query for RedundancyRemoval<'_> {
             let mut constraint_of_variable = vec![None; dimensions + 1];
             for index in (0..count).filter(|&index| keep[index]) {
                 let extra = (!equality[index]).then_some((slack, -1));
-                add_constraint_variable(
-                    &mut tableau,
-                    constraints[index].expression(),
-                    equality[index],
-                    extra,
-                    0,
-                )?;
+                add_constraint_variable(&mut tableau, constraints[index].expression(), equality[index], extra, 0)?;
                 constraint_of_variable.push(Some(index));
             }
             if !tableau.check()? {
@@ -901,12 +858,8 @@ impl Query for RedundancyRemoval<'_> {
             }
         };
         // Step 2: Clarkson's redundancy removal.
-        let equalities: Vec<usize> = (0..count)
-            .filter(|&index| keep[index] && equality[index])
-            .collect();
-        let inequalities: Vec<usize> = (0..count)
-            .filter(|&index| keep[index] && !equality[index])
-            .collect();
+        let equalities: Vec<usize> = (0..count).filter(|&index| keep[index] && equality[index]).collect();
+        let inequalities: Vec<usize> = (0..count).filter(|&index| keep[index] && !equality[index]).collect();
         #[derive(Clone, Copy, PartialEq, Eq)]
         enum Status {
             Unknown,
@@ -936,8 +889,7 @@ impl Query for RedundancyRemoval<'_> {
                     // The interior point satisfies every constraint here.
                     return Err(SimplexFailure::PivotLimit);
                 }
-                let Optimum::Bounded(minimum) = tableau.optimize(variable, Direction::Minimize)?
-                else {
+                let Optimum::Bounded(minimum) = tableau.optimize(variable, Direction::Minimize)? else {
                     // The relaxed bound keeps the minimum finite.
                     return Err(SimplexFailure::PivotLimit);
                 };
@@ -990,14 +942,8 @@ impl Query for RedundancyRemoval<'_> {
                         .copied()
                         .filter(|&other| other != tested && status[other] != Status::Redundant)
                         .collect();
-                    let (implied, _) = implied_by::<S>(
-                        constraints,
-                        dimensions,
-                        &equality,
-                        &equalities,
-                        &others,
-                        tested,
-                    )?;
+                    let (implied, _) =
+                        implied_by::<S>(constraints, dimensions, &equality, &equalities, &others, tested)?;
                     if implied {
                         status[tested] = Status::Redundant;
                         break;
@@ -1006,10 +952,7 @@ impl Query for RedundancyRemoval<'_> {
                 };
                 status[newly_irredundant] = Status::Irredundant;
                 irredundant.push(newly_irredundant);
-                if self
-                    .irredundant_limit
-                    .is_some_and(|limit| irredundant.len() > limit)
-                {
+                if self.irredundant_limit.is_some_and(|limit| irredundant.len() > limit) {
                     return Ok(Minimization::TooLarge);
                 }
                 add_constraint_variable(
