@@ -409,9 +409,16 @@ fn fill(
             }
         });
         let reason = if info.ranking.is_none() {
+            let over = if head_names.is_empty() {
+                "the loop carries no variable a ranking function could decrease".to_owned()
+            } else {
+                format!(
+                    "no ranking function over {} decreases on every iteration",
+                    head_names.join(", ")
+                )
+            };
             let text = format!(
-                "no ranking function over {} decreases on every iteration{}",
-                head_names.join(", "),
+                "{over}{}",
                 if info.never_exits {
                     "; the loop never exits once reached"
                 } else {

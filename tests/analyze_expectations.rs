@@ -42,10 +42,6 @@ const KNOWN: &[(&str, &str)] = &[
     // first loop's cost is then "unbounded at this call" (the relation `|out| = |a| + |b|` is not
     // used); status `unknown`.
     ("ArrayLoops.merge", "unknown"),
-    // FIXME: mutual recursion (isEven/isOdd): "nested recursion through several entries is not
-    // bounded yet".
-    ("Recursive.isEven", "unknown"),
-    ("Recursive.isOdd", "unknown"),
     //
     // FIXME SOUNDNESS (integer overflow, a separate cause): `for (i = 0; i <= n; i++)` never exits
     // for n = Integer.MAX_VALUE on the JVM, yet is bounded by 9 + 6*nat(n+1): ints are treated as

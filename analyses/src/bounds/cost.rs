@@ -409,23 +409,33 @@ impl<'a> Solver<'a> {
         if heads.len() > 1 {
             heads.retain(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
         }
-        let reason = match heads.as_slice() {
-            [head] => match self.single_head(*head, component) {
-                Ok(()) => {
-                    self.dispatches_into(component);
-                    return;
-                }
-                Err(reason) => reason,
-            },
-            [] => format!("a cycle with no single entry ({})", self.names(component)),
-            _ => format!(
-                "nested recursion through several entries is not bounded yet ({})",
-                self.names(component)
-            ),
-        };
-        for &p in component {
-            self.bounds[p] = Bound::Unknown(reason.clone());
+        if heads.iter().any(|p| self.program.procs[*p].is_method_entry) {
+            heads.retain(|p| self.program.procs[*p].is_method_entry);
         }
+        if heads.is_empty() {
+            let reason = format!("a cycle with no single entry ({})", self.names(component));
+            for &p in component {
+                self.bounds[p] = Bound::Unknown(reason.clone());
+            }
+            return;
+        }
+        // Every head lies on every cycle, so each can be solved on its own (mutual recursion
+        // between methods has one head per method).
+        let mut solved = Vec::new();
+        for &head in &heads {
+            let bound = match self.single_head(head, component) {
+                Ok(total) => Bound::Bounded(total),
+                Err(reason) => Bound::Unknown(reason),
+            };
+            solved.push((head, bound));
+        }
+        for &p in component {
+            self.bounds[p] = Bound::Unknown("inside a cycle; see its head".into());
+        }
+        for (head, bound) in solved {
+            self.bounds[head] = bound;
+        }
+        self.dispatches_into(component);
     }
 
     /// Whether `p` is a dispatch whose every rule only calls `head` with its own inputs, so that a
@@ -595,13 +605,11 @@ impl<'a> Solver<'a> {
         Ok(done)
     }
 
-    fn single_head(&mut self, head: AbsProcId, component: &[AbsProcId]) -> Result<(), String> {
+    /// The bound of a cycle from one head (which lies on every cycle of the component).
+    fn single_head(&mut self, head: AbsProcId, component: &[AbsProcId]) -> Result<CostExpr, String> {
         let inputs = self.program.procs[head].inputs;
         let Some(pre) = self.pre(head).cloned() else {
-            for &p in component {
-                self.bounds[p] = Bound::Bounded(CostExpr::zero());
-            }
-            return Ok(());
+            return Ok(CostExpr::zero());
         };
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
@@ -652,14 +660,7 @@ impl<'a> Solver<'a> {
             let nodes = CostExpr::pow2(depth_plus_one.times(exponent_factor));
             CostExpr::mul([nodes, CostExpr::max([iteration_cost, exit_cost])])
         };
-        for &p in component {
-            self.bounds[p] = if p == head {
-                Bound::Bounded(total.clone())
-            } else {
-                Bound::Unknown("inside a cycle; see its head".into())
-            };
-        }
-        Ok(())
+        Ok(total)
     }
 
     /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
