@@ -282,6 +282,7 @@ fn analyze_class(
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
 ) -> Vec<MethodReport> {
+    let started = std::time::Instant::now();
     let mut methods: Vec<MethodIr> = Vec::new();
     let mut reports: Vec<(&Method, Option<usize>, Option<String>)> = Vec::new();
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
@@ -323,14 +324,22 @@ fn analyze_class(
         })
         .collect();
     let fixpoint = fixpoint::solve(&program, &entries);
-    if std::env::var_os("JRESA_DEBUG_EVALUATIONS").is_some() {
-        eprintln!("{}: {} rule evaluations", class.name, fixpoint.evaluations);
-    }
+    let fixpoint_time = started.elapsed();
     let costs = if fixpoint.exhausted {
         None
     } else {
         Some(cost::solve(&program, &fixpoint, model))
     };
+    if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
+        eprintln!(
+            "{}: {} procedures, {} rule evaluations, fixpoint {:.2} s, total {:.2} s",
+            class.name,
+            program.procs.len(),
+            fixpoint.evaluations,
+            fixpoint_time.as_secs_f64(),
+            started.elapsed().as_secs_f64()
+        );
+    }
     let mut out = Vec::new();
     for (method, method_index, error) in reports {
         let mut report = MethodReport {
