@@ -25,9 +25,8 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
     let (paths, _compiled, compile_errors) = super::sources::compile_java_inputs(&args.input.paths);
     let mut loaded = read_inputs(&paths);
     loaded.errors.splice(0..0, compile_errors);
-    let mut stderr = std::io::stderr().lock();
     for error in &loaded.errors {
-        let _ = stderr.write_all(report::input_error(error).as_bytes());
+        eprint!("{}", report::input_error(error));
     }
     let classpath = match &args.input.classpath {
         Some(text) => {
@@ -35,7 +34,7 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
             match ClassPath::from_paths(&roots) {
                 Ok(cp) => Some(cp),
                 Err(error) => {
-                    let _ = stderr.write_all(report::input_error(&error).as_bytes());
+                    eprint!("{}", report::input_error(&error));
                     return EXIT_INPUT_ERROR;
                 }
             }
@@ -51,7 +50,7 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
     });
     let no_match = !selectors.is_empty() && result.methods.is_empty();
     if no_match {
-        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
+        eprintln!("error: no method matches {}", args.input.methods.join(", "));
     }
     let output = match args.format {
         Format::Text => report::analysis_text(&result),
