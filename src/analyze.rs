@@ -15,7 +15,8 @@ use jresa_analyses::bounds::ranking::{Affine, Ranking};
 use jresa_analyses::bounds::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
-use jresa_analyses::value::compile::{compile, CallResolver, Origin};
+use jresa_analyses::value::compile::{compile, AbstractProgram, CallResolver, Origin};
+use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
@@ -49,6 +50,14 @@ pub struct LoopReport {
     pub reason: Option<String>,
 }
 
+/// The values a parameter (or a reference parameter's size, `|a|`) is assumed within.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ParameterRange {
+    pub parameter: String,
+    pub min: i64,
+    pub max: i64,
+}
+
 /// The result for one method.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct MethodReport {
@@ -62,6 +71,13 @@ pub struct MethodReport {
     pub complexity: Option<String>,
     pub terminates: Option<bool>,
     pub reason: Option<String>,
+    /// The inputs the bound is proven for, when not all (integer inputs away from their type's
+    /// limits, where a smaller margin could let arithmetic overflow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<String>,
+    /// The same precondition as one closed interval per parameter it constrains.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parameter_ranges: Vec<ParameterRange>,
     /// The names the bound uses for the parameters (`|a|` for the size of a reference `a`).
     pub parameters: Vec<String>,
     pub source_file: Option<String>,
@@ -315,34 +331,207 @@ fn analyze_class(
         index: &index,
     };
     let program = compile(&methods, &resolver, model);
-    let entries: Vec<(usize, Polyhedron)> = reports
-        .iter()
-        .filter_map(|(_, m, _)| *m)
-        .map(|m| {
+    // Methods whose bound is lost only to possible integer overflows are analysed again with
+    // their inputs assumed further from the types' limits (`overflow::MARGINS`); each method's
+    // result comes from the last round it took part in, with that precondition.
+    let analysed: Vec<usize> = reports.iter().filter_map(|(_, m, _)| *m).collect();
+    let widths: Vec<Vec<Option<Width>>> = analysed.iter().map(|&m| entry_widths(&methods[m])).collect();
+    let mut level = vec![0usize; analysed.len()];
+    let mut finished: Vec<Option<MethodReport>> = vec![None; analysed.len()];
+    let mut last_round_time = std::time::Duration::ZERO;
+    for round in 0..overflow::MARGINS.len() {
+        let pending: Vec<usize> = (0..analysed.len())
+            .filter(|&k| finished[k].is_none() && level[k] == round)
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        let round_started = std::time::Instant::now();
+        let entries: Vec<(usize, Polyhedron)> = analysed
+            .iter()
+            .enumerate()
+            .map(|(k, &m)| {
+                let entry = program.of_ir[m][methods[m].entry.index()];
+                (entry, overflow::entry_condition(&widths[k], level[k]))
+            })
+            .collect();
+        let fixpoint = fixpoint::solve(&program, &entries);
+        let costs = if fixpoint.exhausted {
+            None
+        } else {
+            Some(cost::solve(&program, &fixpoint, model))
+        };
+        last_round_time = round_started.elapsed();
+        if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
+            eprintln!(
+                "{} round {round}: {} procedures, {} rule evaluations, {:.2} s",
+                class.name,
+                program.procs.len(),
+                fixpoint.evaluations,
+                last_round_time.as_secs_f64()
+            );
+        }
+        for k in pending {
+            let m = analysed[k];
+            let mut report = MethodReport::new(class, &reports_method(&reports, m));
+            let Some(costs) = &costs else {
+                report.status = "unknown".into();
+                report.reason = Some(format!(
+                    "the value analysis of {} exceeded its budget of {} rule evaluations",
+                    class.name.replace('/', "."),
+                    jresa_analyses::value::limits::MAX_EVALUATIONS
+                ));
+                finished[k] = Some(report);
+                continue;
+            };
+            fill(&mut report, m, &methods[m], &program, costs);
             let entry = program.of_ir[m][methods[m].entry.index()];
-            (entry, Polyhedron::universe(program.procs[entry].inputs))
-        })
-        .collect();
-    let fixpoint = fixpoint::solve(&program, &entries);
-    let fixpoint_time = started.elapsed();
-    let costs = if fixpoint.exhausted {
-        None
-    } else {
-        Some(cost::solve(&program, &fixpoint, model))
-    };
+            let reachable = overflow::reachable(&program, entry);
+            let sites: Vec<(usize, u32)> = fixpoint
+                .overflows
+                .iter()
+                .filter(|(p, _)| reachable.contains(p))
+                .copied()
+                .collect();
+            if report.status != "bounded" && !sites.is_empty() && round + 1 < overflow::MARGINS.len() {
+                level[k] += 1;
+                continue;
+            }
+            if report.status == "bounded" && level[k] > 0 {
+                let (text, ranges) = precondition(&methods[m], &widths[k], level[k]);
+                report.precondition = Some(text);
+                report.parameter_ranges = ranges;
+            }
+            if report.status != "bounded" && !sites.is_empty() {
+                let note = overflow_note(&sites, m, &methods, &program);
+                report.reason = Some(match report.reason.take() {
+                    Some(reason) => format!("{reason}; {note}"),
+                    None => note,
+                });
+            }
+            finished[k] = Some(report);
+        }
+    }
     if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
         eprintln!(
-            "{}: {} procedures, {} rule evaluations, fixpoint {:.2} s, total {:.2} s",
+            "{}: total {:.2} s (last round {:.2} s)",
             class.name,
-            program.procs.len(),
-            fixpoint.evaluations,
-            fixpoint_time.as_secs_f64(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            last_round_time.as_secs_f64()
         );
     }
+    let mut finished = finished.into_iter();
     let mut out = Vec::new();
     for (method, method_index, error) in reports {
-        let mut report = MethodReport {
+        let report = match method_index {
+            Some(_) => finished.next().flatten(),
+            None => None,
+        };
+        out.push(report.unwrap_or_else(|| {
+            let mut report = MethodReport::new(class, method);
+            report.reason = error;
+            report
+        }));
+    }
+    out
+}
+
+/// The declaration of the analysed method with IR index `m` among the class's reports.
+fn reports_method<'a>(reports: &[(&'a Method, Option<usize>, Option<String>)], m: usize) -> &'a Method {
+    reports
+        .iter()
+        .find(|(_, index, _)| *index == Some(m))
+        .map(|(method, _, _)| *method)
+        .expect("every analysed method has a report")
+}
+
+/// The JVM range of each input of a method's entry; `this` is left unconstrained (it is never
+/// null, and no precondition on its path length is worth stating).
+fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
+    ir.proc(ir.entry)
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            if k == 0 && !ir.is_static {
+                return None;
+            }
+            match ir.var(*v).ty {
+                Ty::Int => Some(Width::Int),
+                Ty::Long => Some(Width::Long),
+                Ty::Ref => Some(Width::Size),
+                Ty::Float | Ty::Double => None,
+            }
+        })
+        .collect()
+}
+
+/// The precondition of a level of `overflow::MARGINS`: the parameters' intervals and their text.
+fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize) -> (String, Vec<ParameterRange>) {
+    let names = parameter_names(ir);
+    let (margin, long_margin) = overflow::MARGINS[level];
+    let ranges: Vec<(ParameterRange, bool)> = widths
+        .iter()
+        .zip(&names)
+        .filter_map(|(width, name)| {
+            let (min, max) = overflow::input_interval(*width, margin, long_margin)?;
+            let range = ParameterRange {
+                parameter: name.clone(),
+                min,
+                max,
+            };
+            Some((range, *width == Some(Width::Size)))
+        })
+        .collect();
+    let text: Vec<String> = ranges
+        .iter()
+        .map(|(r, size)| {
+            if *size {
+                format!("{} <= {}", r.parameter, r.max)
+            } else {
+                format!("{} <= {} <= {}", r.min, r.parameter, r.max)
+            }
+        })
+        .collect();
+    (text.join(", "), ranges.into_iter().map(|(r, _)| r).collect())
+}
+
+/// Where the integer operations that may overflow are, for the reason of a lost bound.
+fn overflow_note(sites: &[(usize, u32)], m: usize, methods: &[MethodIr], program: &AbstractProgram) -> String {
+    let mut places: Vec<String> = Vec::new();
+    for &(p, pc) in sites {
+        let Origin::Ir { method, .. } = program.procs[p].origin else {
+            continue;
+        };
+        let ir = &methods[method];
+        let at = ir
+            .line_of(pc)
+            .map_or(format!("offset {pc}"), |line| format!("line {line}"));
+        let place = if method == m {
+            at
+        } else {
+            format!("{at} of {}.{}", ir.class.replace('/', "."), ir.name)
+        };
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    let shown: Vec<String> = places.iter().take(3).cloned().collect();
+    let more = if places.len() > 3 {
+        format!(" and {} more", places.len() - 3)
+    } else {
+        String::new()
+    };
+    format!(
+        "integer arithmetic at {}{more} may overflow (wrap around) for some inputs",
+        shown.join(", ")
+    )
+}
+
+impl MethodReport {
+    /// A report with no result yet (`error` status) for a method of `class`.
+    fn new(class: &ClassFile, method: &Method) -> MethodReport {
+        MethodReport {
             class: class.name.replace('/', "."),
             name: method.name.clone(),
             descriptor: method.descriptor.clone(),
@@ -350,35 +539,23 @@ fn analyze_class(
             upper_bound: None,
             complexity: None,
             terminates: None,
-            reason: error,
+            reason: None,
+            precondition: None,
+            parameter_ranges: Vec::new(),
             parameters: Vec::new(),
             source_file: class.source_file.clone(),
             line: None,
             loops: Vec::new(),
             bound: None,
-        };
-        match (method_index, &costs) {
-            (Some(m), Some(costs)) => fill(&mut report, m, &methods[m], &program, costs),
-            (Some(_), None) => {
-                report.status = "unknown".into();
-                report.reason = Some(format!(
-                    "the value analysis of {} exceeded its budget of {} rule evaluations",
-                    class.name.replace('/', "."),
-                    jresa_analyses::value::limits::MAX_EVALUATIONS
-                ));
-            }
-            (None, _) => {}
         }
-        out.push(report);
     }
-    out
 }
 
 fn fill(
     report: &mut MethodReport,
     m: usize,
     ir: &MethodIr,
-    program: &jresa_analyses::value::compile::AbstractProgram,
+    program: &AbstractProgram,
     costs: &cost::Costs,
 ) {
     let names = parameter_names(ir);

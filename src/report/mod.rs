@@ -137,6 +137,9 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
             Some(false) => "does not terminate (for some inputs)",
             None => "unknown",
         };
+        if let Some(precondition) = &m.precondition {
+            out.push_str(&format!("  for inputs: {precondition}\n"));
+        }
         out.push_str(&format!("  termination: {verdict}\n"));
         if let Some(reason) = &m.reason {
             out.push_str(&format!("  reason: {reason}\n"));

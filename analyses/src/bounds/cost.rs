@@ -21,6 +21,7 @@ use super::ranking::{self, Affine, Ranking};
 use super::CostModel;
 use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use crate::value::fixpoint::{embed, restrict, Fixpoint};
+use crate::value::overflow;
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -304,6 +305,9 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Item::Opaque { reason } => return Err(reason.clone()),
+                Item::Wrap { dim, width, .. } => {
+                    overflow::wrap(state, *dim, *width, &rule.ranges);
+                }
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
                         terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(*bytecodes))));
@@ -557,7 +561,7 @@ impl<'a> Solver<'a> {
                     || rule.items.iter().any(|i| match i {
                         Item::Call { callee, .. } | Item::Charge { callee, .. } => !component.contains(callee),
                         Item::Opaque { .. } | Item::Marker { .. } => true,
-                        Item::Constrain(_) => false,
+                        Item::Constrain(_) | Item::Wrap { .. } => false,
                     });
                 let mut next: Option<(AbsProcId, Vec<Dimension>, Polyhedron)> = None;
                 for (callee, args, at_call) in &outcome.cycle_calls {
@@ -727,6 +731,11 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
                 args: args.iter().map(|d| d + offset).collect(),
             },
             Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
+            Item::Wrap { dim, width, pc } => Item::Wrap {
+                dim: dim + offset,
+                width: *width,
+                pc: *pc,
+            },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,
                 args: args.iter().map(|d| d + offset).collect(),
@@ -753,6 +762,7 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
         returns: rule.returns,
         may_throw: rule.may_throw,
         source: rule.source,
+        ranges: rule.ranges.iter().map(|(d, w)| (d + offset, *w)).collect(),
     }
 }
 

@@ -85,8 +85,11 @@ pub fn analyze_all(classes: &[ClassFile]) -> AnalysisReport {
 /// What a fixture's comment says about a method.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expected {
-    /// A bound in this asymptotic class, spelled as `MethodReport::complexity`.
+    /// A bound in this asymptotic class, spelled as `MethodReport::complexity`, for every input.
     Class(String),
+    /// A bound in this class for inputs away from their types' limits only (a precondition):
+    /// closer to them, integer arithmetic may overflow. `// expect: O(n) for inputs within limits`.
+    Conditional(String),
     /// No bound: the method does not terminate for some inputs, or its cost is beyond the analysis.
     Unbounded,
     /// No bound, and `terminates == Some(false)`: the loop never exits once reached.
@@ -97,6 +100,7 @@ impl std::fmt::Display for Expected {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Expected::Class(class) => f.write_str(class),
+            Expected::Conditional(class) => write!(f, "{class} for inputs within limits"),
             Expected::Unbounded => f.write_str("unbounded"),
             Expected::Nonterminating => f.write_str("nonterminating"),
         }
@@ -132,6 +136,9 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             let expected = match rest {
                 "unbounded" => Expected::Unbounded,
                 "nonterminating" => Expected::Nonterminating,
+                _ if rest.starts_with("O(") && rest.ends_with(" for inputs within limits") => {
+                    Expected::Conditional(rest.trim_end_matches(" for inputs within limits").to_owned())
+                }
                 _ if rest.starts_with("O(") && rest.ends_with(')') => Expected::Class(rest.to_owned()),
                 _ => panic!("{here}: malformed expectation `{rest}`"),
             };
