@@ -192,7 +192,11 @@ pub fn compare_with_baseline(
         .iter()
         .map(|m| (m.class.as_str(), m.name.as_str(), m.descriptor.as_str()))
         .collect();
-    for before in baseline.methods.iter().filter(|b| covered(b) && !seen.contains(&b.key())) {
+    for before in baseline
+        .methods
+        .iter()
+        .filter(|b| covered(b) && !seen.contains(&b.key()))
+    {
         methods.push(MethodChange {
             class: before.class.clone(),
             name: before.name.clone(),

@@ -74,7 +74,11 @@ impl Baseline {
 
     /// `old` updated with the results of `report`: the methods `covered` selects (those the run
     /// was asked about) are replaced by the run's results, the others kept.
-    pub fn updated(old: Option<&Baseline>, report: &AnalysisReport, covered: &dyn Fn(&BaselineMethod) -> bool) -> Baseline {
+    pub fn updated(
+        old: Option<&Baseline>,
+        report: &AnalysisReport,
+        covered: &dyn Fn(&BaselineMethod) -> bool,
+    ) -> Baseline {
         let mut fresh = Baseline::of(report);
         if let Some(old) = old.filter(|old| old.cost_model == report.cost_model) {
             let kept: Vec<BaselineMethod> = old

@@ -99,7 +99,11 @@ pub fn source_locator<'a>(
             .iter()
             .filter(|s| *s == file || s.ends_with(&format!("/{file}")))
             .collect();
-        if let Some(found) = by_package.or(if by_name.len() == 1 { by_name.first().copied() } else { None }) {
+        if let Some(found) = by_package.or(if by_name.len() == 1 {
+            by_name.first().copied()
+        } else {
+            None
+        }) {
             return Some(found.clone());
         }
         Some(match source_root {

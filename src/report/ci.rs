@@ -77,7 +77,9 @@ pub fn comparison_text(report: &ComparisonReport) -> String {
         (0, _) => format!("passed: nothing fails --fail-on {fail_on}\n"),
         (1, false) => format!("FAILED: {failing} fails --fail-on {fail_on}\n"),
         (_, false) => format!("FAILED: {failing} fail --fail-on {fail_on}\n"),
-        (_, true) => format!("accepted: {failing} would fail --fail-on {fail_on}; the baseline takes the new results\n"),
+        (_, true) => {
+            format!("accepted: {failing} would fail --fail-on {fail_on}; the baseline takes the new results\n")
+        }
     });
     out
 }

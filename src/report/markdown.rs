@@ -72,9 +72,11 @@ pub fn markdown(summary: &Summary) -> String {
 
 /// Per method: bound, class, status and reason.
 fn bounds(summary: &Summary) -> String {
+    let bounded = summary.methods.iter().filter(|m| m.status == Status::Bounded).count();
     let mut out = format!(
-        "### jresa {}: {}\n\nCost model: {}.\n",
+        "### jresa {}: {bounded} of {} bounded\n\n{}. Cost model: {}.\n",
         summary.command,
+        plural(summary.methods.len(), "method"),
         status_counts(&summary.methods),
         summary.cost_model
     );

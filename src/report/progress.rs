@@ -18,7 +18,8 @@ impl Progress {
             return Progress { bar: None };
         }
         let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} analysing [{bar:40}] {pos}/{len} methods, {elapsed}") {
+        if let Ok(style) = ProgressStyle::with_template("{spinner} analysing [{bar:40}] {pos}/{len} methods, {elapsed}")
+        {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.enable_steady_tick(Duration::from_millis(200));

@@ -5,7 +5,8 @@
 //!
 //! **The log validates against the SARIF 2.1.0 schema (`tests/data/report/sarif-schema-2.1.0.json`,
 //! checked by `tests/report_formats.rs`); every rule is listed in the driver in a fixed order, so
-//! `ruleIndex` is stable; a result's level is `error` exactly when its change fails the run.**
+//! `ruleIndex` is stable; a result of a change has level `error` exactly when the change fails the
+//! run, otherwise its rule's default level.**
 
 use super::summary::{MethodSummary, Status, Summary};
 use crate::baseline::compare::ChangeKind;
@@ -36,7 +37,7 @@ const RULES: [(&str, &str, &str, &str, &str); 5] = [
         "CostRegression",
         "The cost bound grew against the baseline",
         "The method's cost bound is larger than in the committed baseline: a larger complexity class, a larger bound in the same class, or a lost bound.",
-        "error",
+        "warning",
     ),
     (
         "jresa/changed",
@@ -179,7 +180,12 @@ struct ResultProperties {
 }
 
 /// Characters a URI path keeps as they are (RFC 3986 unreserved characters and `/`).
-const PATH: &AsciiSet = &NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const PATH: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// The rule (by index into `RULES`) a method is reported under, if any.
 fn rule_of(m: &MethodSummary) -> Option<usize> {

@@ -52,7 +52,11 @@ pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> 
 /// Like `solve`, but gives up (with `exhausted` set, as when the evaluation budget runs out) as
 /// soon as `stop` returns true; it is asked before every procedure evaluation. Callers use it for
 /// wall-clock budgets, which the analysis itself does not read.
-pub fn solve_until(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)], stop: &dyn Fn() -> bool) -> Fixpoint {
+pub fn solve_until(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, Polyhedron)],
+    stop: &dyn Fn() -> bool,
+) -> Fixpoint {
     Solver::new(program).run(entries, stop)
 }
 

@@ -1,0 +1,416 @@
+//! Golden tests of the report formats, through the `jresa` binary: `analyze` as SARIF and
+//! Markdown, the baseline `ci --update-baseline` writes, and `ci` against that baseline in every
+//! format (`tests/data/report/`, see its README). Every SARIF log is validated against the SARIF
+//! 2.1.0 schema. Also the exit codes and diagnostics of `ci`: passing and failing runs, each
+//! `--fail-on` level, `--method`, and unusable baselines.
+
+#[path = "data/analyze/support.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report")
+}
+
+/// What a run of `jresa` printed and returned.
+struct Output {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+/// Runs `jresa` with `args` in `dir`.
+fn jresa(dir: &Path, args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_jresa"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("jresa runs");
+    Output {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+    }
+}
+
+/// Checks a SARIF log against the SARIF 2.1.0 schema (formats included) and returns its results.
+fn validate_sarif(text: &str) -> Vec<serde_json::Value> {
+    static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+    let validator = SCHEMA.get_or_init(|| {
+        let schema_text = std::fs::read_to_string(data_dir().join("sarif-schema-2.1.0.json")).expect("the schema");
+        let schema: serde_json::Value = serde_json::from_str(&schema_text).expect("the schema is JSON");
+        jsonschema::draft7::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the SARIF schema compiles")
+    });
+    let log: serde_json::Value = serde_json::from_str(text).expect("the SARIF log is JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the SARIF log violates the schema:\n{}",
+        errors.join("\n")
+    );
+    assert_eq!(log["version"], "2.1.0");
+    log["runs"][0]["results"].as_array().cloned().unwrap_or_default()
+}
+
+/// The classes of `before/` or `after/`, compiled once per test binary.
+fn classes(version: &str) -> PathBuf {
+    static BEFORE: OnceLock<PathBuf> = OnceLock::new();
+    static AFTER: OnceLock<PathBuf> = OnceLock::new();
+    let cell = if version == "before" { &BEFORE } else { &AFTER };
+    cell.get_or_init(|| {
+        let out = support::scratch("report-formats", version);
+        support::javac(&[data_dir().join(version).join("Invoices.java")], &out);
+        out
+    })
+    .clone()
+}
+
+#[test]
+fn analyze_reports_match_their_golden_sarif_and_markdown() {
+    let dir = data_dir();
+    let mut failures = Vec::new();
+    let sarif = jresa(&dir, &["analyze", "after/Invoices.java", "--format", "sarif"]);
+    assert_eq!(sarif.code, 0, "{}", sarif.stderr);
+    let results = validate_sarif(&sarif.stdout);
+    // The two methods without a bound, located in their source file.
+    let rules: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap_or_default(),
+                r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+                    .as_str()
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("jresa/unbounded", "billing.Invoices.sample(I)I"),
+            ("jresa/unbounded", "billing.Invoices.settle(II)I")
+        ]
+    );
+    for result in &results {
+        let physical = &result["locations"][0]["physicalLocation"];
+        assert_eq!(physical["artifactLocation"]["uri"], "after/Invoices.java");
+        assert!(physical["region"]["startLine"].as_u64().is_some_and(|line| line > 1));
+    }
+    failures.extend(support::check(&dir.join("analyze.sarif"), &sarif.stdout));
+    let markdown = jresa(&dir, &["analyze", "after/Invoices.java", "--format", "markdown"]);
+    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    failures.extend(support::check(&dir.join("analyze.md"), &markdown.stdout));
+    // A whole run ends with the summary line on stderr.
+    assert!(
+        markdown
+            .stderr
+            .starts_with("11 methods: 9 bounded, 2 unbounded, 0 unknown in "),
+        "{}",
+        markdown.stderr
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn update_baseline_writes_the_golden_baseline() {
+    let scratch = support::scratch("report-formats", "update");
+    let written = scratch.join("baseline.json");
+    let run = jresa(
+        &data_dir(),
+        &[
+            "ci",
+            "before/Invoices.java",
+            "--baseline",
+            written.to_str().expect("UTF-8 path"),
+            "--update-baseline",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("updated (10 methods)"), "{}", run.stderr);
+    let text = std::fs::read_to_string(&written).expect("the baseline is written");
+    if let Some(failure) = support::check(&data_dir().join("baseline.json"), &text) {
+        panic!("{failure}");
+    }
+}
+
+#[test]
+fn ci_reports_match_their_golden_files_in_every_format() {
+    let dir = data_dir();
+    let mut failures = Vec::new();
+    for (format, file) in [
+        ("text", "ci.txt"),
+        ("json", "ci.json"),
+        ("sarif", "ci.sarif"),
+        ("markdown", "ci.md"),
+    ] {
+        let run = jresa(
+            &dir,
+            &[
+                "ci",
+                "after/Invoices.java",
+                "--baseline",
+                "baseline.json",
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(run.code, 1, "{format}: a regression exits 1\n{}", run.stderr);
+        if format == "sarif" {
+            let results = validate_sarif(&run.stdout);
+            let rules: Vec<&str> = results.iter().filter_map(|r| r["ruleId"].as_str()).collect();
+            assert_eq!(
+                rules,
+                [
+                    "jresa/regressed",
+                    "jresa/regressed",
+                    "jresa/regressed",
+                    "jresa/changed",
+                    "jresa/unbounded"
+                ]
+            );
+            // Failing changes are errors; a same-class increase does not fail `worse-class`.
+            let levels: Vec<&str> = results.iter().filter_map(|r| r["level"].as_str()).collect();
+            assert_eq!(levels, ["error", "warning", "error", "error", "error"]);
+        }
+        failures.extend(support::check(&dir.join(file), &run.stdout));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The `ci` verdict lines of a text report: `kind: method` for every changed method.
+fn verdicts(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with(' ') && l.contains(": billing."))
+        .map(|l| l.split("  [").next().unwrap_or(l).to_owned())
+        .collect()
+}
+
+#[test]
+fn ci_exit_codes_follow_the_fail_on_levels() {
+    let before = classes("before");
+    let after = classes("after");
+    let baseline = data_dir().join("baseline.json");
+    let baseline = baseline.to_str().expect("UTF-8 path");
+    let dir = data_dir();
+    // The classes the baseline was made from pass under every level.
+    for level in ["unbounded", "worse-class", "any-increase"] {
+        let run = jresa(
+            &dir,
+            &[
+                "ci",
+                before.to_str().expect("UTF-8"),
+                "--baseline",
+                baseline,
+                "--fail-on",
+                level,
+            ],
+        );
+        assert_eq!(run.code, 0, "{level}:\n{}{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("10 unchanged\npassed"), "{}", run.stdout);
+    }
+    // Each level fails on its own changes and those of the levels before it.
+    let failing = |level: &str| -> Vec<String> {
+        let run = jresa(
+            &dir,
+            &[
+                "ci",
+                after.to_str().expect("UTF-8"),
+                "--baseline",
+                baseline,
+                "--fail-on",
+                level,
+            ],
+        );
+        assert_eq!(run.code, 1, "{level}:\n{}{}", run.stdout, run.stderr);
+        verdicts(&run.stdout)
+            .into_iter()
+            .filter(|v| v.contains("(fails)"))
+            .collect()
+    };
+    assert_eq!(
+        failing("unbounded"),
+        [
+            "regressed (fails): billing.Invoices.sample(I)I",
+            "new (fails): billing.Invoices.settle(II)I"
+        ]
+    );
+    assert_eq!(
+        failing("worse-class"),
+        [
+            "regressed (fails): billing.Invoices.duplicates([I)I",
+            "regressed (fails): billing.Invoices.sample(I)I",
+            "changed (fails): billing.Invoices.pages(II)I",
+            "new (fails): billing.Invoices.settle(II)I"
+        ]
+    );
+    assert_eq!(
+        failing("any-increase"),
+        [
+            "regressed (fails): billing.Invoices.duplicates([I)I",
+            "regressed (fails): billing.Invoices.weighted([I)I",
+            "regressed (fails): billing.Invoices.sample(I)I",
+            "changed (fails): billing.Invoices.pages(II)I",
+            "new (fails): billing.Invoices.settle(II)I"
+        ]
+    );
+}
+
+#[test]
+fn ci_with_method_selectors_compares_only_those_methods() {
+    let after = classes("after");
+    let baseline = data_dir().join("baseline.json");
+    let run = jresa(
+        &data_dir(),
+        &[
+            "ci",
+            after.to_str().expect("UTF-8"),
+            "--baseline",
+            baseline.to_str().expect("UTF-8"),
+            "--method",
+            "Invoices.total",
+            "--method",
+            "Invoices.lines",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("0 regressed, 0 changed, 0 improved, 0 new, 0 removed, 2 unchanged"),
+        "{}",
+        run.stdout
+    );
+    // Not a whole run: no summary line.
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn update_baseline_accepts_the_changes_and_keeps_unselected_methods() {
+    let after = classes("after");
+    let scratch = support::scratch("report-formats", "accept");
+    let copy = scratch.join("baseline.json");
+    std::fs::copy(data_dir().join("baseline.json"), &copy).expect("copy the baseline");
+    let copy = copy.to_str().expect("UTF-8");
+    let after = after.to_str().expect("UTF-8");
+    // Accepting one method leaves the others as they were.
+    let run = jresa(
+        &scratch,
+        &[
+            "ci",
+            after,
+            "--baseline",
+            copy,
+            "--method",
+            "duplicates",
+            "--update-baseline",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("accepted: 1 method would fail"), "{}", run.stdout);
+    let run = jresa(&scratch, &["ci", after, "--baseline", copy]);
+    assert_eq!(run.code, 1);
+    assert!(!run.stdout.contains("duplicates([I)I  ["), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  billing.Invoices.duplicates([I)I: O(|ids|^2)"),
+        "{}",
+        run.stdout
+    );
+    // Accepting everything makes the next run pass with every method unchanged.
+    let run = jresa(&scratch, &["ci", after, "--baseline", copy, "--update-baseline"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = jresa(
+        &scratch,
+        &["ci", after, "--baseline", copy, "--fail-on", "any-increase"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("0 removed, 11 unchanged\npassed"), "{}", run.stdout);
+}
+
+#[test]
+fn unusable_baselines_are_input_errors() {
+    let before = classes("before");
+    let before = before.to_str().expect("UTF-8");
+    let scratch = support::scratch("report-formats", "errors");
+    // Missing.
+    let run = jresa(&scratch, &["ci", before, "--baseline", "missing.json"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("create it with --update-baseline"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("in baseline missing.json"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    // Not JSON.
+    std::fs::write(
+        scratch.join("broken.json"),
+        "{\n  \"version\": 1,\n  \"methods\": [,]\n}\n",
+    )
+    .expect("write");
+    let run = jresa(&scratch, &["ci", before, "--baseline", "broken.json"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("line 3 column"), "{}", run.stderr);
+    assert!(run.stderr.contains("in baseline broken.json"), "{}", run.stderr);
+    // Another version of the format.
+    let baseline = std::fs::read_to_string(data_dir().join("baseline.json")).expect("the baseline");
+    std::fs::write(
+        scratch.join("v9.json"),
+        baseline.replace("\"version\": 1", "\"version\": 9"),
+    )
+    .expect("write");
+    let run = jresa(&scratch, &["ci", before, "--baseline", "v9.json"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("version 9 is not supported"), "{}", run.stderr);
+    // Another cost model.
+    let run = jresa(
+        &scratch,
+        &[
+            "ci",
+            before,
+            "--baseline",
+            data_dir().join("baseline.json").to_str().expect("UTF-8"),
+            "--cost-model",
+            "allocations",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("the baseline counts instructions, this run allocations"),
+        "{}",
+        run.stderr
+    );
+    // A bound that does not parse: a warning naming the method and the column; compared as text.
+    let edited = baseline.replace("\"9 + 6*nat(n)\"", "\"9 + 6*nat(n\"");
+    assert_ne!(edited, baseline);
+    std::fs::write(scratch.join("edited.json"), edited).expect("write");
+    let run = jresa(
+        &scratch,
+        &["ci", before, "--baseline", "edited.json", "--fail-on", "any-increase"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("baseline bound `9 + 6*nat(n` does not parse")
+            && run
+                .stderr
+                .contains("method billing.Invoices.lines(I)I, at column 12 of the bound"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("changed (fails): billing.Invoices.lines(I)I")
+            && run
+                .stdout
+                .contains("the baseline bound does not parse; compared as text"),
+        "{}",
+        run.stdout
+    );
+}
