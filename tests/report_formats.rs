@@ -414,3 +414,147 @@ fn unusable_baselines_are_input_errors() {
         run.stdout
     );
 }
+
+#[test]
+fn a_method_whose_class_runs_out_of_time_is_unknown() {
+    let after = classes("after");
+    // With no time at all, every class stops before its first fixpoint step.
+    let run = jresa(
+        &data_dir(),
+        &[
+            "analyze",
+            after.to_str().expect("UTF-8"),
+            "--method-budget",
+            "0",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let methods = report["methods"].as_array().expect("methods");
+    assert_eq!(methods.len(), 11);
+    for m in methods {
+        assert_eq!(m["status"], "unknown", "{m}");
+        assert_eq!(
+            m["reason"],
+            "the analysis of billing.Invoices exceeded its time budget of 0.0 s (11 methods)"
+        );
+    }
+    assert!(
+        run.stderr
+            .starts_with("11 methods: 0 bounded, 0 unbounded, 11 unknown in "),
+        "{}",
+        run.stderr
+    );
+    let run = jresa(
+        &data_dir(),
+        &["analyze", after.to_str().expect("UTF-8"), "--method-budget=-1"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("not a non-negative number of seconds"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The renderers read only the neutral summary; a summary as a specification checker would fill
+/// it (a violation, a method that was not analysed, paths that need escaping, no line) renders to
+/// a valid SARIF log and a Markdown table.
+#[test]
+fn every_status_renders_as_valid_sarif_and_markdown() {
+    use jresa::report::summary::{MethodSummary, Status, Summary};
+    let method = |name: &str, status: Status, path: Option<&str>, line: Option<u32>| MethodSummary {
+        class: "p.Q".into(),
+        name: name.into(),
+        descriptor: "(I)V".into(),
+        source_path: path.map(str::to_owned),
+        line,
+        status,
+        bound: (status == Status::Bounded).then(|| "9 + 9*nat(|a|)".to_owned()),
+        complexity: (status == Status::Bounded).then(|| "O(|a|)".to_owned()),
+        message: (status != Status::Bounded).then(|| format!("why {name} | is {}", status.name())),
+        change: None,
+    };
+    let summary = Summary {
+        command: "check".into(),
+        cost_model: "instructions".into(),
+        note: Some("2 specifications violated".into()),
+        methods: vec![
+            method("ok", Status::Bounded, Some("src/p/Q.java"), Some(3)),
+            method("spec", Status::Violated, Some("src/my dir/Q.java"), Some(7)),
+            method("lifted", Status::Error, Some("/abs/ü/Q.java"), None),
+            method("loop", Status::Unbounded, None, None),
+            method("call", Status::Unknown, Some("Q.java"), Some(1)),
+        ],
+    };
+    let results = validate_sarif(&jresa::report::sarif::sarif(&summary));
+    let found: Vec<(&str, &str, Option<&str>)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap_or_default(),
+                r["level"].as_str().unwrap_or_default(),
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("jresa/violated", "error", Some("src/my%20dir/Q.java")),
+            ("jresa/unknown", "note", Some("file:///abs/%C3%BC/Q.java")),
+            ("jresa/unbounded", "warning", None),
+            ("jresa/unknown", "note", Some("Q.java")),
+        ]
+    );
+    assert_eq!(
+        results[0]["message"]["text"],
+        "p.Q.spec(I)V violates its cost bound: why spec | is violated."
+    );
+    assert!(results[1]["locations"][0]["physicalLocation"].get("region").is_none());
+    let markdown = jresa::report::markdown::markdown(&summary);
+    assert!(
+        markdown.starts_with("### jresa check: 1 of 5 methods bounded\n"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| `p.Q.spec(I)V` | violated |  | why spec \\| is violated |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("1 not analysed, 1 violated"), "{markdown}");
+}
+
+/// Whole jars make long tables: Markdown keeps the first `MAX_ROWS` rows and counts the rest.
+#[test]
+fn long_markdown_tables_are_cut() {
+    use jresa::report::markdown::{markdown, MAX_ROWS};
+    use jresa::report::summary::{MethodSummary, Status, Summary};
+    let methods = (0..MAX_ROWS + 7)
+        .map(|k| MethodSummary {
+            class: "p.Q".into(),
+            name: format!("m{k}"),
+            descriptor: "()V".into(),
+            source_path: None,
+            line: None,
+            status: Status::Bounded,
+            bound: Some("4".into()),
+            complexity: Some("O(1)".into()),
+            message: None,
+            change: None,
+        })
+        .collect();
+    let summary = Summary {
+        command: "analyze".into(),
+        cost_model: "instructions".into(),
+        note: None,
+        methods,
+    };
+    let text = markdown(&summary);
+    assert_eq!(text.lines().filter(|l| l.starts_with("| `p.Q.m")).count(), MAX_ROWS);
+    assert!(
+        text.ends_with("\n… and 7 more methods (see the JSON report).\n"),
+        "{text}"
+    );
+}

@@ -23,8 +23,8 @@ pub struct ReportArgs {
     pub format: ReportFormat,
     /// Wall-clock seconds each method may take; the methods of a class share their budgets, and
     /// when they run out the class's methods are reported `unknown`.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
-    pub method_budget: f64,
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub method_budget: Duration,
     /// No progress bar (there is none anyway when stderr is not a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -32,6 +32,14 @@ pub struct ReportArgs {
     /// SARIF locations (`.java` inputs are located by their own paths).
     #[arg(long, value_name = "DIR")]
     pub source_root: Option<PathBuf>,
+}
+
+/// A non-negative number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is not a non-negative number of seconds"))
 }
 
 #[derive(clap::Args, Debug)]
@@ -100,9 +108,8 @@ pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisR
         .count();
     let progress = Progress::start(total, options.quiet);
     let advance = |methods: usize| progress.advance(methods);
-    let budget = Duration::try_from_secs_f64(options.method_budget).ok();
     let analysis_options = AnalyzeOptions {
-        method_budget: budget,
+        method_budget: Some(options.method_budget),
         progress: Some(&advance),
     };
     let result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);

@@ -38,10 +38,9 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
         out.push_str(&format!("| {} |\n", row.join(" | ")));
     }
     if rows.len() > MAX_ROWS {
-        out.push_str(&format!(
-            "\n… and {} more (see the JSON report).\n",
-            plural(rows.len() - MAX_ROWS, "method")
-        ));
+        let rest = rows.len() - MAX_ROWS;
+        let methods = if rest == 1 { "method" } else { "methods" };
+        out.push_str(&format!("\n… and {rest} more {methods} (see the JSON report).\n"));
     }
 }
 
