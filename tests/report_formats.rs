@@ -194,42 +194,33 @@ fn verdicts(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `jresa ci` on compiled classes against the golden baseline under a `--fail-on` level.
+fn ci_at_level(classes: &Path, level: &str) -> Output {
+    let baseline = data_dir().join("baseline.json");
+    jresa(
+        &data_dir(),
+        &[
+            "ci",
+            classes.to_str().expect("UTF-8"),
+            "--baseline",
+            baseline.to_str().expect("UTF-8"),
+            "--fail-on",
+            level,
+        ],
+    )
+}
+
 #[test]
 fn ci_exit_codes_follow_the_fail_on_levels() {
-    let before = classes("before");
-    let after = classes("after");
-    let baseline = data_dir().join("baseline.json");
-    let baseline = baseline.to_str().expect("UTF-8 path");
-    let dir = data_dir();
     // The classes the baseline was made from pass under every level.
     for level in ["unbounded", "worse-class", "any-increase"] {
-        let run = jresa(
-            &dir,
-            &[
-                "ci",
-                before.to_str().expect("UTF-8"),
-                "--baseline",
-                baseline,
-                "--fail-on",
-                level,
-            ],
-        );
+        let run = ci_at_level(&classes("before"), level);
         assert_eq!(run.code, 0, "{level}:\n{}{}", run.stdout, run.stderr);
         assert!(run.stdout.contains("10 unchanged\npassed"), "{}", run.stdout);
     }
     // Each level fails on its own changes and those of the levels before it.
     let failing = |level: &str| -> Vec<String> {
-        let run = jresa(
-            &dir,
-            &[
-                "ci",
-                after.to_str().expect("UTF-8"),
-                "--baseline",
-                baseline,
-                "--fail-on",
-                level,
-            ],
-        );
+        let run = ci_at_level(&classes("after"), level);
         assert_eq!(run.code, 1, "{level}:\n{}{}", run.stdout, run.stderr);
         verdicts(&run.stdout)
             .into_iter()

@@ -6,7 +6,7 @@
 //! **Renderers read only this summary, never a subcommand's own report, so every format means the
 //! same for every subcommand; rows keep the producer's order.**
 
-use crate::analyze::AnalysisReport;
+use crate::analyze::{AnalysisReport, MethodReport};
 use crate::baseline::compare::{ChangeKind, ComparisonReport};
 
 /// Where a class's source file lies, relative to the repository or source root (for SARIF
@@ -99,32 +99,29 @@ pub struct Summary {
     pub methods: Vec<MethodSummary>,
 }
 
+/// The summary of one method of an analysis report.
+fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
+    MethodSummary {
+        class: m.class.clone(),
+        name: m.name.clone(),
+        descriptor: m.descriptor.clone(),
+        source_path: locate(&m.class.replace('.', "/"), m.source_file.as_deref()),
+        line: m.line,
+        status: Status::of_report(&m.status),
+        bound: m.upper_bound.clone(),
+        complexity: m.complexity.clone(),
+        message: m.reason.clone(),
+        change: None,
+    }
+}
+
 /// The summary of an `analyze` run.
 pub fn of_analysis(report: &AnalysisReport, locate: &SourceLocator<'_>) -> Summary {
-    let methods = report
-        .methods
-        .iter()
-        .map(|m| {
-            let class_internal = m.class.replace('.', "/");
-            MethodSummary {
-                class: m.class.clone(),
-                name: m.name.clone(),
-                descriptor: m.descriptor.clone(),
-                source_path: locate(&class_internal, m.source_file.as_deref()),
-                line: m.line,
-                status: Status::of_report(&m.status),
-                bound: m.upper_bound.clone(),
-                complexity: m.complexity.clone(),
-                message: m.reason.clone(),
-                change: None,
-            }
-        })
-        .collect();
     Summary {
         command: "analyze".into(),
         cost_model: report.cost_model.clone(),
         note: None,
-        methods,
+        methods: report.methods.iter().map(|m| of_method(m, locate)).collect(),
     }
 }
 
@@ -142,20 +139,8 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                 detail: m.detail.clone(),
                 fails: m.fails,
             };
-            let class_internal = m.class.replace('.', "/");
-            match &m.report {
-                Some(r) => MethodSummary {
-                    class: m.class.clone(),
-                    name: m.name.clone(),
-                    descriptor: m.descriptor.clone(),
-                    source_path: locate(&class_internal, r.source_file.as_deref()),
-                    line: r.line,
-                    status: Status::of_report(&r.status),
-                    bound: r.upper_bound.clone(),
-                    complexity: r.complexity.clone(),
-                    message: r.reason.clone(),
-                    change: Some(change),
-                },
+            let mut summary = match &m.report {
+                Some(r) => of_method(r, locate),
                 None => MethodSummary {
                     class: m.class.clone(),
                     name: m.name.clone(),
@@ -166,9 +151,11 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                     bound: None,
                     complexity: None,
                     message: None,
-                    change: Some(change),
+                    change: None,
                 },
-            }
+            };
+            summary.change = Some(change);
+            summary
         })
         .collect();
     let counts = &report.counts;
