@@ -478,6 +478,7 @@ fn every_status_renders_as_valid_sarif_and_markdown() {
             method("lifted", Status::Error, Some("/abs/ü/Q.java"), None),
             method("loop", Status::Unbounded, None, None),
             method("call", Status::Unknown, Some("Q.java"), Some(1)),
+            method("corrupt", Status::Unknown, Some("Q.java"), Some(0)),
         ],
     };
     let results = validate_sarif(&jresa::report::sarif::sarif(&summary));
@@ -498,8 +499,11 @@ fn every_status_renders_as_valid_sarif_and_markdown() {
             ("jresa/unknown", "note", Some("file:///abs/%C3%BC/Q.java")),
             ("jresa/unbounded", "warning", None),
             ("jresa/unknown", "note", Some("Q.java")),
+            ("jresa/unknown", "note", Some("Q.java")),
         ]
     );
+    // Line 0 (a corrupt line table) is no line.
+    assert!(results[4]["locations"][0]["physicalLocation"].get("region").is_none());
     assert_eq!(
         results[0]["message"]["text"],
         "p.Q.spec(I)V violates its cost bound: why spec | is violated."
@@ -507,7 +511,7 @@ fn every_status_renders_as_valid_sarif_and_markdown() {
     assert!(results[1]["locations"][0]["physicalLocation"].get("region").is_none());
     let markdown = jresa::report::markdown::markdown(&summary);
     assert!(
-        markdown.starts_with("### jresa check: 1 of 5 methods bounded\n"),
+        markdown.starts_with("### jresa check: 1 of 6 methods bounded\n"),
         "{markdown}"
     );
     assert!(
@@ -548,4 +552,29 @@ fn long_markdown_tables_are_cut() {
         text.ends_with("\n… and 7 more methods (see the JSON report).\n"),
         "{text}"
     );
+}
+
+/// Class inputs are located under `--source-root` by their package path.
+#[test]
+fn sarif_locates_class_inputs_under_the_source_root() {
+    let run = jresa(
+        &data_dir(),
+        &[
+            "analyze",
+            classes("after").to_str().expect("UTF-8"),
+            "--format",
+            "sarif",
+            "--source-root",
+            "src/main/java",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let results = validate_sarif(&run.stdout);
+    assert_eq!(results.len(), 2);
+    for result in results {
+        assert_eq!(
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "src/main/java/billing/Invoices.java"
+        );
+    }
 }

@@ -126,6 +126,7 @@ fn golden_report_bounds_round_trip() {
 
 #[test]
 fn errors_name_the_column_and_what_was_expected() {
+    let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
     let cases = [
         ("9 + ", 5, "expected a term, found the end of the bound"),
         ("9 + nat(n", 10, "expected"),
@@ -134,9 +135,10 @@ fn errors_name_the_column_and_what_was_expected() {
         ("1/0 + nat(n)", 1, "division by zero in `1/0`"),
         ("log2(nat(n)+2)", 13, "expected `1`"),
         ("9 + 9*nat(n) junk", 14, "expected"),
+        (&deep, 201, "nested more than 200 deep"),
     ];
     for (text, column, message) in cases {
-        let error = parse_bound(text).expect_err(text);
+        let error = parse_bound(text).expect_err(message);
         assert_eq!(error.column, column, "{text}: {error}");
         assert!(error.message.contains(message), "{text}: {error}");
     }

@@ -237,7 +237,8 @@ fn result_of(m: &MethodSummary, rule: usize) -> SarifResult {
                 None => utf8_percent_encode(path, PATH).to_string(),
             },
         },
-        region: m.line.map(|start_line| Region { start_line }),
+        // Lines count from 1; a corrupt `LineNumberTable` may say 0.
+        region: m.line.filter(|line| *line >= 1).map(|start_line| Region { start_line }),
     });
     SarifResult {
         rule_id: RULES[rule].0,

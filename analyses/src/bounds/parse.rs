@@ -34,8 +34,26 @@ impl fmt::Display for BoundParseError {
 
 impl std::error::Error for BoundParseError {}
 
+/// Parentheses a bound may nest, at most: far beyond what the analysis prints, and low enough that
+/// the recursive descent cannot exhaust the stack on hostile input.
+pub const MAX_NESTING: usize = 200;
+
 /// Parses a bound as printed by `CostExpr`'s `Display` (e.g. `9 + nat(n)*(10 + 6*nat(m))`).
 pub fn parse_bound(text: &str) -> Result<CostExpr, BoundParseError> {
+    let mut depth = 0usize;
+    for (column, c) in text.chars().enumerate() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            return Err(BoundParseError {
+                column: column + 1,
+                message: format!("parentheses nested more than {MAX_NESTING} deep"),
+            });
+        }
+    }
     let mut pairs = BoundParser::parse(Rule::bound, text).map_err(|error| syntax_error(text, &error))?;
     let bound = pairs.next().ok_or_else(|| BoundParseError {
         column: 1,
