@@ -253,7 +253,8 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
 pub struct AnalyzeOptions<'a> {
     /// Wall-clock time each selected method may take. The methods of a class share one
     /// value-analysis fixpoint, so a class gets the budgets of its selected methods together; when
-    /// they run out, its methods are reported `unknown` with that reason.
+    /// they run out during the fixpoint (which takes most of the time), its methods are reported
+    /// `unknown` with that reason. Lifting and the cost solver are not interrupted.
     pub method_budget: Option<Duration>,
     /// Called once per class when its selected methods are finished, with their number (from the
     /// threads of the parallel analysis).
