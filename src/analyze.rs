@@ -21,8 +21,10 @@ use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
 /// code; past this, calls into the library make their callers' costs unknown.
@@ -262,6 +264,19 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
     linear.to_string()
 }
 
+/// Optional settings of `analyze_with`; the default has no time budget and no progress reports.
+#[derive(Clone, Copy, Default)]
+pub struct AnalyzeOptions<'a> {
+    /// Wall-clock time each selected method may take. The methods of a class share one
+    /// value-analysis fixpoint, so a class gets the budgets of its selected methods together; when
+    /// they run out during the fixpoint (which takes most of the time), its methods are reported
+    /// `unknown` with that reason. Lifting and the cost solver are not interrupted.
+    pub method_budget: Option<Duration>,
+    /// Called once per class when its selected methods are finished, with their number (from the
+    /// threads of the parallel analysis).
+    pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
+}
+
 /// Analyses the selected methods of `classes` under `model`. Each class is analysed on its own
 /// (in parallel), with the methods of other classes it calls lifted on demand from the inputs or
 /// the classpath; results come in class and method order.
@@ -270,6 +285,17 @@ pub fn analyze(
     classpath: Option<&ClassPath>,
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+) -> AnalysisReport {
+    analyze_with(classes, classpath, model, select, &AnalyzeOptions::default())
+}
+
+/// `analyze` with a time budget and progress reports.
+pub fn analyze_with(
+    classes: &[ClassFile],
+    classpath: Option<&ClassPath>,
+    model: CostModel,
+    select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+    options: &AnalyzeOptions<'_>,
 ) -> AnalysisReport {
     let hierarchy = build_hierarchy(classes, classpath);
     let inputs: HashMap<&str, &ClassFile> = classes.iter().map(|c| (c.name.as_str(), c)).collect();
@@ -281,7 +307,13 @@ pub fn analyze(
     };
     let groups: Vec<Vec<MethodReport>> = classes
         .par_iter()
-        .map(|class| analyze_class(class, &hierarchy, &lookup, model, select))
+        .map(|class| {
+            let reports = analyze_class(class, &hierarchy, &lookup, model, select, options);
+            if let Some(progress) = options.progress {
+                progress(reports.len());
+            }
+            reports
+        })
         .collect();
     AnalysisReport {
         version: REPORT_VERSION,
@@ -297,8 +329,9 @@ fn analyze_class(
     lookup: &ClassLookup<'_>,
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+    options: &AnalyzeOptions<'_>,
 ) -> Vec<MethodReport> {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let mut methods: Vec<MethodIr> = Vec::new();
     let mut reports: Vec<(&Method, Option<usize>, Option<String>)> = Vec::new();
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
@@ -320,6 +353,16 @@ fn analyze_class(
     if reports.is_empty() {
         return Vec::new();
     }
+    let budget = options
+        .method_budget
+        .map(|b| b.saturating_mul(u32::try_from(reports.len()).unwrap_or(u32::MAX)));
+    let deadline = budget.and_then(|b| started.checked_add(b));
+    let out_of_time = Cell::new(false);
+    let stop = || {
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        out_of_time.set(out_of_time.get() || late);
+        late
+    };
     lift_callees(&mut methods, hierarchy, lookup);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
@@ -355,7 +398,7 @@ fn analyze_class(
                 (entry, overflow::entry_condition(&widths[k], level[k]))
             })
             .collect();
-        let fixpoint = fixpoint::solve(&program, &entries);
+        let fixpoint = fixpoint::solve_until(&program, &entries, &stop);
         let costs = if fixpoint.exhausted {
             None
         } else {
@@ -376,11 +419,20 @@ fn analyze_class(
             let mut report = MethodReport::new(class, &reports_method(&reports, m));
             let Some(costs) = &costs else {
                 report.status = "unknown".into();
-                report.reason = Some(format!(
-                    "the value analysis of {} exceeded its budget of {} rule evaluations",
-                    class.name.replace('/', "."),
-                    jresa_analyses::value::limits::MAX_EVALUATIONS
-                ));
+                report.reason = Some(if out_of_time.get() {
+                    format!(
+                        "the analysis of {} exceeded its time budget of {:.1} s ({} methods)",
+                        class.name.replace('/', "."),
+                        budget.unwrap_or_default().as_secs_f64(),
+                        reports.len()
+                    )
+                } else {
+                    format!(
+                        "the value analysis of {} exceeded its budget of {} rule evaluations",
+                        class.name.replace('/', "."),
+                        jresa_analyses::value::limits::MAX_EVALUATIONS
+                    )
+                });
                 finished[k] = Some(report);
                 continue;
             };

@@ -13,7 +13,7 @@ mod support;
 
 use jresa::analyze::{AnalysisReport, MethodReport};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use support::{Expectation, Expected};
 
@@ -196,38 +196,6 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
     );
 }
 
-/// Compares `actual` with the expected file, or rewrites it under `UPDATE_EXPECT=1`.
-fn check(expected_path: &Path, actual: &str) -> Option<String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expected_path, actual).expect("write expected file");
-        return None;
-    }
-    let expected = match std::fs::read_to_string(expected_path) {
-        Ok(text) => text,
-        Err(_) => {
-            return Some(format!(
-                "missing {}; run with UPDATE_EXPECT=1 to create it",
-                expected_path.display()
-            ))
-        }
-    };
-    if expected == actual {
-        return None;
-    }
-    let first = expected
-        .lines()
-        .zip(actual.lines())
-        .position(|(a, b)| a != b)
-        .map_or(expected.lines().count().min(actual.lines().count()) + 1, |k| k + 1);
-    let line = |text: &str| text.lines().nth(first - 1).unwrap_or("<end of file>").to_owned();
-    Some(format!(
-        "{} differs from the report at line {first}:\n  expected: {}\n  actual:   {}\n(run with UPDATE_EXPECT=1 to accept)",
-        expected_path.display(),
-        line(&expected),
-        line(actual)
-    ))
-}
-
 #[test]
 fn reports_match_their_golden_text_and_json() {
     let mut failures = Vec::new();
@@ -246,8 +214,8 @@ fn reports_match_their_golden_text_and_json() {
             assert_eq!(j["terminates"].as_bool(), m.terminates);
         }
         assert_eq!(value["cost_model"], "instructions");
-        failures.extend(check(&fixture.source.with_extension("txt"), &text));
-        failures.extend(check(&fixture.source.with_extension("json"), &json));
+        failures.extend(support::check(&fixture.source.with_extension("txt"), &text));
+        failures.extend(support::check(&fixture.source.with_extension("json"), &json));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

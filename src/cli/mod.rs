@@ -1,5 +1,6 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
 mod analyze;
+mod ci;
 mod ir;
 mod profile;
 mod schedule;
@@ -32,10 +33,23 @@ pub enum Format {
     Json,
 }
 
+/// Output formats of the subcommands that judge methods (`analyze`, `ci`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
+    /// A summary table for pull-request comments.
+    Markdown,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Bound the cost of methods: closed-form upper bounds, complexity classes, termination.
     Analyze(analyze::AnalyzeArgs),
+    /// Compare every method's bound with a committed baseline; exit 1 on regressions.
+    Ci(ci::CiArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
     Ir(ir::IrArgs),
     /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
@@ -50,6 +64,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Ci(args) => ci::run(&args),
         Command::Ir(args) => ir::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),

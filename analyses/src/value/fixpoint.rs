@@ -50,7 +50,18 @@ pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
 
 /// Runs the fixpoint from the given entries (a procedure and its initial precondition).
 pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
-    Solver::new(program).run(entries)
+    Solver::new(program).run(entries, &|| false)
+}
+
+/// Like `solve`, but gives up (with `exhausted` set, as when the evaluation budget runs out) as
+/// soon as `stop` returns true; it is asked before every procedure evaluation. Callers use it for
+/// wall-clock budgets, which the analysis itself does not read.
+pub fn solve_until(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, Polyhedron)],
+    stop: &dyn Fn() -> bool,
+) -> Fixpoint {
+    Solver::new(program).run(entries, stop)
 }
 
 struct Solver<'a> {
@@ -101,7 +112,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn run(mut self, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
+    fn run(mut self, entries: &[(AbsProcId, Polyhedron)], stop: &dyn Fn() -> bool) -> Fixpoint {
         for (p, condition) in entries {
             self.add_pre(*p, condition.clone());
         }
@@ -110,7 +121,7 @@ impl<'a> Solver<'a> {
         while let Some(q) = self.queue.pop_front() {
             self.queued[q] = false;
             evaluations += self.program.procs[q].rules.len();
-            if evaluations > MAX_EVALUATIONS {
+            if evaluations > MAX_EVALUATIONS || stop() {
                 exhausted = true;
                 break;
             }
