@@ -445,7 +445,14 @@ fn analyze_class(
                 .filter(|(p, _)| reachable.contains(p))
                 .copied()
                 .collect();
-            if report.status != "bounded" && !sites.is_empty() && round + 1 < overflow::MARGINS.len() {
+            // Another round can only help when the method's own arithmetic may overflow and the bound
+            // was lost to a loop or to a cost that depends on values (not to an opaque call).
+            let own_sites = sites
+                .iter()
+                .any(|(p, _)| matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m));
+            let retry = report.status == "unbounded"
+                || report.reason.as_deref().is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
+            if report.status != "bounded" && own_sites && retry && round + 1 < overflow::MARGINS.len() {
                 level[k] += 1;
                 continue;
             }
@@ -453,13 +460,6 @@ fn analyze_class(
                 let (text, ranges) = precondition(&methods[m], &widths[k], level[k]);
                 report.precondition = Some(text);
                 report.parameter_ranges = ranges;
-            }
-            if report.status != "bounded" && !sites.is_empty() {
-                let note = overflow_note(&sites, m, &methods, &program);
-                report.reason = Some(match report.reason.take() {
-                    Some(reason) => format!("{reason}; {note}"),
-                    None => note,
-                });
             }
             finished[k] = Some(report);
         }
@@ -546,38 +546,6 @@ fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize) -> (Strin
         })
         .collect();
     (text.join(", "), ranges.into_iter().map(|(r, _)| r).collect())
-}
-
-/// Where the integer operations that may overflow are, for the reason of a lost bound.
-fn overflow_note(sites: &[(usize, u32)], m: usize, methods: &[MethodIr], program: &AbstractProgram) -> String {
-    let mut places: Vec<String> = Vec::new();
-    for &(p, pc) in sites {
-        let Origin::Ir { method, .. } = program.procs[p].origin else {
-            continue;
-        };
-        let ir = &methods[method];
-        let at = ir
-            .line_of(pc)
-            .map_or(format!("offset {pc}"), |line| format!("line {line}"));
-        let place = if method == m {
-            at
-        } else {
-            format!("{at} of {}.{}", ir.class.replace('/', "."), ir.name)
-        };
-        if !places.contains(&place) {
-            places.push(place);
-        }
-    }
-    let shown: Vec<String> = places.iter().take(3).cloned().collect();
-    let more = if places.len() > 3 {
-        format!(" and {} more", places.len() - 3)
-    } else {
-        String::new()
-    };
-    format!(
-        "integer arithmetic at {}{more} may overflow (wrap around) for some inputs",
-        shown.join(", ")
-    )
 }
 
 impl MethodReport {

@@ -35,6 +35,10 @@ pub const MAX_PATHS: usize = 512;
 pub const INVARIANT_DELAY: usize = 2;
 pub const INVARIANT_STEPS: usize = 30;
 
+/// The words of every reason given when a cost exists but depends on values that the inputs do
+/// not bound (callers look for them to decide whether more precise values could help).
+pub const NOT_BOUNDED_BY_INPUTS: &str = "cannot be bounded in terms of the inputs";
+
 /// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bound {
@@ -345,7 +349,7 @@ impl<'a> Solver<'a> {
                 match upper_bound(state, e, params, names) {
                     Some(upper) => terms.push(CostExpr::nat(upper)),
                     None => {
-                        return Err("an allocated or consumed amount cannot be bounded in terms of the inputs".into())
+                        return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}"))
                     }
                 }
             }
@@ -375,7 +379,7 @@ impl<'a> Solver<'a> {
                     let upper = upper_bound(state, &expr, params, names);
                     if upper.is_none() {
                         failure = Some(format!(
-                            "the cost of a call to {} cannot be bounded in terms of the inputs",
+                            "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
                             self.program.procs[callee].name.split('/').next().unwrap_or("a method")
                         ));
                     }

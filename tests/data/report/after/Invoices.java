@@ -51,10 +51,10 @@ public class Invoices {
         return count;
     }
 
-    /** Loses its bound: the stride becomes a parameter. */
+    /** Loses its bound: the stride becomes n / 4, which is 0 (no progress) for small n. */
     public static int sample(int n) {
         int count = 0;
-        for (int i = 0; i < n; i += count) {
+        for (int i = 0; i < n; i += n / 4) {
             count++;
         }
         return count;

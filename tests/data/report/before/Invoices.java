@@ -51,7 +51,7 @@ public class Invoices {
         return count;
     }
 
-    /** Loses its bound: the stride becomes a parameter. */
+    /** Loses its bound after the change (see after/Invoices.java). */
     public static int sample(int n) {
         int count = 0;
         for (int i = 0; i < n; i += 2) {
