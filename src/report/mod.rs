@@ -115,6 +115,7 @@ mod profile;
 pub use profile::{profile_error, profile_text, profile_warning};
 
 pub mod schedule;
+pub mod vm;
 
 /// The `analyze` text report: per method its bound, class, termination and loops.
 pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
