@@ -220,7 +220,7 @@ public class VmHarness {
         String token() {
             skip();
             int start = pos;
-            while (pos < text.length() && ",}= ".indexOf(text.charAt(pos)) < 0) {
+            while (pos < text.length() && ",{}= ".indexOf(text.charAt(pos)) < 0) {
                 pos++;
             }
             return text.substring(start, pos);
