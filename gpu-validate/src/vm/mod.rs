@@ -679,7 +679,15 @@ impl<'p> Machine<'p> {
             self.stack[self.sp] = argument;
             self.sp += 1;
         }
-        let advance = self.enter_method(constructor, NONE, at, isa::FRAME_EXCEPTION, exception)?;
+        // As JP2 sees it: a constructor the JVM runs when an invoke fails (a null receiver, a
+        // native that throws) is entered at that invoke's call site, any other without one.
+        let code = &pkg.code;
+        let site = match code[at] {
+            isa::op::INVOKESTATIC | isa::op::INVOKESPECIAL => code[at + 2],
+            isa::op::INVOKEVIRTUAL => code[at + 3],
+            _ => NONE,
+        };
+        let advance = self.enter_method(constructor, site, at, isa::FRAME_EXCEPTION, exception)?;
         if advance {
             // A native constructor: throw at once.
             self.sp -= pkg.method_word(constructor, method::ARG_WORDS) as usize;
