@@ -172,6 +172,7 @@ fn vm_bytecode_counts_equal_the_profiled_jvm_counts() {
     let dir = analyze_support::scratch("vm-counts", "classes");
     let mut sources = vm_support::fixtures();
     sources.extend(analyze_support::fixtures());
+    sources.push(vm_support::resource_source());
     let classes = vm_support::compile(&sources, &dir);
     let mut calls = Vec::new();
     for &(class_name, name, inputs) in CASES {

@@ -38,7 +38,9 @@ fn fixture_outcomes_and_counters_match_the_expected_files() {
     let fixtures = vm_support::fixtures();
     assert!(fixtures.len() >= 5, "the VM fixtures are missing");
     let dir = analyze_support::scratch("vm-golden", "classes");
-    let classes = vm_support::compile(&fixtures, &dir);
+    let mut sources = fixtures.clone();
+    sources.push(vm_support::resource_source());
+    let classes = vm_support::compile(&sources, &dir);
     let source = vm_support::source(&classes);
     let per_fixture: Vec<(std::path::PathBuf, Vec<vm_support::Subject>)> = fixtures
         .iter()
@@ -61,7 +63,11 @@ fn fixture_outcomes_and_counters_match_the_expected_files() {
     );
     let config = RunConfig {
         cct: true,
-        ..RunConfig::default()
+        limits: jresa_gpu_validate::Limits {
+            max_bytecodes: 5_000_000,
+            heap_words: 1 << 22,
+            ..Default::default()
+        },
     };
     let backend = CpuBackend::new(&package, config);
     for (fixture, subjects) in &per_fixture {

@@ -399,16 +399,16 @@ impl Machine<'_> {
                         .iter()
                         .map(|&l| l as i32)
                         .collect();
-                    if let Some(&negative) = lengths.iter().find(|&&l| l < 0) {
-                        return self.throw_vm(
-                            pkg.well_known.negative_array_size,
-                            Cause::Message(negative.to_string()),
-                            pc,
-                        );
+                    match self.multi_array(code[pc + 1], &lengths)? {
+                        Ok(array) => {
+                            self.push(array);
+                            self.pc = pc + 5;
+                        }
+                        Err(negative) => {
+                            let message = Cause::Message(negative.to_string());
+                            return self.throw_vm(pkg.well_known.negative_array_size, message, pc);
+                        }
                     }
-                    let array = self.multi_array(code[pc + 1], &lengths)?;
-                    self.push(array);
-                    self.pc = pc + 5;
                 }
                 op::INVOKESTATIC => {
                     let m = code[pc + 1];
@@ -572,19 +572,31 @@ impl Machine<'_> {
         self.throw_vm(self.pkg.well_known.array_index, Cause::Message(message), pc)
     }
 
-    /// The arrays of a `multianewarray`: one level per length (every count already checked).
-    fn multi_array(&mut self, class: u32, lengths: &[i32]) -> Result<u32, Exit> {
+    /// The arrays of a `multianewarray`, level by level as HotSpot allocates them: an array, then
+    /// each of its elements; the lengths of the levels below an empty array are still checked.
+    /// `Err(length)` is the first negative length met (the arrays made before it stay allocated).
+    fn multi_array(&mut self, class: u32, lengths: &[i32]) -> Result<Result<u32, i32>, Exit> {
+        if lengths[0] < 0 {
+            return Ok(Err(lengths[0]));
+        }
         let length = lengths[0] as u32;
         let array = self.new_array(class, length)?;
         self.add_allocations(1 + u64::from(length));
         if lengths.len() > 1 {
+            if length == 0 {
+                if let Some(&negative) = lengths[1..].iter().find(|&&l| l < 0) {
+                    return Ok(Err(negative));
+                }
+            }
             let component = self.pkg.class_word(class, class::COMPONENT);
             for k in 0..length as usize {
-                let inner = self.multi_array(component, &lengths[1..])?;
-                self.heap[array as usize + 2 + k] = inner;
+                match self.multi_array(component, &lengths[1..])? {
+                    Ok(inner) => self.heap[array as usize + 2 + k] = inner,
+                    Err(negative) => return Ok(Err(negative)),
+                }
             }
         }
-        Ok(array)
+        Ok(Ok(array))
     }
 
     /// The instructions without operands: arithmetic, comparisons and conversions.
