@@ -46,9 +46,10 @@ fn constant_value(constant: &Constant) -> Option<ConstantValue> {
     })
 }
 
-/// The packager's view of a parsed class.
-pub fn class_info(class: &ClassFile) -> ClassInfo {
+/// The packager's view of a parsed class (`library` when it comes from the class path).
+pub fn class_info(class: &ClassFile, library: bool) -> ClassInfo {
     ClassInfo {
+        library,
         name: class.name.clone(),
         super_name: class.super_name.clone(),
         interfaces: class.interfaces.clone(),
@@ -78,7 +79,8 @@ pub fn class_info(class: &ClassFile) -> ClassInfo {
 
 impl ClassSource for JvmClassSource {
     fn class(&self, name: &str) -> Option<ClassInfo> {
-        self.class_file(name).map(|c| class_info(&c))
+        let library = !self.program.contains_key(name);
+        self.class_file(name).map(|c| class_info(&c, library))
     }
 
     fn method_ir(&self, class: &str, name: &str, descriptor: &str) -> Result<MethodIr, String> {

@@ -79,6 +79,10 @@ pub struct ClassInfo {
     /// Fields in declaration order.
     pub fields: Vec<FieldInfo>,
     pub methods: Vec<MethodInfo>,
+    /// Whether the class comes from the class path (the JDK) rather than the analysed program:
+    /// library classes are initialised when a package is built, as in a JVM whose library is
+    /// warm, program classes at their first active use in each instance.
+    pub library: bool,
 }
 
 impl ClassInfo {

@@ -91,6 +91,18 @@ pub fn encode(
     for key in entries {
         encoder.launcher(key)?;
     }
+    // One initialiser procedure per library class that packaged code may initialise.
+    let mut initialized: Vec<u32> = closure.initialized.iter().copied().collect();
+    initialized.sort_unstable();
+    for class in initialized {
+        if encoder.package.class_library[class as usize] {
+            let code_start = encoder.package.code.len() as u32;
+            encoder.emit(&[op::INIT_CLASS, class, 0, NONE, op::RETURN, 0, 0]);
+            let proc = (encoder.package.procs.len() / isa::PROC_WORDS) as u32;
+            encoder.package.procs.extend([NONE, code_start, 0, 0, 0, 0]);
+            encoder.package.library_initializers.push(proc);
+        }
+    }
     let stats = &mut encoder.package.stats;
     stats.classes = closure.classes.len();
     stats.methods = closure.methods.len();

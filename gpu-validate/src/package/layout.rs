@@ -89,6 +89,11 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
     let mut package = Package::default();
     let count = closure.classes.len();
     package.class_names = closure.classes.iter().map(|c| c.name.clone()).collect();
+    package.class_library = closure
+        .classes
+        .iter()
+        .map(|c| matches!(&c.kind, ClassKind::Normal(info) if info.library))
+        .collect();
     let handle_of = |name: &str| closure.class_index.get(name).copied().unwrap_or(NONE);
 
     // Instance fields, superclasses first.

@@ -85,6 +85,9 @@ pub struct Package {
     pub initial_heap: Vec<u32>,
     /// The statics area every instance starts from (`ConstantValue` initial values).
     pub initial_statics: Vec<u32>,
+    /// The initialisation state of every class and the mirrors made when instances start.
+    pub initial_class_state: Vec<u8>,
+    pub initial_mirrors: Vec<u32>,
     pub well_known: WellKnown,
 
     /// Host side: names of classes (internal names, array descriptors, primitive keywords).
@@ -102,6 +105,10 @@ pub struct Package {
     pub literals: HashMap<Vec<u16>, u32>,
     /// Host side: the launcher procedure of each entry method.
     pub entries: HashMap<MethodKey, u32>,
+    /// Host side: whether each class comes from the class path rather than the program.
+    pub class_library: Vec<bool>,
+    /// Host side: procedures that initialise one library class each, in discovery order.
+    pub library_initializers: Vec<u32>,
     pub stats: PackageStats,
 }
 
@@ -137,7 +144,36 @@ impl Package {
         let closure = closure::discover(source, entries);
         let (mut package, layout) = layout::lay_out(&closure);
         encode::encode(&closure, &layout, &mut package, entries)?;
+        package.preinitialize();
         Ok(package)
+    }
+
+    /// Initialises the library classes that packaged code may initialise, once, into the images
+    /// every instance starts from (a JVM has initialised its library long before a program's
+    /// method runs; program classes stay uninitialised until their first active use). A class
+    /// whose initialisation fails, is refused or would initialise a program class is left
+    /// uninitialised, with everything its attempt changed undone, so that instances meet it lazily.
+    fn preinitialize(&mut self) {
+        self.initial_class_state = vec![0; self.class_names.len()];
+        self.initial_mirrors = vec![0; self.class_names.len()];
+        let config = crate::vm::RunConfig {
+            limits: crate::vm::Limits {
+                max_bytecodes: 50_000_000,
+                ..crate::vm::Limits::default()
+            },
+            cct: false,
+        };
+        let image = {
+            let mut machine = crate::vm::Machine::new(self, config);
+            machine.preinitialize(&self.library_initializers, &self.class_library);
+            machine.into_image()
+        };
+        (
+            self.initial_heap,
+            self.initial_statics,
+            self.initial_class_state,
+            self.initial_mirrors,
+        ) = image;
     }
 
     /// A word of a class record.

@@ -261,7 +261,9 @@ impl Machine<'_> {
                     if object == 0 {
                         return self.throw_null(pc);
                     }
-                    self.heap[object + 1 + code[pc + 1] as usize] = narrow(code[pc + 2], value);
+                    let at = object + 1 + code[pc + 1] as usize;
+                    self.mark(at);
+                    self.heap[at] = narrow(code[pc + 2], value);
                     self.pc = pc + 5;
                 }
                 op::PUTFIELD2 => {
@@ -271,6 +273,7 @@ impl Machine<'_> {
                         return self.throw_null(pc);
                     }
                     let at = object + 1 + code[pc + 1] as usize;
+                    self.mark_range(at, at + 2);
                     self.heap[at] = value as u32;
                     self.heap[at + 1] = (value >> 32) as u32;
                     self.pc = pc + 4;
@@ -340,6 +343,7 @@ impl Machine<'_> {
                     let array_class = self.heap[array];
                     if wide {
                         let at = array + 2 + 2 * index as usize;
+                        self.mark_range(at, at + 2);
                         self.heap[at] = value as u32;
                         self.heap[at + 1] = (value >> 32) as u32;
                     } else {
@@ -356,6 +360,7 @@ impl Machine<'_> {
                         } else {
                             narrow(pkg.class_word(array_class, class::ELEMENT), value)
                         };
+                        self.mark(array + 2 + index as usize);
                         self.heap[array + 2 + index as usize] = stored;
                     }
                     self.pc = pc + 4;

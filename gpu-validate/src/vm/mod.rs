@@ -99,7 +99,14 @@ pub struct Machine<'p> {
     pub(crate) base: usize,
     pub(crate) node: u32,
     scratch: Vec<u32>,
+    /// The heap words every instance starts from, and the pages of them this instance changed.
+    image_len: usize,
+    page_dirty: Vec<bool>,
+    dirty_pages: Vec<u32>,
 }
+
+/// Heap pages (in words) that `reset` restores when an instance wrote to them.
+const PAGE_SHIFT: usize = 8;
 
 impl<'p> Machine<'p> {
     pub fn new(pkg: &'p Package, config: RunConfig) -> Machine<'p> {
@@ -121,7 +128,67 @@ impl<'p> Machine<'p> {
             base: 0,
             node: 0,
             scratch: Vec::new(),
+            image_len: 0,
+            page_dirty: Vec::new(),
+            dirty_pages: Vec::new(),
         }
+    }
+
+    /// Records a write to heap word `at`, so that the next instance gets the image's word back.
+    #[inline]
+    pub(crate) fn mark(&mut self, at: usize) {
+        if at < self.image_len {
+            let page = at >> PAGE_SHIFT;
+            if !self.page_dirty[page] {
+                self.page_dirty[page] = true;
+                self.dirty_pages.push(page as u32);
+            }
+        }
+    }
+
+    /// Records writes to heap words `from..to`.
+    pub(crate) fn mark_range(&mut self, from: usize, to: usize) {
+        let mut at = from;
+        while at < to.min(self.image_len) {
+            self.mark(at);
+            at = (at >> PAGE_SHIFT << PAGE_SHIFT) + (1 << PAGE_SHIFT);
+        }
+    }
+
+    /// Runs the library initialisers, keeping what each one that succeeds leaves behind (see
+    /// `Package::preinitialize`).
+    pub(crate) fn preinitialize(&mut self, initializers: &[u32], library: &[bool]) {
+        self.reset();
+        for &launcher in initializers {
+            let saved = (
+                self.heap.clone(),
+                self.statics.clone(),
+                self.class_state.clone(),
+                self.mirrors.clone(),
+            );
+            self.frames.clear();
+            self.frames.extend([launcher, NONE, 0, 0, isa::FRAME_LAUNCHER, 0]);
+            self.base = 0;
+            self.node = 0;
+            self.init_depth = 0;
+            self.sp = 0;
+            self.pc = self.pkg.proc_word(launcher, proc::CODE) as usize;
+            let ending = self.execute();
+            let touched_program = self
+                .class_state
+                .iter()
+                .zip(&saved.2)
+                .enumerate()
+                .any(|(class, (now, before))| now != before && !library[class]);
+            if !matches!(ending, Exit::Returned) || touched_program {
+                (self.heap, self.statics, self.class_state, self.mirrors) = saved;
+            }
+        }
+    }
+
+    /// The state the machine holds, as the images instances start from.
+    pub(crate) fn into_image(self) -> (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u32>) {
+        (self.heap, self.statics, self.class_state, self.mirrors)
     }
 
     /// Runs one instance of the entry whose launcher procedure is `launcher` (see
@@ -162,14 +229,31 @@ impl<'p> Machine<'p> {
     }
 
     fn reset(&mut self) {
-        self.heap.clear();
-        self.heap.extend_from_slice(&self.pkg.initial_heap);
+        let image = &self.pkg.initial_heap;
+        if self.image_len != image.len() || self.heap.len() < image.len() {
+            self.heap.clear();
+            self.heap.extend_from_slice(image);
+            self.image_len = image.len();
+            self.page_dirty = vec![false; (image.len() >> PAGE_SHIFT) + 1];
+            self.dirty_pages.clear();
+        } else {
+            // Only the pages the last instance wrote to differ from the image.
+            self.heap.truncate(image.len());
+            for page in self.dirty_pages.drain(..) {
+                let from = (page as usize) << PAGE_SHIFT;
+                let to = (from + (1 << PAGE_SHIFT)).min(image.len());
+                self.heap[from..to].copy_from_slice(&image[from..to]);
+                self.page_dirty[page as usize] = false;
+            }
+        }
         self.statics.clear();
         self.statics.extend_from_slice(&self.pkg.initial_statics);
         let classes = self.pkg.class_names.len();
         self.class_state.clear();
+        self.class_state.extend_from_slice(&self.pkg.initial_class_state);
         self.class_state.resize(classes, UNINITIALIZED);
         self.mirrors.clear();
+        self.mirrors.extend_from_slice(&self.pkg.initial_mirrors);
         self.mirrors.resize(classes, 0);
         self.interned.clear();
         self.metrics = [Metrics::default(); 2];

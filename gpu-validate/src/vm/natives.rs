@@ -147,7 +147,9 @@ impl Machine<'_> {
                 let units: Vec<u16> = name.encode_utf16().collect();
                 let string = self.new_string(&units)?;
                 if wk.class_name != NONE {
-                    self.heap[mirror as usize + 1 + wk.class_name as usize] = string;
+                    let at = mirror as usize + 1 + wk.class_name as usize;
+                    self.mark(at);
+                    self.heap[at] = string;
                 }
                 result[0] = string;
             }
@@ -292,6 +294,7 @@ impl Machine<'_> {
                 pkg.class_word(source_class, class::COMPONENT),
                 pkg.class_word(dest_class, class::COMPONENT),
             );
+        self.mark_range(to, to + words);
         if !element_checks {
             self.heap.copy_within(from..from + words, to);
             return None;
