@@ -189,17 +189,19 @@ fn setup() -> Option<Setup> {
     })
 }
 
-fn run_vm(setup: &Setup) -> usize {
+/// Runs every instance in the VM; returns how many returned and the bytecodes they executed.
+fn run_vm(setup: &Setup) -> (usize, u64) {
     let backend = CpuBackend::new(&setup.package, RunConfig::default());
-    let mut finished = 0;
+    let (mut finished, mut bytecodes) = (0, 0);
     for ((class, name, descriptor, _), set) in METHODS.iter().zip(&setup.instances) {
-        let outcomes = backend.run((class, name, descriptor), set);
-        finished += outcomes
-            .iter()
-            .filter(|o| matches!(o.ending, jresa_gpu_validate::Ending::Returned { .. }))
-            .count();
+        for outcome in backend.run((class, name, descriptor), set) {
+            if matches!(outcome.ending, jresa_gpu_validate::Ending::Returned { .. }) {
+                finished += 1;
+            }
+            bytecodes += outcome.metrics.bytecodes + outcome.initialization.bytecodes;
+        }
     }
-    finished
+    (finished, bytecodes)
 }
 
 fn run_java(setup: &Setup, options: &[&str]) -> String {
@@ -231,7 +233,7 @@ fn vm_against_jvm(c: &mut Criterion) {
     let Some(setup) = setup() else {
         return;
     };
-    let finished = run_vm(&setup);
+    let (finished, bytecodes) = run_vm(&setup);
     assert_eq!(finished, setup.total, "every instance returns in the VM");
     let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
     let vm = time(|| {
@@ -244,8 +246,9 @@ fn vm_against_jvm(c: &mut Criterion) {
         run_java(&setup, &[]);
     });
     eprintln!(
-        "{} instances ({} threads): VM {:.0}/s, java -Xint {:.0}/s, java {:.0}/s; VM/java -Xint {:.2}, VM/java {:.2}",
+        "{} instances, {bytecodes} bytecodes ({:.0} M/s in the VM, {} threads): VM {:.0}/s, java -Xint {:.0}/s, java {:.0}/s; VM/java -Xint {:.2}, VM/java {:.2}",
         setup.total,
+        bytecodes as f64 / vm.as_secs_f64() / 1e6,
         rayon::current_num_threads(),
         rate(vm),
         rate(xint),

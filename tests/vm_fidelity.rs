@@ -173,6 +173,13 @@ impl Random {
     }
 }
 
+/// An instance to compare: its harness line, the VM's outcome and a label for messages.
+struct Compared {
+    line: String,
+    vm: String,
+    label: String,
+}
+
 /// The analysis fixtures' methods that only terminate on part of their domain get inputs from it.
 fn restricted(class: &str, name: &str, random: &mut Random) -> Option<Vec<Value>> {
     let int = |v: i64| Value::Int(v as i32);
@@ -308,7 +315,7 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
     );
 
     // The VM's outcomes, and the harness lines of the instances to compare, per class.
-    let mut per_class: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
+    let mut per_class: BTreeMap<String, Vec<Compared>> = BTreeMap::new();
     let mut not_compared: BTreeMap<String, usize> = BTreeMap::new();
     let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = 0;
@@ -331,11 +338,11 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
                         subject.descriptor,
                         args.join(", ")
                     );
-                    per_class.entry(subject.class.clone()).or_default().push((
+                    per_class.entry(subject.class.clone()).or_default().push(Compared {
                         line,
-                        ending_text(&outcome.ending),
+                        vm: ending_text(&outcome.ending),
                         label,
-                    ));
+                    });
                 }
                 Ending::Refused { reason } => {
                     *refusals.entry(reason.clone()).or_default() += 1;
@@ -348,7 +355,7 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
     eprintln!("VM done after {:.1} s", started.elapsed().as_secs_f64());
 
     // The JVM's outcomes: one process per class, two at a time.
-    let jobs: Vec<(&String, &Vec<(String, String, String)>)> = per_class.iter().collect();
+    let jobs: Vec<(&String, &Vec<Compared>)> = per_class.iter().collect();
     let mut mismatches = Vec::new();
     let mut compared = 0;
     for pair in jobs.chunks(2) {
@@ -358,7 +365,7 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
                 .map(|(class, items)| {
                     let dir = &dir;
                     scope.spawn(move || {
-                        let lines: Vec<String> = items.iter().map(|(line, _, _)| line.clone()).collect();
+                        let lines: Vec<String> = items.iter().map(|item| item.line.clone()).collect();
                         vm_support::run_harness(dir, &lines, &["-Xss8m"], class)
                     })
                 })
@@ -370,10 +377,10 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
         });
         for ((class, items), jvm) in pair.iter().zip(results) {
             assert_eq!(jvm.len(), items.len(), "{class}: one harness line per instance");
-            for ((_, vm, label), jvm) in items.iter().zip(&jvm) {
+            for (item, jvm) in items.iter().zip(&jvm) {
                 compared += 1;
-                if vm != jvm {
-                    mismatches.push(format!("{label}: VM {vm}, JVM {jvm}"));
+                if &item.vm != jvm {
+                    mismatches.push(format!("{}: VM {}, JVM {jvm}", item.label, item.vm));
                 }
             }
         }

@@ -27,22 +27,32 @@ impl<'p> CpuBackend<'p> {
             let reason = format!("{}.{}{} is not an entry of the package", method.0, method.1, method.2);
             return instances.iter().map(|_| refused(reason.clone())).collect();
         };
+        // A few chunks per thread, each run by one machine: machines (and their stacks) are made
+        // a bounded number of times per call, and outcomes keep the order of the instances.
+        let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
         instances
-            .par_iter()
-            .map_init(
-                || Machine::new(self.package, self.config),
-                |machine, args| {
-                    // The interpreter indexes its arrays directly; a bug that breaks an invariant it
-                    // relies on ends the instance as refused instead of taking the run down.
-                    match catch_unwind(AssertUnwindSafe(|| machine.run(launcher, args))) {
-                        Ok(outcome) => outcome,
-                        Err(_) => {
-                            *machine = Machine::new(self.package, self.config);
-                            refused("internal error in the interpreter".into())
+            .par_chunks(chunk)
+            .map(|chunk| {
+                let mut machine = Machine::new(self.package, self.config);
+                chunk
+                    .iter()
+                    .map(|args| {
+                        // The interpreter indexes its arrays directly; a bug that breaks an
+                        // invariant it relies on ends the instance as refused instead of taking the
+                        // whole run down.
+                        match catch_unwind(AssertUnwindSafe(|| machine.run(launcher, args))) {
+                            Ok(outcome) => outcome,
+                            Err(_) => {
+                                machine = Machine::new(self.package, self.config);
+                                refused("internal error in the interpreter".into())
+                            }
                         }
-                    }
-                },
-            )
+                    })
+                    .collect::<Vec<Outcome>>()
+            })
+            .collect::<Vec<Vec<Outcome>>>()
+            .into_iter()
+            .flatten()
             .collect()
     }
 }

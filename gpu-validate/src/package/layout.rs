@@ -79,7 +79,7 @@ pub fn push_string(heap: &mut Vec<u32>, well_known: &WellKnown, string_words: u3
     let string = heap.len() as u32;
     heap.push(well_known.string);
     let fields_start = heap.len();
-    heap.extend(std::iter::repeat(0).take(string_words as usize));
+    heap.extend(std::iter::repeat_n(0, string_words as usize));
     heap[fields_start + well_known.string_value as usize] = array;
     heap[fields_start + well_known.string_coder as usize] = u32::from(!latin1);
     string
