@@ -532,6 +532,11 @@ impl Discovery<'_> {
         match self.source.method_ir(&class, &name, &descriptor) {
             Err(error) => Body::Refused(format!("{display} cannot be lifted: {error}")),
             Ok(ir) => {
+                // The encoder relies on well-typed IR: a method that fails verification is never run.
+                let errors = jresa_analyses::ir::verify_method(&ir);
+                if let Some(first) = errors.first() {
+                    return Body::Refused(format!("{display}: its IR fails verification: {first}"));
+                }
                 let schedule = schedule_method(&ir, &self.limits);
                 Body::Code { ir, schedule }
             }
