@@ -11,6 +11,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
 use jresa_gpu_validate::{CpuBackend, Package, RunConfig, Value};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -55,19 +57,16 @@ const METHODS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-struct Random(u64);
+/// A deterministic generator of instances.
+struct Random(Xoshiro256PlusPlus);
 
 impl Random {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn range(&mut self, low: i32, high: i32) -> i32 {
-        low + (self.next() % (high - low + 1) as u64) as i32
+        self.0.random_range(low..=high)
     }
 }
 
@@ -159,7 +158,7 @@ fn setup() -> Option<Setup> {
     }
     let loaded = read_inputs(std::slice::from_ref(&dir));
     let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
-    let mut random = Random(42);
+    let mut random = Random(Xoshiro256PlusPlus::seed_from_u64(42));
     let instances: Vec<Vec<Vec<Value>>> = (0..METHODS.len()).map(|k| instances(k, &mut random)).collect();
     let mut lines = String::new();
     for (k, set) in instances.iter().enumerate() {

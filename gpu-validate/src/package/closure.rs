@@ -720,21 +720,6 @@ fn field_descriptor_class(descriptor: &str) -> Option<String> {
 
 /// The parameter descriptors and the return descriptor of a method descriptor.
 pub fn split_descriptor(descriptor: &str) -> Option<(Vec<String>, String)> {
-    let rest = descriptor.strip_prefix('(')?;
-    let (params, ret) = rest.split_once(')')?;
-    let bytes = params.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let start = k;
-        while bytes.get(k) == Some(&b'[') {
-            k += 1;
-        }
-        match bytes.get(k)? {
-            b'L' => k += params[k..].find(';')? + 1,
-            _ => k += 1,
-        }
-        out.push(params[start..k].to_owned());
-    }
-    Some((out, ret.to_owned()))
+    let (params, ret) = jresa_analyses::ir::split_method_descriptor(descriptor)?;
+    Some((params.into_iter().map(str::to_owned).collect(), ret.to_owned()))
 }

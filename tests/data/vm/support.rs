@@ -61,23 +61,8 @@ pub struct Subject {
 
 /// The parameter descriptors of a method descriptor.
 pub fn params(descriptor: &str) -> Vec<String> {
-    let inner = &descriptor[1..descriptor.find(')').expect("a method descriptor")];
-    let bytes = inner.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let start = k;
-        while bytes[k] == b'[' {
-            k += 1;
-        }
-        if bytes[k] == b'L' {
-            k += inner[k..].find(';').expect("a class descriptor") + 1;
-        } else {
-            k += 1;
-        }
-        out.push(inner[start..k].to_owned());
-    }
-    out
+    let (params, _) = jresa_analyses::ir::split_method_descriptor(descriptor).expect("a method descriptor");
+    params.into_iter().map(str::to_owned).collect()
 }
 
 /// The subjects of a compiled fixture: every method preceded by an `// inputs:` line.
