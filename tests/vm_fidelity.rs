@@ -364,7 +364,7 @@ fn the_vm_agrees_with_the_jvm_on_every_compared_instance() {
                     let dir = &dir;
                     scope.spawn(move || {
                         let lines: Vec<String> = items.iter().map(|item| item.line.clone()).collect();
-                        vm_support::run_harness(dir, &lines, &["-Xss8m"], class)
+                        vm_support::run_harness(dir, &lines, &["-Xss64m"], class)
                     })
                 })
                 .collect();
