@@ -554,11 +554,10 @@ impl Discovery<'_> {
     }
 
     fn field(&mut self, field: &FieldRef) -> Option<u32> {
-        let handle = self.class_handle(&field.class);
-        if let Some(class) = field_descriptor_class(&field.descriptor) {
+        self.class_handle(&field.class);
+        if let Some(class) = class_of_descriptor(&field.descriptor) {
             self.class_handle(&class);
         }
-        let _ = handle;
         let declaring = self
             .closure
             .resolve_field(&field.class, &field.name, &field.descriptor)?;
@@ -643,7 +642,7 @@ impl Discovery<'_> {
                 } else {
                     method.class.as_str()
                 };
-                let handle = self.class_handle(class);
+                self.class_handle(class);
                 let Some(target) = self.closure.resolve_method(class, &method.name, &method.descriptor) else {
                     return;
                 };
@@ -668,7 +667,6 @@ impl Discovery<'_> {
                         self.selector(target);
                     }
                 }
-                let _ = handle;
                 if let Some(Behaviour::Run(native)) = natives::lookup(&method.class, &method.name, &method.descriptor) {
                     self.native_needs(native);
                 }
@@ -711,11 +709,6 @@ pub fn prim_descriptor(keyword: &str) -> &'static str {
         "double" => "D",
         _ => "V",
     }
-}
-
-/// The class a field descriptor of reference type names.
-fn field_descriptor_class(descriptor: &str) -> Option<String> {
-    class_of_descriptor(descriptor)
 }
 
 /// The parameter descriptors and the return descriptor of a method descriptor.

@@ -2,7 +2,7 @@
 //! that follow it (see `crate::isa`).
 
 use super::{Cause, Exit, Flow, Machine};
-use crate::isa::{self, class, frame, method, op, proc, NONE};
+use crate::isa::{self, class, method, op, proc, NONE};
 
 /// Java's `fcmpl`/`fcmpg` (and the double versions): -1, 0, 1, or `nan` when unordered.
 fn compare<T: PartialOrd>(a: T, b: T, nan: i32) -> i32 {
@@ -490,13 +490,10 @@ impl Machine<'_> {
                 }
                 op::TAILCALL => {
                     self.add_bytecodes(code[pc + 3])?;
-                    let target = code[pc + 1];
                     let words = code[pc + 2] as usize;
-                    let base = self.base;
-                    self.stack.copy_within(self.sp - words..self.sp, base);
-                    self.sp = base + words;
-                    let inputs_end = self.sp;
-                    self.check_tail(target, inputs_end)?;
+                    let (base, sp) = (self.base, self.sp);
+                    self.stack.copy_within(sp - words..sp, base);
+                    self.enter_in_frame(code[pc + 1])?;
                 }
                 op::THROW => {
                     let exception = self.pop();
@@ -529,23 +526,6 @@ impl Machine<'_> {
                 }
             }
         }
-    }
-
-    /// Enters `target` in the top frame after a tail call moved its inputs to the frame base.
-    fn check_tail(&mut self, target: u32, _inputs_end: usize) -> Flow {
-        let base = self.base;
-        let need = base
-            + self.pkg.proc_word(target, proc::FRAME_WORDS) as usize
-            + self.pkg.proc_word(target, proc::MAX_STACK) as usize
-            + 4;
-        if need > self.stack.len() {
-            return Err(Exit::StackOverflow);
-        }
-        let at = self.frames.len() - isa::FRAME_WORDS + frame::PROC;
-        self.frames[at] = target;
-        self.sp = base + self.pkg.proc_word(target, proc::FRAME_WORDS) as usize;
-        self.pc = self.pkg.proc_word(target, proc::CODE) as usize;
-        Ok(())
     }
 
     /// The method a virtual or interface call of `selector` runs on a receiver of `class`.

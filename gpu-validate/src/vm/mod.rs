@@ -510,14 +510,16 @@ impl<'p> Machine<'p> {
 
     // ---- frames --------------------------------------------------------------------------------
 
-    /// Checks that a frame of `proc` at `base` fits the stacks.
+    /// Checks that `proc` running at `base` fits the value stack and, for a new frame, that one
+    /// more frame fits the frame stack.
     #[inline]
-    fn check_frame(&self, base: usize, proc: u32) -> Flow {
+    fn check_frame(&self, base: usize, proc: u32, new_frame: bool) -> Flow {
         let need = base
             + self.pkg.proc_word(proc, proc::FRAME_WORDS) as usize
             + self.pkg.proc_word(proc, proc::MAX_STACK) as usize
             + STACK_SLACK;
-        if need > self.stack.len() || self.frames.len() / isa::FRAME_WORDS >= self.config.limits.max_frames as usize {
+        let frames = self.frames.len() / isa::FRAME_WORDS;
+        if need > self.stack.len() || (new_frame && frames >= self.config.limits.max_frames as usize) {
             return Err(Exit::StackOverflow);
         }
         Ok(())
@@ -535,7 +537,7 @@ impl<'p> Machine<'p> {
         extra: u32,
     ) -> Flow {
         let base = self.sp - arg_words;
-        self.check_frame(base, proc)?;
+        self.check_frame(base, proc, true)?;
         self.frames
             .extend([proc, call_pc as u32, base as u32, node, kind, extra]);
         self.base = base;
@@ -568,8 +570,15 @@ impl<'p> Machine<'p> {
 
     /// Replaces the running procedure of the top frame with `proc`, whose inputs are `inputs`.
     fn replace_frame(&mut self, proc: u32, inputs: &[u32]) -> Flow {
-        self.check_frame(self.base, proc)?;
+        self.check_frame(self.base, proc, false)?;
         self.stack[self.base..self.base + inputs.len()].copy_from_slice(inputs);
+        self.enter_in_frame(proc)
+    }
+
+    /// Runs `proc` in the top frame, whose inputs are already at its base (a tail call or the
+    /// entry of a handler).
+    pub(crate) fn enter_in_frame(&mut self, proc: u32) -> Flow {
+        self.check_frame(self.base, proc, false)?;
         self.set_top(frame::PROC, proc);
         self.sp = self.base + self.pkg.proc_word(proc, proc::FRAME_WORDS) as usize;
         self.pc = self.pkg.proc_word(proc, proc::CODE) as usize;
