@@ -7,3 +7,4 @@ pub mod lift;
 pub mod profile;
 pub mod program;
 pub mod report;
+pub mod vm_source;

@@ -137,6 +137,7 @@ mod profile;
 pub use profile::{profile_error, profile_text, profile_warning};
 
 pub mod schedule;
+pub mod vm;
 
 pub mod ci;
 pub mod markdown;

@@ -697,11 +697,13 @@ impl StmtKind {
     }
 }
 
-/// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
-pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
+/// The parameter descriptors and the return descriptor of a method descriptor
+/// (`(I[JLjava/lang/String;)V` → `["I", "[J", "Ljava/lang/String;"]` and `"V"`); `None` when
+/// malformed.
+pub fn split_method_descriptor(descriptor: &str) -> Option<(Vec<&str>, &str)> {
     let rest = descriptor.strip_prefix('(')?;
     let (params, ret) = rest.split_once(')')?;
-    let mut types = Vec::new();
+    let mut out = Vec::new();
     let bytes = params.as_bytes();
     let mut k = 0;
     while k < bytes.len() {
@@ -714,8 +716,18 @@ pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)
             b'Z' | b'B' | b'C' | b'S' | b'I' | b'J' | b'F' | b'D' => k += 1,
             _ => return None,
         }
-        types.push(Ty::from_descriptor(&params[start..k])?);
+        out.push(&params[start..k]);
     }
+    Some((out, ret))
+}
+
+/// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
+pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
+    let (params, ret) = split_method_descriptor(descriptor)?;
+    let types = params
+        .iter()
+        .map(|p| Ty::from_descriptor(p))
+        .collect::<Option<Vec<Ty>>>()?;
     let ret = if ret == "V" {
         None
     } else {
