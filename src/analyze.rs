@@ -16,8 +16,8 @@ use jresa_analyses::bounds::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
 use jresa_analyses::value::compile::{compile, AbstractProgram, CallResolver, Origin};
-use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::fixpoint;
+use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -358,8 +358,12 @@ fn analyze_class(
         .map(|b| b.saturating_mul(u32::try_from(reports.len()).unwrap_or(u32::MAX)));
     let deadline = budget.and_then(|b| started.checked_add(b));
     let out_of_time = Cell::new(false);
+    // A retry round gets at most the budgets of its own methods, so that a retry that does not
+    // help costs no more than the first attempt may.
+    let round_deadline: Cell<Option<Instant>> = Cell::new(None);
     let stop = || {
-        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        let now = Instant::now();
+        let late = deadline.is_some_and(|d| now >= d) || round_deadline.get().is_some_and(|d| now >= d);
         out_of_time.set(out_of_time.get() || late);
         late
     };
@@ -381,6 +385,7 @@ fn analyze_class(
     let widths: Vec<Vec<Option<Width>>> = analysed.iter().map(|&m| entry_widths(&methods[m])).collect();
     let mut level = vec![0usize; analysed.len()];
     let mut finished: Vec<Option<MethodReport>> = vec![None; analysed.len()];
+    let mut fallback: Vec<Option<MethodReport>> = vec![None; analysed.len()];
     let mut last_round_time = std::time::Duration::ZERO;
     for round in 0..overflow::MARGINS.len() {
         let pending: Vec<usize> = (0..analysed.len())
@@ -390,15 +395,23 @@ fn analyze_class(
             break;
         }
         let round_started = std::time::Instant::now();
-        let entries: Vec<(usize, Polyhedron)> = analysed
+        if round > 0 {
+            let pending_budget = options
+                .method_budget
+                .map(|b| b.saturating_mul(u32::try_from(pending.len()).unwrap_or(u32::MAX)));
+            round_deadline.set(pending_budget.and_then(|b| round_started.checked_add(b)));
+        }
+        // Only the pending methods are entries: the others' results are final.
+        let entries: Vec<(usize, Polyhedron)> = pending
             .iter()
-            .enumerate()
-            .map(|(k, &m)| {
+            .map(|&k| {
+                let m = analysed[k];
                 let entry = program.of_ir[m][methods[m].entry.index()];
                 (entry, overflow::entry_condition(&widths[k], level[k]))
             })
             .collect();
         let fixpoint = fixpoint::solve_until(&program, &entries, &stop);
+        let fixpoint_time = round_started.elapsed();
         let costs = if fixpoint.exhausted {
             None
         } else {
@@ -407,17 +420,23 @@ fn analyze_class(
         last_round_time = round_started.elapsed();
         if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
             eprintln!(
-                "{} round {round}: {} procedures, {} rule evaluations, {:.2} s",
+                "{} round {round}: {} procedures, {} rule evaluations, {:.2} s (fixpoint {:.2} s)",
                 class.name,
                 program.procs.len(),
                 fixpoint.evaluations,
-                last_round_time.as_secs_f64()
+                last_round_time.as_secs_f64(),
+                fixpoint_time.as_secs_f64()
             );
         }
         for k in pending {
             let m = analysed[k];
-            let mut report = MethodReport::new(class, &reports_method(&reports, m));
+            let mut report = MethodReport::new(class, reports_method(&reports, m));
             let Some(costs) = &costs else {
+                // A retry that ran out of time leaves the previous attempt's result standing.
+                if let Some(previous) = fallback[k].take() {
+                    finished[k] = Some(previous);
+                    continue;
+                }
                 report.status = "unknown".into();
                 report.reason = Some(if out_of_time.get() {
                     format!(
@@ -451,9 +470,15 @@ fn analyze_class(
                 .iter()
                 .any(|(p, _)| matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m));
             let retry = report.status == "unbounded"
-                || report.reason.as_deref().is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
+                || report
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
             if report.status != "bounded" && own_sites && retry && round + 1 < overflow::MARGINS.len() {
                 level[k] += 1;
+                if fallback[k].is_none() {
+                    fallback[k] = Some(report);
+                }
                 continue;
             }
             if report.status == "bounded" && level[k] > 0 {
@@ -571,13 +596,7 @@ impl MethodReport {
     }
 }
 
-fn fill(
-    report: &mut MethodReport,
-    m: usize,
-    ir: &MethodIr,
-    program: &AbstractProgram,
-    costs: &cost::Costs,
-) {
+fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
     let names = parameter_names(ir);
     report.parameters = names.clone();
     report.line = ir.lines.first().map(|(_, line)| *line);

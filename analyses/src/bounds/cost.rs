@@ -16,11 +16,12 @@
 //! in terms of the inputs, a budget exceeded), the result is `Unknown` with the reason — never a
 //! guess.** Parameters of bounds are named `%i` for the procedure's `i`-th input.
 
+use super::compare;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
 use super::CostModel;
 use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
-use crate::value::fixpoint::{embed, restrict, Fixpoint};
+use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
@@ -28,6 +29,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use petgraph::graphmap::DiGraphMap;
+use std::collections::HashMap;
 
 /// Paths explored per cycle before giving up (the cost of a cycle is exponential in its branches).
 pub const MAX_PATHS: usize = 512;
@@ -93,6 +95,7 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -
         fixpoint,
         bounds: vec![Bound::Unknown("not analysed".into()); n],
         loops: Vec::new(),
+        amortised: HashMap::new(),
     };
     // Tarjan's algorithm yields components callees first.
     for component in petgraph::algo::tarjan_scc(&graph) {
@@ -117,6 +120,8 @@ struct Solver<'a> {
     fixpoint: &'a Fixpoint,
     bounds: Vec<Bound>,
     loops: Vec<LoopInfo>,
+    /// Loops whose cost has an amortised form, by head.
+    amortised: HashMap<AbsProcId, Amortised>,
 }
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
@@ -223,33 +228,81 @@ fn iterations_of(ranking: &Ranking) -> CostExpr {
 }
 
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
-/// iteration's head inputs, and the current rule's dimensions after them.
+/// iteration's head inputs, in amortising mode an accumulator (see [`PathMode`]), and the current
+/// rule's dimensions after them.
 struct PathState {
     state: Polyhedron,
     /// Offset of the current rule's dimensions.
     offset: usize,
     cost: Vec<CostExpr>,
+    /// In amortising mode, the costs without the amortised parts of inner loops.
+    cost_rest: Vec<CostExpr>,
     back_calls: usize,
     may_escape: bool,
+    /// Whether the current rule's outputs are the head's outputs (every step so far was a tail
+    /// call passing its outputs on).
+    linked: bool,
+}
+
+/// How paths are enumerated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PathMode {
+    /// Calls of procedures with an [`Amortised`] summary charge their exit cost to the path and
+    /// add `iteration cost · count(args, outs)` to an accumulator dimension placed right after
+    /// the head's inputs, which every transition then carries as its last dimension.
+    amortise: bool,
 }
 
 /// What `rule_cost` finds of one rule.
 struct RuleOutcome {
     cost: CostExpr,
-    /// Calls of cycle members: callee, argument dimensions, and the state at the call.
-    cycle_calls: Vec<(AbsProcId, Vec<Dimension>, Polyhedron)>,
+    /// In amortising mode, the cost without the amortised parts (else the same as `cost`).
+    cost_rest: CostExpr,
+    /// Calls of cycle members: callee, argument and output dimensions, and the state at the call.
+    cycle_calls: Vec<CycleCall>,
     /// Whether control reaches the end of the rule normally.
     completes: bool,
 }
 
+/// A call of a member of the cycle being solved.
+struct CycleCall {
+    callee: AbsProcId,
+    args: Vec<Dimension>,
+    outs: Vec<Dimension>,
+    /// The state at the call.
+    state: Polyhedron,
+}
+
 /// One path through a cycle, from the head to the head (iteration) or out (exit).
 struct Path {
-    /// The transition over (head inputs, next head inputs), for each call back to the head.
+    /// The transition over (head inputs, next head inputs), for each call back to the head (and
+    /// the accumulator, in amortising mode).
     transitions: Vec<Polyhedron>,
     /// Whether the path may leave the cycle by an exception or runs code outside the cycle.
     may_escape: bool,
     cost: CostExpr,
+    cost_rest: CostExpr,
     back_calls: usize,
+    /// For an exit path that returns the head's outputs: the final state over the leading
+    /// dimensions (entry values, head inputs) and the outputs.
+    exit: Option<Polyhedron>,
+}
+
+/// The cost of a loop run that returns, in terms of its inputs and outputs:
+/// `iteration · nat(count(inputs, outputs)) + exit(inputs)`. `count` bounds the iterations by
+/// the drop of a linear ranking function from the entry to the last visit of the head, expressed
+/// through the outputs, so that a caller running the loop repeatedly can add the counts up.
+#[derive(Clone, Debug)]
+struct Amortised {
+    iteration: BigRational,
+    /// Over `%i` (inputs) and `%o<j>` (outputs).
+    count: Linear,
+    exit: CostExpr,
+}
+
+/// The name of output `j` in an amortised count.
+fn output_name(j: usize) -> String {
+    format!("%o{j}")
 }
 
 impl<'a> Solver<'a> {
@@ -272,7 +325,8 @@ impl<'a> Solver<'a> {
             if state.is_empty() {
                 continue;
             }
-            match self.rule_cost(rule, &mut state, &params, &names, None) {
+            let kept = proc.inputs + proc.outputs;
+            match self.rule_cost(rule, &mut state, kept, &params, &names, None, None) {
                 Ok(Some(outcome)) => alternatives.push(outcome.cost),
                 Ok(None) => {}
                 Err(reason) => return Bound::Unknown(reason),
@@ -287,48 +341,97 @@ impl<'a> Solver<'a> {
     /// that never return); each is returned with the state at the call. `Ok(None)` when the rule
     /// cannot be reached from `state`; a rule that stops at a call that never returns normally
     /// still costs what it ran, with `completes: false`.
+    #[allow(clippy::too_many_arguments)]
     fn rule_cost(
         &self,
         rule: &AbstractRule,
         state: &mut Polyhedron,
+        kept: usize,
         params: &[Dimension],
         names: &[String],
         cycle: Option<&[AbsProcId]>,
+        accumulator: Option<Dimension>,
     ) -> Result<Option<RuleOutcome>, String> {
         let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
             rule.cost.constant,
         )))];
+        let mut rest_terms = terms.clone();
         let mut cycle_calls = Vec::new();
         let mut completes = true;
-        for item in &rule.items {
+        let mut accumulating = accumulator.is_some();
+        // Dimensions no later item (nor the rule's symbolic cost) mentions are projected out as
+        // the rule goes; `kept` leading ones (entry values, the head's and the rule's inputs and
+        // outputs) and `params` always stay.
+        let symbolic: Vec<Dimension> = rule
+            .cost
+            .symbolic
+            .iter()
+            .flat_map(|e| e.terms().map(|(d, _)| d).collect::<Vec<_>>())
+            .chain(params.iter().copied())
+            .collect();
+        let dead_after = dead_dimensions(rule, kept, &symbolic);
+        *state = state.project_out(&dead_after[0]);
+        // Emptiness (an unreachable rule) is decided only where it changes the answer: before an
+        // error, after a call that may not return, and at the end.
+        for (k, item) in rule.items.iter().enumerate() {
             match item {
-                Item::Constrain(constraints) => {
-                    state.add_constraints(constraints.iter().cloned());
-                    if state.is_empty() {
-                        return Ok(None);
-                    }
+                Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+                Item::Opaque { reason } => {
+                    return if state.is_empty() {
+                        Ok(None)
+                    } else {
+                        Err(reason.clone())
+                    };
                 }
-                Item::Opaque { reason } => return Err(reason.clone()),
                 Item::Wrap { dim, width, .. } => {
                     overflow::wrap(state, *dim, *width, &rule.ranges);
                 }
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
-                        terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(*bytecodes))));
+                        let cost = CostExpr::Const(BigRational::from_integer(BigInt::from(*bytecodes)));
+                        terms.push(cost.clone());
+                        rest_terms.push(cost);
                     }
                 }
                 Item::Call { callee, args, .. } | Item::Charge { callee, args }
                     if cycle.is_some_and(|c| c.contains(callee)) =>
                 {
-                    cycle_calls.push((*callee, args.clone(), state.clone()));
+                    let outs = match item {
+                        Item::Call { outs, .. } => outs.clone(),
+                        _ => Vec::new(),
+                    };
+                    // Transitions and continuations take the state at this call: what the rule
+                    // accumulates after it would be missed, so it is charged in full instead.
+                    accumulating = false;
+                    cycle_calls.push(CycleCall {
+                        callee: *callee,
+                        args: args.clone(),
+                        outs,
+                        state: state.clone(),
+                    });
                 }
-                Item::Charge { callee, args } => {
-                    let cost = self.callee_cost(*callee, args, state, params, names)?;
-                    terms.push(cost);
-                }
+                Item::Charge { callee, args } => match self.callee_cost(*callee, args, state, params, names) {
+                    Ok(cost) => {
+                        terms.push(cost.clone());
+                        rest_terms.push(cost);
+                    }
+                    Err(_) if state.is_empty() => return Ok(None),
+                    Err(reason) => return Err(reason),
+                },
                 Item::Call { callee, args, outs } => {
-                    let cost = self.callee_cost(*callee, args, state, params, names)?;
-                    terms.push(cost);
+                    let cost = match self.callee_cost(*callee, args, state, params, names) {
+                        Ok(cost) => cost,
+                        Err(_) if state.is_empty() => return Ok(None),
+                        Err(reason) => return Err(reason),
+                    };
+                    // In amortising mode, a summarised loop charges only its exit cost here and
+                    // its iterations to the accumulator (once its outputs are known).
+                    let summary = accumulator
+                        .filter(|_| accumulating)
+                        .and_then(|_| self.amortised.get(callee));
+                    let exit_cost =
+                        summary.and_then(|s| self.map_bound(&s.exit, *callee, args, state, params, names).ok());
+                    terms.push(cost.clone());
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
                             let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
@@ -336,26 +439,50 @@ impl<'a> Solver<'a> {
                         }
                         None => *state = Polyhedron::empty(state.dimensions()),
                     }
-                    if state.is_empty() {
-                        // The callee never returns here: the rule ends with its exception.
+                    let accumulated = match (summary, exit_cost, accumulator) {
+                        (Some(summary), Some(exit_cost), Some(acc)) => {
+                            let added = accumulate(state, acc, summary, args, outs);
+                            if added {
+                                rest_terms.push(exit_cost);
+                            }
+                            added
+                        }
+                        _ => false,
+                    };
+                    if !accumulated {
+                        rest_terms.push(cost);
+                    }
+                    // Operations always return; a method or block may not (it threw).
+                    let may_not_return = !matches!(self.program.procs[*callee].origin, Origin::Aux(_));
+                    if may_not_return && state.is_empty() {
+                        // The callee never returns here: the rule ends with its exception (or
+                        // was unreachable, when the state was empty before the call).
                         completes = false;
                         break;
                     }
                 }
             }
+            if !dead_after[k + 1].is_empty() {
+                *state = state.project_out(&dead_after[k + 1]);
+            }
         }
         if completes {
+            if state.is_empty() {
+                return Ok(None);
+            }
             for e in &rule.cost.symbolic {
                 match upper_bound(state, e, params, names) {
-                    Some(upper) => terms.push(CostExpr::nat(upper)),
-                    None => {
-                        return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}"))
+                    Some(upper) => {
+                        terms.push(CostExpr::nat(upper.clone()));
+                        rest_terms.push(CostExpr::nat(upper));
                     }
+                    None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                 }
             }
         }
         Ok(Some(RuleOutcome {
             cost: CostExpr::add(terms),
+            cost_rest: CostExpr::add(rest_terms),
             cycle_calls,
             completes,
         }))
@@ -372,22 +499,34 @@ impl<'a> Solver<'a> {
     ) -> Result<CostExpr, String> {
         match &self.bounds[callee] {
             Bound::Unknown(reason) => Err(reason.clone()),
-            Bound::Bounded(bound) => {
-                let mut failure = None;
-                let mapped = bound.map_linears(&mut |e| {
-                    let (expr, scale) = substitute(e, args)?;
-                    let upper = upper_bound(state, &expr, params, names);
-                    if upper.is_none() {
-                        failure = Some(format!(
-                            "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
-                            self.program.procs[callee].name.split('/').next().unwrap_or("a method")
-                        ));
-                    }
-                    Some(upper?.scaled_down(&scale))
-                });
-                mapped.ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
-            }
+            Bound::Bounded(bound) => self.map_bound(bound, callee, args, state, params, names),
         }
+    }
+
+    /// A bound over `callee`'s inputs (`%i`) rewritten in terms of `params` under `state`, each
+    /// linear part by its maximum.
+    fn map_bound(
+        &self,
+        bound: &CostExpr,
+        callee: AbsProcId,
+        args: &[Dimension],
+        state: &Polyhedron,
+        params: &[Dimension],
+        names: &[String],
+    ) -> Result<CostExpr, String> {
+        let mut failure = None;
+        let mapped = bound.map_linears(&mut |e| {
+            let (expr, scale) = substitute(e, args)?;
+            let upper = upper_bound(state, &expr, params, names);
+            if upper.is_none() {
+                failure = Some(format!(
+                    "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
+                    self.program.procs[callee].name.split('/').next().unwrap_or("a method")
+                ));
+            }
+            Some(upper?.scaled_down(&scale))
+        });
+        mapped.ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
     }
 
     /// Solves a cycle with a single head; other shapes are unknown.
@@ -519,23 +658,37 @@ impl<'a> Solver<'a> {
         initial: &Polyhedron,
         base: usize,
         params: &[Dimension],
+        mode: PathMode,
     ) -> Result<Vec<Path>, String> {
         let names: Vec<String> = (0..params.len()).map(input_name).collect();
         let inputs = self.program.procs[head].inputs;
+        // The accumulator of amortised costs sits right after the head's inputs.
+        let accumulator = mode.amortise.then_some(base + inputs);
+        let lead = base + inputs + usize::from(mode.amortise);
+        let mut start = initial.add_dims(lead.saturating_sub(initial.dimensions()));
+        if let Some(acc) = accumulator {
+            start.add_constraints(LinearExpr::from_terms(&[(acc, 1)], 0).map(Constraint::equal_zero));
+        }
         let mut done = Vec::new();
         let mut pending = vec![(
             head,
             PathState {
-                state: initial.clone(),
+                state: start,
                 offset: base,
                 cost: Vec::new(),
+                cost_rest: Vec::new(),
                 back_calls: 0,
                 may_escape: false,
+                linked: true,
             },
             Vec::<Polyhedron>::new(),
         )];
         while let Some((p, path, transitions)) = pending.pop() {
             let proc = &self.program.procs[p];
+            // The head's rules start at `base` (their inputs are the head's inputs); rules of
+            // procedures the path continues in start after the leading dimensions.
+            let offset = path.offset;
+            let skip = accumulator.filter(|_| offset == base);
             for rule in &proc.rules {
                 if done.len() + pending.len() > MAX_PATHS {
                     return Err(format!(
@@ -543,20 +696,37 @@ impl<'a> Solver<'a> {
                         self.program.procs[head].name
                     ));
                 }
+                let shifted_rule = shift_rule(rule, offset);
+                // The head's rule dimensions after its inputs would overlap the accumulator: they
+                // move past it.
+                let shifted_rule = match skip {
+                    Some(acc) => skip_dimension(&shifted_rule, acc),
+                    None => shifted_rule,
+                };
                 let mut state = path
                     .state
-                    .add_dims((path.offset + rule.dims).saturating_sub(path.state.dimensions()));
-                let shifted: Vec<Constraint> = rule.guard.iter().filter_map(|c| shift(c, path.offset)).collect();
-                state.add_constraints(shifted);
+                    .add_dims(shifted_rule.dims.saturating_sub(path.state.dimensions()));
+                state.add_constraints(shifted_rule.guard.iter().cloned());
                 if state.is_empty() {
                     continue;
                 }
-                let shifted_rule = shift_rule(rule, path.offset);
-                let Some(outcome) = self.rule_cost(&shifted_rule, &mut state, params, &names, Some(component))? else {
+                let kept = (offset + proc.inputs + proc.outputs + usize::from(skip.is_some())).max(lead);
+                let Some(outcome) = self.rule_cost(
+                    &shifted_rule,
+                    &mut state,
+                    kept,
+                    params,
+                    &names,
+                    Some(component),
+                    accumulator,
+                )?
+                else {
                     continue;
                 };
                 let mut cost_so_far = path.cost.clone();
                 cost_so_far.push(outcome.cost);
+                let mut rest_so_far = path.cost_rest.clone();
+                rest_so_far.push(outcome.cost_rest);
                 let mut transitions = transitions.clone();
                 let mut back_calls = path.back_calls;
                 let may_escape = path.may_escape
@@ -567,42 +737,63 @@ impl<'a> Solver<'a> {
                         Item::Opaque { .. } | Item::Marker { .. } => true,
                         Item::Constrain(_) | Item::Wrap { .. } => false,
                     });
-                let mut next: Option<(AbsProcId, Vec<Dimension>, Polyhedron)> = None;
-                for (callee, args, at_call) in &outcome.cycle_calls {
-                    if *callee == head || self.passes_to(*callee, head) {
+                // This rule's outputs, in the shifted numbering.
+                let own_outputs: Vec<Dimension> = (0..proc.outputs)
+                    .map(|j| {
+                        let d = offset + proc.inputs + j;
+                        d + usize::from(skip.is_some_and(|acc| d >= acc))
+                    })
+                    .collect();
+                let mut next: Option<(CycleCall, bool)> = None;
+                for call in outcome.cycle_calls {
+                    if call.callee == head || self.passes_to(call.callee, head) {
                         back_calls += 1;
                         // The transition: this iteration's head inputs and the next one's, from
                         // the state at the call (what follows the call need not happen).
                         let mut keep: Vec<Dimension> = (base..base + inputs).collect();
-                        keep.extend(args.iter().copied());
-                        transitions.push(restrict(at_call, &keep));
+                        keep.extend(call.args.iter().copied());
+                        keep.extend(accumulator);
+                        transitions.push(restrict(&call.state, &keep));
                     } else {
                         if next.is_some() {
                             return Err("a loop body calls two inner procedures of the same cycle".into());
                         }
-                        next = Some((*callee, args.clone(), at_call.clone()));
+                        let passes_outputs = path.linked && call.outs == own_outputs;
+                        next = Some((call, passes_outputs));
                     }
                 }
                 match next {
-                    None => done.push(Path {
-                        transitions,
-                        may_escape,
-                        cost: CostExpr::add(cost_so_far),
-                        back_calls,
-                    }),
-                    Some((callee, args, at_call)) => {
+                    None => {
+                        let exit =
+                            (back_calls == 0 && outcome.completes && path.linked && shifted_rule.returns).then(|| {
+                                let mut keep: Vec<Dimension> = (0..base + inputs).collect();
+                                keep.extend(own_outputs.iter().copied());
+                                restrict(&state, &keep)
+                            });
+                        done.push(Path {
+                            transitions,
+                            may_escape,
+                            cost: CostExpr::add(cost_so_far),
+                            cost_rest: CostExpr::add(rest_so_far),
+                            back_calls,
+                            exit,
+                        })
+                    }
+                    Some((call, linked)) => {
                         // Continue in the callee: keep the leading dimensions and bind its inputs.
-                        let mut keep: Vec<Dimension> = (0..base + inputs).collect();
-                        keep.extend(args.iter().copied());
-                        let next_state = restrict(&at_call, &keep);
+                        let mut keep: Vec<Dimension> = (0..lead).collect();
+                        keep.extend(call.args.iter().copied());
+                        let next_state = restrict(&call.state, &keep);
                         pending.push((
-                            callee,
+                            call.callee,
                             PathState {
                                 state: next_state,
-                                offset: base + inputs,
+                                offset: lead,
                                 cost: cost_so_far,
+                                cost_rest: rest_so_far,
                                 back_calls,
                                 may_escape,
+                                linked,
                             },
                             transitions,
                         ));
@@ -621,7 +812,8 @@ impl<'a> Solver<'a> {
         };
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
-        let first = self.paths(head, component, &pre, 0, &params)?;
+        let plain = PathMode { amortise: false };
+        let first = self.paths(head, component, &pre, 0, &params, plain)?;
         let transitions: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
         let never_exits = !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
         let ranking = ranking::find(inputs, &transitions);
@@ -647,12 +839,15 @@ impl<'a> Solver<'a> {
         // Pass 2: costs in terms of the entry values, from the invariant relative to them.
         let invariant = self.invariant(inputs, &pre, &transitions);
         let entry_params: Vec<Dimension> = (0..inputs).collect();
-        let paths = self.paths(head, component, &invariant, inputs, &entry_params)?;
+        let paths = self.paths(head, component, &invariant, inputs, &entry_params, plain)?;
         let branching = paths.iter().map(|p| p.back_calls).max().unwrap_or(0);
         let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
         let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
         let total = if branching <= 1 {
-            CostExpr::add([CostExpr::mul([iterations, iteration_cost]), exit_cost])
+            CostExpr::add([
+                CostExpr::mul([iterations.clone(), iteration_cost.clone()]),
+                exit_cost.clone(),
+            ])
         } else {
             // At most b^(depth+1) calls, each costing at most the largest path.
             let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
@@ -666,9 +861,116 @@ impl<'a> Solver<'a> {
                 _ => return Err("branching recursion depth of an unexpected shape".into()),
             };
             let nodes = CostExpr::pow2(depth_plus_one.times(exponent_factor));
-            CostExpr::mul([nodes, CostExpr::max([iteration_cost, exit_cost])])
+            CostExpr::mul([nodes, CostExpr::max([iteration_cost.clone(), exit_cost.clone()])])
         };
+        if branching <= 1 {
+            if let Some(Ranking::Linear(g)) = self.loops.last().and_then(|l| l.ranking.as_ref()) {
+                let g = g.clone();
+                let found = self.summary(head, &g, &paths, &iteration_cost, &exit_cost);
+                if let Some(summary) = found {
+                    self.amortised.insert(head, summary);
+                }
+            }
+            if let Some(amortised) = self.amortised_total(head, component, &pre, &invariant, &transitions, &iterations)
+            {
+                if compare::class_order(&total, &amortised) == compare::ClassOrder::Smaller {
+                    return Ok(amortised);
+                }
+            }
+        }
         Ok(total)
+    }
+
+    /// The amortised form of a solved loop's cost (see [`Amortised`]), when its iterations all
+    /// cost the same constant and every exit that returns passes the head's values on to the
+    /// outputs in a way the value analysis relates.
+    fn summary(
+        &self,
+        head: AbsProcId,
+        g: &Affine,
+        paths: &[Path],
+        iteration_cost: &CostExpr,
+        exit_cost: &CostExpr,
+    ) -> Option<Amortised> {
+        let n = self.program.procs[head].inputs;
+        let m = self.program.procs[head].outputs;
+        let iteration = match iteration_cost {
+            CostExpr::Const(c) => c.clone(),
+            _ => return None,
+        };
+        if m == 0 {
+            return None;
+        }
+        // Over (x0, x_last, outputs): every returning exit path must be related.
+        let mut relation: Option<Polyhedron> = None;
+        for path in paths.iter().filter(|p| p.back_calls == 0) {
+            match &path.exit {
+                Some(exit) => {
+                    relation = Some(match relation {
+                        None => exit.clone(),
+                        Some(r) => r.join(exit),
+                    })
+                }
+                None if !path.may_escape => return None,
+                None => {}
+            }
+        }
+        let relation = relation?;
+        // count ≥ g(x0) - g(x_last).
+        let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
+        for (i, a) in g.coefficients.iter().enumerate() {
+            if !a.is_zero() {
+                terms.push((i, a.clone()));
+                terms.push((n + i, -a.clone()));
+            }
+        }
+        let (expr, scale) = scaled(&terms, &BigRational::zero())?;
+        let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
+        let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
+        let count = upper_bound(&relation, &expr, &params, &names)?.scaled_down(&scale);
+        Some(Amortised {
+            iteration,
+            count,
+            exit: exit_cost.clone(),
+        })
+    }
+
+    /// The cost of a loop whose iterations call loops with an amortised form, when a potential
+    /// of the head's values pays for all their iterations together:
+    /// `iterations · (iteration cost without them) + nat(Φ(x0)) + exit cost`.
+    fn amortised_total(
+        &self,
+        head: AbsProcId,
+        component: &[AbsProcId],
+        pre: &Polyhedron,
+        invariant: &Polyhedron,
+        transitions: &[Polyhedron],
+        iterations: &CostExpr,
+    ) -> Option<CostExpr> {
+        let calls_summarised = component.iter().any(|p| {
+            self.program.procs[*p].rules.iter().any(|r| {
+                r.items
+                    .iter()
+                    .any(|i| matches!(i, Item::Call { callee, .. } if !component.contains(callee) && self.amortised.contains_key(callee)))
+            })
+        });
+        if !calls_summarised || transitions.is_empty() {
+            return None;
+        }
+        let n = self.program.procs[head].inputs;
+        let params: Vec<Dimension> = (0..n).collect();
+        let mode = PathMode { amortise: true };
+        let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
+        let spending: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let phi = ranking::potential(n, &spending)?;
+        let paths = self.paths(head, component, invariant, n, &params, mode).ok()?;
+        let iteration_rest = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost_rest.clone()));
+        let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
+        Some(CostExpr::add([
+            CostExpr::mul([iterations.clone(), iteration_rest]),
+            CostExpr::nat(affine_to_linear(&phi)),
+            exit_cost,
+        ]))
     }
 
     /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
@@ -715,6 +1017,48 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// Adds `iteration · count(args, outs)` of a summarised loop call to the accumulator `acc` of
+/// `state`; `false` (state unchanged) when the count does not fit the polyhedra's numbers.
+fn accumulate(
+    state: &mut Polyhedron,
+    acc: Dimension,
+    summary: &Amortised,
+    args: &[Dimension],
+    outs: &[Dimension],
+) -> bool {
+    let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
+    for (name, a) in &summary.count.terms {
+        let dim = if let Some(j) = name.strip_prefix("%o") {
+            j.parse::<usize>().ok().and_then(|j| outs.get(j))
+        } else {
+            name.strip_prefix('%')
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| args.get(i))
+        };
+        let Some(dim) = dim else {
+            return false;
+        };
+        terms.push((*dim, a * &summary.iteration));
+    }
+    let constant = &summary.count.constant * &summary.iteration;
+    // new = acc + Σ terms + constant, through a fresh dimension `t`.
+    let t = state.dimensions();
+    terms.push((acc, BigRational::one()));
+    terms.push((t, -BigRational::one()));
+    let Some((expr, _)) = scaled(&terms, &constant) else {
+        return false;
+    };
+    let mut next = state.add_dims(1);
+    next.add_constraint(Constraint::equal_zero(expr));
+    let mut next = next.project_out(&[acc]);
+    let Some(link) = LinearExpr::from_terms(&[(acc, 1), (t, -1)], 0) else {
+        return false;
+    };
+    next.add_constraint(Constraint::equal_zero(link));
+    *state = next.remove_dims(&[t]);
+    true
+}
+
 /// A constraint with every dimension moved up by `offset`.
 fn shift(c: &Constraint, offset: usize) -> Option<Constraint> {
     let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (d + offset, a)).collect();
@@ -722,7 +1066,61 @@ fn shift(c: &Constraint, offset: usize) -> Option<Constraint> {
     Some(Constraint::new(e, c.relation()))
 }
 
-/// A rule with every dimension moved up by `offset` (its guard is applied separately).
+/// A rule whose dimensions at or above `at` move up by one, leaving `at` free.
+fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
+    let map = |d: Dimension| if d >= at { d + 1 } else { d };
+    let constraint = |c: &Constraint| -> Option<Constraint> {
+        let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (map(d), a)).collect();
+        let e = LinearExpr::from_terms(&terms, c.expression().constant_term())?;
+        Some(Constraint::new(e, c.relation()))
+    };
+    let items = rule
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::Constrain(cs) => Item::Constrain(cs.iter().filter_map(constraint).collect()),
+            Item::Opaque { reason } => Item::Opaque { reason: reason.clone() },
+            Item::Charge { callee, args } => Item::Charge {
+                callee: *callee,
+                args: args.iter().map(|d| map(*d)).collect(),
+            },
+            Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
+            Item::Wrap { dim, width, pc } => Item::Wrap {
+                dim: map(*dim),
+                width: *width,
+                pc: *pc,
+            },
+            Item::Call { callee, args, outs } => Item::Call {
+                callee: *callee,
+                args: args.iter().map(|d| map(*d)).collect(),
+                outs: outs.iter().map(|d| map(*d)).collect(),
+            },
+        })
+        .collect();
+    let mut cost = rule.cost.clone();
+    cost.symbolic = cost
+        .symbolic
+        .iter()
+        .filter_map(|e| {
+            LinearExpr::from_terms(
+                &e.terms().map(|(d, a)| (map(d), a)).collect::<Vec<_>>(),
+                e.constant_term(),
+            )
+        })
+        .collect();
+    AbstractRule {
+        dims: rule.dims + 1,
+        cost,
+        guard: rule.guard.iter().filter_map(constraint).collect(),
+        items,
+        returns: rule.returns,
+        may_throw: rule.may_throw,
+        source: rule.source,
+        ranges: rule.ranges.iter().map(|(d, w)| (map(*d), *w)).collect(),
+    }
+}
+
+/// A rule with every dimension moved up by `offset`.
 fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
     let items = rule
         .items
@@ -761,7 +1159,7 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
     AbstractRule {
         dims: rule.dims + offset,
         cost,
-        guard: Vec::new(),
+        guard: rule.guard.iter().filter_map(|c| shift(c, offset)).collect(),
         items,
         returns: rule.returns,
         may_throw: rule.may_throw,

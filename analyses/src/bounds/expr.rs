@@ -160,6 +160,20 @@ impl CostExpr {
                 other => rest.push(other),
             }
         }
+        // Like terms (`k·X` and `k'·X`) merge into `(k + k')·X`, in first-occurrence order.
+        let mut merged: Vec<(BigRational, CostExpr)> = Vec::new();
+        for term in rest {
+            let (coefficient, base) = term.split_coefficient();
+            match merged.iter_mut().find(|(_, b)| *b == base) {
+                Some((k, _)) => *k += coefficient,
+                None => merged.push((coefficient, base)),
+            }
+        }
+        let mut rest: Vec<CostExpr> = merged
+            .into_iter()
+            .filter(|(k, _)| !k.is_zero())
+            .map(|(k, base)| CostExpr::mul([CostExpr::Const(k), base]))
+            .collect();
         if !constant.is_zero() {
             rest.insert(0, CostExpr::Const(constant));
         }
@@ -167,6 +181,29 @@ impl CostExpr {
             0 => CostExpr::zero(),
             1 => rest.pop().unwrap_or_else(CostExpr::zero),
             _ => CostExpr::Add(rest),
+        }
+    }
+
+    /// `(k, X)` with `self = k·X` and no constant factor left in `X`.
+    fn split_coefficient(self) -> (BigRational, CostExpr) {
+        match self {
+            CostExpr::Mul(factors) => {
+                let mut k = BigRational::one();
+                let mut rest = Vec::new();
+                for f in factors {
+                    match f {
+                        CostExpr::Const(c) => k *= c,
+                        other => rest.push(other),
+                    }
+                }
+                let base = match rest.len() {
+                    0 => CostExpr::Const(BigRational::one()),
+                    1 => rest.pop().unwrap_or_else(CostExpr::zero),
+                    _ => CostExpr::Mul(rest),
+                };
+                (k, base)
+            }
+            other => (BigRational::one(), other),
         }
     }
 

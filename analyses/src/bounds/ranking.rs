@@ -48,6 +48,8 @@ struct Obligation {
     constant: f64,
     /// Factors of the unknowns' constants that enter the constant term: `(factor, function index)`.
     constant_parts: Vec<(f64, usize)>,
+    /// Known coefficients of dimensions past the `2n` of the loop variables: `(dimension, factor)`.
+    fixed: Vec<(usize, f64)>,
 }
 
 /// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
@@ -73,11 +75,13 @@ fn linear(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
             parts: vec![(1.0, 0, false)],
             constant: -1.0,
             constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
         },
         Obligation {
             parts: vec![(1.0, 0, false), (-1.0, 0, true)],
             constant: -1.0,
             constant_parts: vec![],
+            fixed: vec![],
         },
     ];
     let f = solve(n, 1, transitions, &obligations)?.pop()?;
@@ -92,11 +96,13 @@ fn halving(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
             parts: vec![(1.0, 0, false)],
             constant: -1.0,
             constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
         },
         Obligation {
             parts: vec![(1.0, 0, false), (-2.0, 0, true)],
             constant: 0.0,
             constant_parts: vec![(-1.0, 0)],
+            fixed: vec![],
         },
     ];
     let f = solve(n, 1, transitions, &obligations)?.pop()?;
@@ -111,21 +117,25 @@ fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
             parts: vec![(1.0, 0, false)],
             constant: -1.0,
             constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
         },
         Obligation {
             parts: vec![(1.0, 0, true), (-2.0, 0, false)],
             constant: 0.0,
             constant_parts: vec![(-1.0, 0)],
+            fixed: vec![],
         },
         Obligation {
             parts: vec![(1.0, 1, false), (-1.0, 0, false)],
             constant: -1.0,
             constant_parts: vec![(1.0, 1), (-1.0, 0)],
+            fixed: vec![],
         },
         Obligation {
             parts: vec![(1.0, 1, false), (-1.0, 1, true)],
             constant: 0.0,
             constant_parts: vec![],
+            fixed: vec![],
         },
     ];
     let mut functions = solve(n, 2, transitions, &obligations)?;
@@ -133,6 +143,63 @@ fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
     let growing = functions.pop()?;
     let ranking = Ranking::Doubling { growing, bound };
     verify(n, transitions, &ranking).then_some(ranking)
+}
+
+/// A potential for amortisation: transitions are polyhedra over `2n + 1` dimensions, the loop's
+/// variables before and after one iteration and what the iteration spends (its last dimension,
+/// `a`). Finds an affine `Φ` with `Φ(x) - Φ(x') ≥ a` and `Φ(x') ≥ 0` on every transition, so that
+/// the spending of all iterations together is at most `nat(Φ(x0))`: the sum telescopes to
+/// `Φ(x0) - Φ(x_last) ≤ Φ(x0)`. **Checked exactly, like ranking functions.**
+pub fn potential(n: usize, transitions: &[Polyhedron]) -> Option<Affine> {
+    let live: Vec<&Polyhedron> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    if live.is_empty() {
+        return Some(Affine {
+            coefficients: vec![BigRational::zero(); n],
+            constant: BigRational::zero(),
+        });
+    }
+    let obligations = vec![
+        // Φ(x) - Φ(x') - a ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
+            constant: 0.0,
+            constant_parts: vec![],
+            fixed: vec![(2 * n, -1.0)],
+        },
+        // Φ(x') ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 0, true)],
+            constant: 0.0,
+            constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
+        },
+    ];
+    let phi = solve(n, 1, &live, &obligations)?.pop()?;
+    let pays = exact_pays(n, &phi)?;
+    let after = exact_constraint(n, &[(1, &phi, true)], &BigRational::zero())?;
+    live.iter()
+        .all(|t| t.entails(&pays) && t.entails(&after))
+        .then_some(phi)
+}
+
+/// `Φ(x) - Φ(x') - a ≥ 0` over `2n + 1` dimensions, scaled to integer coefficients.
+fn exact_pays(n: usize, phi: &Affine) -> Option<Constraint> {
+    let mut coefficients = vec![BigRational::zero(); 2 * n + 1];
+    for (i, c) in phi.coefficients.iter().enumerate() {
+        coefficients[i] += c;
+        coefficients[n + i] -= c;
+    }
+    coefficients[2 * n] = -BigRational::one();
+    let denominator = coefficients.iter().fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
+    let integer: Option<Vec<i64>> = coefficients
+        .iter()
+        .map(|r| {
+            (r * BigRational::from_integer(denominator.clone()))
+                .to_integer()
+                .to_i64()
+        })
+        .collect();
+    Some(Constraint::greater_or_equal_zero(LinearExpr::new(integer?, 0)))
 }
 
 /// Solves for `count` affine functions meeting every obligation on every transition (Farkas), and
@@ -166,8 +233,8 @@ fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obl
                     Relation::GreaterOrEqual => vars.add(variable().min(0.0)),
                 })
                 .collect();
-            // Coefficients: for each of the 2n dimensions, Σ λ_i a_i[d] = wanted[d].
-            for d in 0..2 * n {
+            // Coefficients: for each dimension, Σ λ_i a_i[d] = wanted[d].
+            for d in 0..transition.dimensions().max(2 * n) {
                 let mut lhs = Expression::from(0.0);
                 for (row, lambda) in rows.iter().zip(&multipliers) {
                     let a = row.expression().coefficient(d);
@@ -180,6 +247,11 @@ fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obl
                     let (base, offset) = if primed { (n, n) } else { (0, 0) };
                     if d >= base && d < base + n {
                         wanted += factor * coefficients[function][d - offset];
+                    }
+                }
+                for &(dimension, factor) in &obligation.fixed {
+                    if dimension == d {
+                        wanted += factor;
                     }
                 }
                 constraints.push((lhs - wanted).eq(0.0));

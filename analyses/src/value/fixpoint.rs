@@ -48,6 +48,57 @@ pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
     extended.map_dims(&mapping, args.len())
 }
 
+/// The dimensions (at or above `kept`, and not in `final_uses`) of a rule that no item mentions
+/// after each point: index 0 is after the guard, index `k + 1` after item `k` (and a last, empty
+/// index for the final uses).
+pub fn dead_dimensions(rule: &AbstractRule, kept: usize, final_uses: &[Dimension]) -> Vec<Vec<Dimension>> {
+    let mut last_use: Vec<Option<usize>> = vec![None; rule.dims];
+    let mut mention = |d: Dimension, at: usize| {
+        if let Some(slot) = last_use.get_mut(d) {
+            *slot = Some(slot.map_or(at, |old| old.max(at)));
+        }
+    };
+    for c in &rule.guard {
+        for (d, _) in c.expression().terms() {
+            mention(d, 0);
+        }
+    }
+    for (k, item) in rule.items.iter().enumerate() {
+        match item {
+            Item::Constrain(constraints) => {
+                for c in constraints {
+                    for (d, _) in c.expression().terms() {
+                        mention(d, k + 1);
+                    }
+                }
+            }
+            Item::Call { args, outs, .. } => {
+                for d in args.iter().chain(outs) {
+                    mention(*d, k + 1);
+                }
+            }
+            Item::Charge { args, .. } => {
+                for d in args {
+                    mention(*d, k + 1);
+                }
+            }
+            Item::Wrap { dim, .. } => mention(*dim, k + 1),
+            Item::Opaque { .. } | Item::Marker { .. } => {}
+        }
+    }
+    // Final uses are past the last item, so they are never projected out.
+    for &d in final_uses {
+        mention(d, rule.items.len() + 1);
+    }
+    let mut dead = vec![Vec::new(); rule.items.len() + 2];
+    for (d, last) in last_use.iter().enumerate().skip(kept) {
+        if let Some(at) = last {
+            dead[*at].push(d);
+        }
+    }
+    dead
+}
+
 /// Runs the fixpoint from the given entries (a procedure and its initial precondition).
 pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
     Solver::new(program).run(entries, &|| false)
@@ -163,12 +214,17 @@ impl<'a> Solver<'a> {
     fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &Polyhedron) -> Option<Polyhedron> {
         let proc = &self.program.procs[q];
         let dims = rule.dims.max(proc.inputs + proc.outputs);
+        let kept = proc.inputs + proc.outputs;
         let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
         state.add_constraints(rule.guard.iter().cloned());
         if state.is_empty() {
             return None;
         }
-        for item in &rule.items {
+        // Dimensions other than the inputs and outputs are projected out after their last use,
+        // which keeps the state small in long rules (exact: nothing later mentions them).
+        let dead_after = dead_dimensions(rule, kept, &[]);
+        state = state.project_out(&dead_after[0]);
+        for (k, item) in rule.items.iter().enumerate() {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
                 Item::Opaque { .. } | Item::Marker { .. } => {}
@@ -191,11 +247,18 @@ impl<'a> Solver<'a> {
                     let post = self.post[callee].clone()?;
                     let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
                     state = state.meet(&embed(&post, &targets, dims));
+                    // A callee that never returns here ends the rule.
+                    if state.is_empty() {
+                        return None;
+                    }
                 }
             }
-            if state.is_empty() {
-                return None;
+            if !dead_after[k + 1].is_empty() {
+                state = state.project_out(&dead_after[k + 1]);
             }
+        }
+        if state.is_empty() {
+            return None;
         }
         if !rule.returns {
             return None;
@@ -221,7 +284,12 @@ impl<'a> Solver<'a> {
             None => {
                 // The first precondition's constraints are thresholds of later widenings: those
                 // that every later call still satisfies survive (a loop's entry facts).
-                for c in condition.minimized().constraints().iter().flat_map(Constraint::split_into_inequalities) {
+                for c in condition
+                    .minimized()
+                    .constraints()
+                    .iter()
+                    .flat_map(Constraint::split_into_inequalities)
+                {
                     if !self.thresholds[q].contains(&c) {
                         self.thresholds[q].push(c);
                     }

@@ -5,7 +5,7 @@
 //!
 //! [`wrap`] keeps the mathematical constraints only when the current state proves the result
 //! within the type's range, given the range of every other typed dimension of the rule; otherwise
-//! it forgets the result (keeping only its type's range), which holds whatever the JVM computes.
+//! it forgets the result, which holds whatever the JVM computes.
 //!
 //! **Soundness argument.** By induction over a run: while every kept result lies in range, the
 //! JVM's values equal the mathematical ones, so the abstract states (computed with kept and
@@ -64,10 +64,9 @@ impl Width {
 
 /// Applies a `Wrap` of `dim` to `state`: returns `true` when the state (with the ranges of the
 /// other dimensions in `ranges`) proves the value within `width`, leaving the state unchanged;
-/// otherwise replaces the state by one where `dim` is forgotten and only in range, and returns
-/// `false`. Dimensions out of the state's range are ignored.
+/// otherwise replaces the state by one where `dim` is forgotten, and returns `false`. Dimensions out of the state's range are ignored.
 pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dimension, Width)]) -> bool {
-    if dim >= state.dimensions() || state.is_empty() {
+    if dim >= state.dimensions() {
         return true;
     }
     let mentioned: HashSet<Dimension> = state
@@ -76,7 +75,6 @@ pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dim
         .flat_map(|c| c.expression().terms().map(|(d, _)| d))
         .collect();
     if !mentioned.contains(&dim) {
-        state.add_constraints(width.holds(dim));
         return true;
     }
     let mut boxed = state.clone();
@@ -88,8 +86,9 @@ pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dim
     if width.proves(dim).iter().all(|c| boxed.entails(c)) {
         return true;
     }
+    // The type's range would hold too, but its large constants make every later operation on
+    // the state slower; the checks above add it where it matters.
     *state = state.project_out(&[dim]);
-    state.add_constraints(width.holds(dim));
     false
 }
 

@@ -105,7 +105,8 @@ public class Recursive {
         return c;
     }
 
-    // expect: O(n)
+    // `2 * n` wraps around for |n| >= 2^30, and then the second call's cost is not a function of n.
+    // expect: O(n) for inputs within limits
     static int twoHelpers(int n) {
         return helper(n) + helper(2 * n) + linearRec(n);
     }
