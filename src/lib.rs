@@ -6,3 +6,4 @@ pub mod lift;
 pub mod profile;
 pub mod program;
 pub mod report;
+pub mod spec;
