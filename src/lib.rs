@@ -1,5 +1,6 @@
 //! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
 pub mod analyze;
+pub mod check;
 pub mod classfile;
 pub mod cli;
 pub mod lift;

@@ -1,9 +1,11 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
 mod analyze;
+mod check;
 mod ir;
 mod profile;
 mod schedule;
 mod sources;
+mod specs;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -36,6 +38,9 @@ pub enum Format {
 enum Command {
     /// Bound the cost of methods: closed-form upper bounds, complexity classes, termination.
     Analyze(analyze::AnalyzeArgs),
+    /// Verify the separation-logic resource specifications (@Requires, @Ensures, @Invariant) of
+    /// annotated methods, or infer their resource variables by linear programming.
+    Check(check::CheckArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
     Ir(ir::IrArgs),
     /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
@@ -43,6 +48,8 @@ enum Command {
     /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
     /// scheduling went).
     Schedule(schedule::ScheduleArgs),
+    /// Write the Java annotations and markers (package jresa.spec) to compile programs against.
+    Specs(specs::SpecsArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -50,9 +57,11 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Ir(args) => ir::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),
+        Command::Specs(args) => specs::run(&args),
     };
     ExitCode::from(code)
 }

@@ -116,6 +116,9 @@ pub use profile::{profile_error, profile_text, profile_warning};
 
 pub mod schedule;
 
+mod check;
+pub use check::{check_diagnostics, check_text, spec_diagnostic};
+
 /// The `analyze` text report: per method its bound, class, termination and loops.
 pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
     let mut out = format!("cost model: {}\n", report.cost_model);

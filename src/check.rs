@@ -1,0 +1,394 @@
+//! `jresa check`: the amortised analysis of annotated methods. Reads the specifications from the
+//! classfiles, answers the proof search's questions about the program (lifted code, class
+//! layouts, call targets) from the inputs and the class path, and assembles the report and the
+//! diagnostics of malformed annotations.
+
+use crate::classfile::{ClassFile, ClassPath, Method};
+use crate::lift::lift_method;
+use crate::program::build_hierarchy;
+use crate::spec::{method_spec, AnnotationError};
+use jresa_analyses::amortised::assertion::Span;
+use jresa_analyses::amortised::program::{
+    ClassLayout, FieldInfo, FieldKey, MethodKey, ProgramView, Resolution, SpecLookup, Target,
+};
+use jresa_analyses::amortised::resource::rational_text;
+use jresa_analyses::amortised::session::{MethodOutcome, Session, Status};
+use jresa_analyses::amortised::spec::Role;
+use jresa_analyses::hierarchy::{Hierarchy, ACC_STATIC};
+use jresa_analyses::ir::{CallKind, MethodIr, MethodRef};
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Version of the JSON report format.
+pub const CHECK_REPORT_VERSION: u32 = 1;
+
+/// Native methods: declared, but without bytecode.
+const ACC_NATIVE: u16 = 0x0100;
+
+/// A loop invariant the proof used that the annotations did not (entirely) give.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct InvariantCheck {
+    pub line: Option<u32>,
+    pub offset: u32,
+    /// The `@Invariant` identifier when the loop has a written invariant.
+    pub id: Option<i32>,
+    /// `invariant` for a whole inferred invariant, `facts` for data facts added to a written one.
+    pub kind: String,
+    pub text: String,
+}
+
+/// The result for one annotated method.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MethodCheck {
+    /// Binary name with dots.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    /// `verified`, `inferred`, `failed` or `error`.
+    pub status: String,
+    /// The method's resource variables and their values (exact rationals, `n` or `n/d`), in the
+    /// order the annotations mention them, then those of inferred invariants.
+    pub resource_variables: Vec<(String, String)>,
+    /// Whether the values minimise the sum of the resource variables (checked exactly).
+    pub optimal: Option<bool>,
+    /// The bound the precondition gives at these values.
+    pub bound: Option<String>,
+    pub reason: Option<String>,
+    pub source_file: Option<String>,
+    pub line: Option<u32>,
+    pub offset: Option<u32>,
+    pub invariants_inferred: Vec<InvariantCheck>,
+    /// The outcome itself, for tests (not serialized).
+    #[serde(skip)]
+    pub outcome: Option<MethodOutcome>,
+}
+
+/// A malformed annotation or marker, to render as a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecDiagnostic {
+    pub source_file: Option<String>,
+    /// `Class.name(descriptor)`.
+    pub method: String,
+    /// The first line of the method's code (the annotations stand just above it).
+    pub method_line: Option<u32>,
+    pub role: Option<Role>,
+    /// The annotation string, when the problem is in one.
+    pub text: Option<String>,
+    pub span: Option<Span>,
+    pub offset: Option<u32>,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// The `check` report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CheckReport {
+    pub version: u32,
+    pub methods: Vec<MethodCheck>,
+    #[serde(skip)]
+    pub diagnostics: Vec<SpecDiagnostic>,
+}
+
+impl CheckReport {
+    /// The exit code: 2 when an annotation is malformed, else 1 when a specification fails.
+    pub fn exit_code(&self) -> u8 {
+        if self.methods.iter().any(|m| m.status == Status::Error.name()) {
+            2
+        } else if self.methods.iter().any(|m| m.status == Status::Failed.name()) {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// The program as the proof search sees it.
+struct View<'a> {
+    inputs: HashMap<&'a str, &'a ClassFile>,
+    classpath: Option<&'a ClassPath>,
+    hierarchy: Hierarchy,
+    specs: HashMap<MethodKey, SpecLookup>,
+    code: RefCell<HashMap<MethodKey, Result<Arc<MethodIr>, String>>>,
+    layouts: RefCell<HashMap<String, Option<Arc<ClassLayout>>>>,
+}
+
+impl View<'_> {
+    fn class(&self, name: &str) -> Option<Arc<ClassFile>> {
+        match self.inputs.get(name) {
+            Some(class) => Some(Arc::new((*class).clone())),
+            None => self.classpath.and_then(|cp| cp.get(name)),
+        }
+    }
+}
+
+impl ProgramView for View<'_> {
+    fn code(&self, method: &MethodKey) -> Result<Arc<MethodIr>, String> {
+        if let Some(cached) = self.code.borrow().get(method) {
+            return cached.clone();
+        }
+        let result = (|| {
+            let class = self
+                .class(&method.class)
+                .ok_or_else(|| format!("the class {} is not available", method.class.replace('/', ".")))?;
+            let decl = class
+                .methods
+                .iter()
+                .find(|m| m.name == method.name && m.descriptor == method.descriptor)
+                .ok_or_else(|| format!("{method} does not exist"))?;
+            lift_method(&class, decl)
+                .map(Arc::new)
+                .map_err(|error| format!("its code cannot be lifted ({error})"))
+        })();
+        self.code.borrow_mut().insert(method.clone(), result.clone());
+        result
+    }
+
+    fn spec(&self, method: &MethodKey) -> SpecLookup {
+        self.specs.get(method).cloned().unwrap_or(SpecLookup::None)
+    }
+
+    fn layout(&self, class: &str) -> Option<Arc<ClassLayout>> {
+        if let Some(cached) = self.layouts.borrow().get(class) {
+            return cached.clone();
+        }
+        let mut fields = Vec::new();
+        let mut current = Some(class.to_owned());
+        let mut found = false;
+        // Superclass chains are short; the bound only guards against cycles in corrupt input.
+        for _ in 0..64 {
+            let Some(name) = current.take() else { break };
+            let Some(decl) = self.class(&name) else {
+                if !found {
+                    self.layouts.borrow_mut().insert(class.to_owned(), None);
+                    return None;
+                }
+                break;
+            };
+            found = true;
+            for field in decl.fields.iter().filter(|f| f.access & ACC_STATIC == 0) {
+                fields.push(FieldInfo {
+                    key: FieldKey {
+                        class: decl.name.clone(),
+                        name: field.name.clone(),
+                    },
+                    descriptor: field.descriptor.clone(),
+                });
+            }
+            current = decl.super_name.clone();
+        }
+        let layout = Some(Arc::new(ClassLayout {
+            name: class.to_owned(),
+            fields,
+        }));
+        self.layouts.borrow_mut().insert(class.to_owned(), layout.clone());
+        layout
+    }
+
+    fn resolve(&self, kind: CallKind, method: &MethodRef, exact_receiver: Option<&str>) -> Resolution {
+        let target = |t: &jresa_analyses::hierarchy::Target| {
+            let native = self
+                .hierarchy
+                .class(&t.class)
+                .and_then(|c| {
+                    c.methods
+                        .iter()
+                        .find(|m| m.name == t.name && m.descriptor == t.descriptor)
+                })
+                .is_some_and(|m| m.access & ACC_NATIVE != 0);
+            Target {
+                key: MethodKey::new(&t.class, &t.name, &t.descriptor),
+                native,
+                library: !self.inputs.contains_key(t.class.as_str()),
+            }
+        };
+        if let Some(receiver) = exact_receiver {
+            if let Some(selected) = self
+                .hierarchy
+                .resolve(&method.class, &method.name, &method.descriptor)
+                .and_then(|resolved| self.hierarchy.select(receiver, &resolved))
+            {
+                return Resolution::Unique(target(&selected));
+            }
+        }
+        let targets = self.hierarchy.targets(kind, method);
+        if !targets.complete {
+            return Resolution::Unresolved("some classes it may dispatch to are not available".to_owned());
+        }
+        match targets.targets.as_slice() {
+            [] => Resolution::Unresolved("no method of that name exists".to_owned()),
+            [one] => Resolution::Unique(target(one)),
+            several => Resolution::Several(
+                several
+                    .iter()
+                    .map(|t| MethodKey::new(&t.class, &t.name, &t.descriptor))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        self.hierarchy.is_subtype(sub, sup)
+    }
+}
+
+/// Checks the annotated methods of `classes` that `select` accepts.
+pub fn check(
+    classes: &[ClassFile],
+    classpath: Option<&ClassPath>,
+    select: &dyn Fn(&ClassFile, &Method) -> bool,
+) -> CheckReport {
+    let hierarchy = build_hierarchy(classes, classpath);
+    let mut specs = HashMap::new();
+    let mut annotation_errors: HashMap<MethodKey, Vec<AnnotationError>> = HashMap::new();
+    for class in classes {
+        for method in &class.methods {
+            let key = MethodKey::new(&class.name, &method.name, &method.descriptor);
+            match method_spec(method) {
+                Ok(None) => {}
+                Ok(Some(spec)) => {
+                    specs.insert(key, SpecLookup::Some(Arc::new(spec)));
+                }
+                Err(errors) => {
+                    specs.insert(key.clone(), SpecLookup::Malformed);
+                    annotation_errors.insert(key, errors);
+                }
+            }
+        }
+    }
+    let view = View {
+        inputs: classes.iter().map(|c| (c.name.as_str(), c)).collect(),
+        classpath,
+        hierarchy,
+        specs,
+        code: RefCell::new(HashMap::new()),
+        layouts: RefCell::new(HashMap::new()),
+    };
+    let mut session = Session::new(&view);
+    let mut report = CheckReport {
+        version: CHECK_REPORT_VERSION,
+        methods: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for class in classes {
+        for method in &class.methods {
+            let key = MethodKey::new(&class.name, &method.name, &method.descriptor);
+            let lookup = view.spec(&key);
+            if matches!(lookup, SpecLookup::None) || !select(class, method) {
+                continue;
+            }
+            let method_line = method
+                .code
+                .as_ref()
+                .and_then(|c| c.as_ref().ok())
+                .and_then(|c| c.line_numbers.iter().map(|(_, line)| *line).min());
+            let diagnostic =
+                |role: Option<Role>, text: Option<String>, span: Option<Span>, offset: Option<u32>, message: String| {
+                    let line = offset.and_then(|pc| {
+                        method.code.as_ref().and_then(|c| c.as_ref().ok()).and_then(|c| {
+                            c.line_numbers
+                                .iter()
+                                .take_while(|(start, _)| *start <= pc)
+                                .last()
+                                .map(|(_, line)| *line)
+                        })
+                    });
+                    SpecDiagnostic {
+                        source_file: class.source_file.clone(),
+                        method: key.to_string(),
+                        method_line,
+                        role,
+                        text,
+                        span,
+                        offset,
+                        line,
+                        message,
+                    }
+                };
+            let mut entry = MethodCheck {
+                class: class.name.replace('/', "."),
+                name: method.name.clone(),
+                descriptor: method.descriptor.clone(),
+                status: Status::Error.name().to_owned(),
+                resource_variables: Vec::new(),
+                optimal: None,
+                bound: None,
+                reason: None,
+                source_file: class.source_file.clone(),
+                line: method_line,
+                offset: None,
+                invariants_inferred: Vec::new(),
+                outcome: None,
+            };
+            if let Some(errors) = annotation_errors.get(&key) {
+                entry.reason = errors.first().map(|e| format!("{}: {}", e.role, e.error.message));
+                for error in errors {
+                    let text = (!error.text.is_empty()).then(|| error.text.clone());
+                    let span = text.as_ref().map(|_| error.error.span);
+                    report.diagnostics.push(diagnostic(
+                        Some(error.role),
+                        text,
+                        span,
+                        None,
+                        error.error.message.clone(),
+                    ));
+                }
+                report.methods.push(entry);
+                continue;
+            }
+            let outcome = session.check(&key);
+            let spec = match &lookup {
+                SpecLookup::Some(spec) => Some(spec.clone()),
+                _ => None,
+            };
+            for problem in &outcome.problems {
+                let text = problem.role.and_then(|role| {
+                    let spec = spec.as_ref()?;
+                    match role {
+                        Role::Requires => spec.requires.as_ref().map(|a| a.text.clone()),
+                        Role::Ensures => spec.ensures.as_ref().map(|a| a.text.clone()),
+                        Role::Invariant(id) => spec.invariant(id).map(|a| a.text.clone()),
+                    }
+                });
+                let span = text.as_ref().and(problem.span);
+                report.diagnostics.push(diagnostic(
+                    problem.role,
+                    text,
+                    span,
+                    problem.offset,
+                    problem.message.clone(),
+                ));
+            }
+            entry.status = outcome.status.name().to_owned();
+            entry.resource_variables = outcome
+                .resource_variables
+                .iter()
+                .map(|(name, value)| (name.clone(), rational_text(value)))
+                .collect();
+            if matches!(outcome.status, Status::Verified | Status::Inferred) {
+                entry.optimal = (!outcome.resource_variables.is_empty()).then_some(outcome.optimal);
+                entry.bound = outcome.bound.as_ref().map(|b| b.to_string());
+            }
+            entry.reason = outcome.reason.clone();
+            if outcome.line.is_some() || outcome.offset.is_some() {
+                entry.line = outcome.line;
+                entry.offset = outcome.offset;
+            }
+            entry.invariants_inferred = outcome
+                .invariants
+                .iter()
+                .map(|i| InvariantCheck {
+                    line: i.line,
+                    offset: i.offset,
+                    id: i.id,
+                    kind: if i.inferred { "invariant" } else { "facts" }.to_owned(),
+                    text: i.text.clone(),
+                })
+                .collect();
+            entry.outcome = Some(outcome);
+            report.methods.push(entry);
+        }
+    }
+    report
+}
