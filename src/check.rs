@@ -49,7 +49,8 @@ pub struct MethodCheck {
     /// `verified`, `inferred`, `failed` or `error`.
     pub status: String,
     /// The method's resource variables and their values (exact rationals, `n` or `n/d`), in the
-    /// order the annotations mention them, then those of inferred invariants.
+    /// order the annotations mention them, then those of inferred invariants (a JSON object).
+    #[serde(serialize_with = "ordered_map")]
     pub resource_variables: Vec<(String, String)>,
     /// Whether the values minimise the sum of the resource variables (checked exactly).
     pub optimal: Option<bool>,
@@ -57,12 +58,20 @@ pub struct MethodCheck {
     pub bound: Option<String>,
     pub reason: Option<String>,
     pub source_file: Option<String>,
+    /// The first line of the method's code.
+    pub method_line: Option<u32>,
+    /// Where the specification fails: source line and bytecode offset (when it fails at one).
     pub line: Option<u32>,
     pub offset: Option<u32>,
     pub invariants_inferred: Vec<InvariantCheck>,
     /// The outcome itself, for tests (not serialized).
     #[serde(skip)]
     pub outcome: Option<MethodOutcome>,
+}
+
+/// Pairs as a JSON object whose keys keep their order.
+fn ordered_map<S: serde::Serializer>(pairs: &[(String, String)], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 /// A malformed annotation or marker, to render as a diagnostic.
@@ -316,7 +325,8 @@ pub fn check(
                 bound: None,
                 reason: None,
                 source_file: class.source_file.clone(),
-                line: method_line,
+                method_line,
+                line: None,
                 offset: None,
                 invariants_inferred: Vec::new(),
                 outcome: None,
@@ -371,10 +381,8 @@ pub fn check(
                 entry.bound = outcome.bound.as_ref().map(|b| b.to_string());
             }
             entry.reason = outcome.reason.clone();
-            if outcome.line.is_some() || outcome.offset.is_some() {
-                entry.line = outcome.line;
-                entry.offset = outcome.offset;
-            }
+            entry.line = outcome.line;
+            entry.offset = outcome.offset;
             entry.invariants_inferred = outcome
                 .invariants
                 .iter()

@@ -7,7 +7,7 @@ use ariadne::{Config, Label, Report, ReportKind, Source};
 pub fn check_text(report: &CheckReport) -> String {
     let mut out = String::new();
     for m in &report.methods {
-        let location = match (&m.source_file, m.line) {
+        let location = match (&m.source_file, m.method_line) {
             (Some(file), Some(line)) => format!("  [{file}:{line}]"),
             _ => String::new(),
         };
@@ -30,9 +30,9 @@ pub fn check_text(report: &CheckReport) -> String {
             out.push_str(&format!("  bound: {bound}\n"));
         }
         if let Some(reason) = &m.reason {
-            let at = match (m.status.as_str(), m.line, m.offset) {
-                ("failed", Some(line), Some(offset)) => format!(" [line {line}, offset {offset}]"),
-                ("failed", None, Some(offset)) => format!(" [offset {offset}]"),
+            let at = match (m.line, m.offset) {
+                (Some(line), Some(offset)) => format!(" [line {line}, offset {offset}]"),
+                (None, Some(offset)) => format!(" [offset {offset}]"),
                 _ => String::new(),
             };
             out.push_str(&format!("  reason: {reason}{at}\n"));

@@ -336,7 +336,7 @@ fn merge_segments(st: &mut State, named: &BTreeMap<Value, Vec<TermKind>>) {
                     .filter(|(k, _)| *k != i && *k != j)
                     .map(|(_, a)| a.clone())
                     .collect();
-                if *z == Value::Null || others.allocated(*z) {
+                if others.null_or_allocated(*z) {
                     merged = Some((i, j, *x, *z, first_link.clone()));
                     break 'search;
                 }

@@ -22,7 +22,7 @@
 use super::abstraction::abstract_state;
 use super::assertion::{Assertion, Assertions, DataOp, HeapAssertion, LinearExpr, SpecError, TermKind};
 use super::context::{marker_id, MethodCtx};
-use super::entail::{assume, expose_certain, prove, Binding, Proof};
+use super::entail::{assume, expose_certain, prove, unfold_certain, Binding, Proof};
 use super::limits::{MAX_ACCESS_CASES, MAX_FRAMES, MAX_INLINE_DEPTH, MAX_INVARIANT_DISJUNCTS, MAX_PATHS, MAX_STEPS};
 use super::program::{FieldKey, MethodKey, ProgramView, Resolution, SpecLookup, Target};
 use super::resolve::{resolve, RAssertions, RConj, RFact, RTerm};
@@ -298,6 +298,7 @@ impl<'a> Engine<'a> {
             if !rule.guard.iter().all(|cond| self.apply_guard(&mut state, cond, &env)) {
                 continue;
             }
+            unfold_certain(&mut state, &mut self.fresh);
             let mut next = path.clone();
             next.state = state;
             next.frames.push(Frame::Rule {
@@ -368,17 +369,31 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Names a value for failure messages: a parameter, a variable of the current rule, null.
+    /// Names a value for failure messages: a variable of the current rule, a parameter (its
+    /// entry value), the returned value, null.
     fn namer(&self, path: &Path) -> impl Fn(Value) -> String {
+        self.namer_with(path, None)
+    }
+
+    fn namer_with(&self, path: &Path, ret: Option<Value>) -> impl Fn(Value) -> String {
         let mut names: Vec<(Value, String)> = Vec::new();
-        if let Some(Frame::Rule { act, env, .. }) = path.frames.iter().rev().find(|f| matches!(f, Frame::Rule { .. })) {
-            let activation = &path.acts[*act];
+        let frame = path.frames.iter().rev().find_map(|f| match f {
+            Frame::Rule { act, env, .. } => Some((*act, Some(env))),
+            Frame::LoopExit { .. } => None,
+        });
+        let (act, env) = frame.unwrap_or((0, None));
+        if let Some(activation) = path.acts.get(act) {
             let ctx = &self.methods[activation.method];
-            let mut vars: Vec<(&VarId, &Value)> = env.iter().collect();
-            vars.sort_by_key(|(v, _)| (ctx.ir.var(**v).name.len(), v.index()));
-            for (var, value) in vars {
-                let name = &ctx.ir.var(*var).name;
-                names.push((path.state.find(*value), super::resolve::base_name(name).to_owned()));
+            if let Some(env) = env {
+                let mut vars: Vec<(&VarId, &Value)> = env.iter().collect();
+                vars.sort_by_key(|(v, _)| (ctx.ir.var(**v).name.len(), v.index()));
+                for (var, value) in vars {
+                    let name = &ctx.ir.var(*var).name;
+                    names.push((path.state.find(*value), super::resolve::base_name(name).to_owned()));
+                }
+            }
+            if let Some(ret) = ret {
+                names.push((path.state.find(ret), "@ret".to_owned()));
             }
             for (param, ghost) in ctx.params.iter().zip(&activation.ghosts) {
                 names.push((path.state.find(*ghost), format!("@arg {}", param.name)));
@@ -473,12 +488,12 @@ impl<'a> Engine<'a> {
             vars: Vec::new(),
             ret: values.first().copied(),
         };
-        let names = self.namer(&path);
+        let names = self.namer_with(&path, binding.ret);
         let pc = Some(path.last_pc);
         match prove(&path.state, post, &binding, &mut self.fresh, &names) {
             Ok(proof) => {
                 for (expression, what) in proof.obligations {
-                    self.oblige(0, pc, expression, format!("the postcondition at the return: {what}"));
+                    self.oblige(0, pc, expression, format!("{what} of the postcondition"));
                 }
             }
             Err(reason) => self.fail(
@@ -641,6 +656,17 @@ impl<'a> Engine<'a> {
         access: Access,
         work: &mut Vec<Path>,
     ) -> Flow {
+        let object = match &stmt.kind {
+            StmtKind::GetField {
+                object: Operand::Var(v),
+                ..
+            }
+            | StmtKind::PutField {
+                object: Operand::Var(v),
+                ..
+            } => super::resolve::base_name(&self.methods[method].ir.var(*v).name).to_owned(),
+            _ => "the object".to_owned(),
+        };
         let mut cases = vec![path];
         let mut ready = Vec::new();
         let mut rounds = 0;
@@ -675,7 +701,7 @@ impl<'a> Engine<'a> {
             let Some(index) = possible else {
                 let names = self.namer(&case);
                 let reason = if case.state.equal(addr, Value::Null) {
-                    format!("{} may be null here", names(addr))
+                    format!("{object} may be null here")
                 } else {
                     format!(
                         "the proof holds no field {} of {} (the heap holds {})",
@@ -687,7 +713,7 @@ impl<'a> Engine<'a> {
                 self.fail(
                     method,
                     Some(stmt.pc),
-                    format!("cannot {} field {}: {reason}", access.verb(), key.name),
+                    format!("cannot {} field {} of {object}: {reason}", access.verb(), key.name),
                 );
                 return Flow::Done;
             };
@@ -839,7 +865,7 @@ impl<'a> Engine<'a> {
                 method,
                 pc,
                 path.state.pool.clone(),
-                format!("{call} needs {units} {unit}"),
+                format!("the {units} {unit} {call} needs"),
             );
             return Flow::Continue;
         }
@@ -1098,7 +1124,7 @@ impl<'a> Engine<'a> {
                 method,
                 pc,
                 expression,
-                format!("the precondition of {}: {what}", target.key),
+                format!("{what} of the precondition of {} at the call", target.key),
             );
         }
         let frame = proof.frame;
@@ -1116,7 +1142,8 @@ impl<'a> Engine<'a> {
         let result = dst.map(|_| self.fresh.value());
         binding.ret = result;
         let states = assume(&frame, &post, &binding, &mut self.fresh);
-        for state in states {
+        for mut state in states {
+            unfold_certain(&mut state, &mut self.fresh);
             let mut next = path.clone();
             next.state = state;
             if let (Some(dst), Some(value)) = (dst, result) {
@@ -1217,7 +1244,7 @@ impl<'a> Engine<'a> {
                 method,
                 Some(pc),
                 expression,
-                format!("entering {what}, the invariant: {about}"),
+                format!("{about} of the invariant of {what} when the loop is entered"),
             );
         }
         let unchanged = self.loops[index].unchanged.clone();
@@ -1323,7 +1350,7 @@ impl<'a> Engine<'a> {
                         method,
                         Some(pc),
                         expression,
-                        format!("at the end of an iteration of {what}, the invariant: {about}"),
+                        format!("{about} of the invariant of {what} at the end of an iteration"),
                     );
                 }
             }

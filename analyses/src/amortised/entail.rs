@@ -237,7 +237,7 @@ fn prove_conj(
     }
     let remaining = m.st.pool.minus(&m.spent).minus(&conj.pool);
     m.obligations
-        .push((remaining.clone(), "the constant potential it asks for".to_owned()));
+        .push((remaining.clone(), "the constant potential".to_owned()));
     m.st.pool = remaining;
     Ok(Proof {
         frame: m.st,
@@ -337,10 +337,19 @@ impl Matcher<'_> {
                 };
                 let mut current = start;
                 let mut pieces: Vec<Atom> = Vec::new();
+                let mut visited: Vec<Value> = Vec::new();
                 for _ in 0..MAX_CHAIN {
                     if self.st.equal(current, end) {
                         break;
                     }
+                    if visited.contains(&self.st.find(current)) {
+                        return Err(format!(
+                            "cannot show `{text}`: the list from {} runs into a cycle at {}",
+                            self.name(start),
+                            self.name(current)
+                        ));
+                    }
+                    visited.push(self.st.find(current));
                     if self.st.equal(current, Value::Null) {
                         return Err(format!(
                             "cannot show `{text}`: the list reaches null before {}",
@@ -387,9 +396,9 @@ impl Matcher<'_> {
                 if pieces.len() >= 2 && !self.st.equal(end, Value::Null) {
                     let mut elsewhere = self.st.clone();
                     elsewhere.atoms.extend(self.consumed.iter().cloned());
-                    if !elsewhere.allocated(end) {
+                    if !elsewhere.null_or_allocated(end) {
                         return Err(format!(
-                            "cannot show `{text}`: {} is neither null nor an object held elsewhere, so the list might run through it",
+                            "cannot show `{text}`: {} is not known to be null or an object held elsewhere, so the list might run through it",
                             self.name(end)
                         ));
                     }
@@ -456,6 +465,28 @@ impl Matcher<'_> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// Unfolds every segment certainly non-empty and every tree certainly not null, one cell each,
+/// so that their potential is available from the moment the state knows they have a cell (a
+/// guard `x != null` makes `lseg(x, null)` pay for the loop body before its fields are read).
+pub fn unfold_certain(state: &mut State, fresh: &mut Fresh) {
+    for _ in 0..MAX_CHAIN {
+        let found = state.atoms.iter().position(|a| match a {
+            Atom::Lseg { from, to, .. } => state.distinct(*from, *to),
+            Atom::Tree { root, .. } => state.distinct(*root, Value::Null),
+            Atom::PointsTo { .. } => false,
+        });
+        let Some(index) = found else { return };
+        if matches!(state.atoms[index], Atom::Lseg { .. }) {
+            state.unfold_lseg(index, fresh);
+        } else {
+            state.unfold_tree(index, fresh);
+        }
+        if !state.normalize() {
+            return;
         }
     }
 }

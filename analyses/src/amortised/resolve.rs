@@ -155,6 +155,15 @@ fn ty_of(name: TypeName) -> Ty {
     }
 }
 
+/// A type keyword with its indefinite article: `an int`, `a ref`.
+fn article(keyword: &str) -> String {
+    if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {keyword}")
+    } else {
+        format!("a {keyword}")
+    }
+}
+
 /// The base of a lifted variable's name: `t` for `t`, `t#2`, `t.1` and `t.out`.
 pub fn base_name(name: &str) -> &str {
     let end = name.find(['#', '.']).unwrap_or(name.len());
@@ -193,7 +202,12 @@ impl Resolver<'_, '_> {
             if let (Some((lhs, lt)), Some((rhs, rt))) = (lhs, rhs) {
                 if lt != rt {
                     self.error(
-                        format!("`{}` compares a {} with a {}", data, lt.keyword(), rt.keyword()),
+                        format!(
+                            "`{}` compares {} with {}",
+                            data,
+                            article(lt.keyword()),
+                            article(rt.keyword())
+                        ),
                         data.span,
                     );
                 }
@@ -219,7 +233,10 @@ impl Resolver<'_, '_> {
     fn reference(&mut self, term: &Term) -> Option<RTerm> {
         let (resolved, ty) = self.term(term)?;
         if ty != Ty::Ref {
-            self.error(format!("`{term}` is a {}, not a reference", ty.keyword()), term.span);
+            self.error(
+                format!("`{term}` is {}, not a reference", article(ty.keyword())),
+                term.span,
+            );
             return None;
         }
         Some(resolved)
@@ -395,9 +412,9 @@ impl Resolver<'_, '_> {
                 if ty_of(*ty) != field_ty {
                     self.error(
                         format!(
-                            "the field `{field}` is a {}, not a {}",
-                            field_ty.keyword(),
-                            ty.keyword()
+                            "the field `{field}` is {}, not {}",
+                            article(field_ty.keyword()),
+                            article(ty.keyword())
                         ),
                         *span,
                     );
@@ -407,9 +424,9 @@ impl Resolver<'_, '_> {
                     if value_ty != field_ty {
                         self.error(
                             format!(
-                                "the field `{field}` holds a {}, not a {}",
-                                field_ty.keyword(),
-                                value_ty.keyword()
+                                "the field `{field}` holds {}, not {}",
+                                article(field_ty.keyword()),
+                                article(value_ty.keyword())
                             ),
                             *span,
                         );

@@ -210,8 +210,10 @@ impl<'v> Session<'v> {
                 return outcome;
             }
         }
+        // Callees first: their obligations are what the method relies on, so an infeasible system
+        // blames the method's own obligation where one of them is the culprit.
         let mut obligations: Vec<Obligation> = Vec::new();
-        for member in &group {
+        for member in group.iter().rev() {
             obligations.extend(self.generated[member].obligations.iter().cloned());
         }
         let owner = key.to_string();
@@ -222,7 +224,17 @@ impl<'v> Session<'v> {
         let own_variables = self.variables.owned_by(&owner);
         variables.extend(own_variables.iter().copied());
         let all: Vec<ResVar> = variables.into_iter().collect();
-        match solve(&obligations, &all) {
+        let mut priority: Vec<ResVar> = Vec::new();
+        if let Some(pre) = &self.generated[key].pre {
+            for conj in &pre.disjuncts {
+                for heap in &conj.heap {
+                    if let RHeap::Lseg { potential, .. } | RHeap::Tree { potential, .. } = heap {
+                        priority.extend(potential.terms().map(|(v, _)| v));
+                    }
+                }
+            }
+        }
+        match solve(&obligations, &all, &priority) {
             LpOutcome::Feasible { values, optimal } => {
                 outcome.status = if own_variables.is_empty() {
                     Status::Verified
@@ -257,7 +269,7 @@ impl<'v> Session<'v> {
                     }
                 };
                 outcome.reason = Some(format!(
-                    "LP is infeasible: cannot meet the obligation that {}{place}{shortfall}",
+                    "LP is infeasible: cannot provide {}{place}{shortfall}",
                     origin.what
                 ));
                 if origin.method == owner {
@@ -479,7 +491,7 @@ impl<'v> Session<'v> {
                     method: method_name.clone(),
                     pc: None,
                     line: None,
-                    what: format!("the amount `{text}` in {role} must not be negative"),
+                    what: format!("a non-negative value for `{text}` in {role}"),
                 },
             });
         }

@@ -1,6 +1,8 @@
 //! The linear program of a proof: its resource obligations (`expression >= 0`) over non-negative
 //! resource variables. In check mode (no variables) every obligation is a number and is checked
-//! exactly; in inference mode the sum of the variables is minimised.
+//! exactly; in inference mode the objective is lexicographic: first the sum of the `priority`
+//! variables (the per-cell potentials of the precondition, which the bound multiplies by the
+//! sizes of the structures), then the sum of all variables.
 //!
 //! **The LP runs in floating point (good_lp/microlp). Its answer is a candidate: the values are
 //! rounded to small rationals and every obligation is re-checked exactly; when that fails, or the
@@ -9,7 +11,7 @@
 //! cannot all be met, the one to blame is the first whose prefix of obligations is infeasible.
 
 use super::limits::MAX_OBLIGATIONS;
-use super::resource::{Obligation, ResVar};
+use super::resource::{Obligation, Origin, ResExpr, ResVar};
 use crate::bounds::ranking::round;
 use crate::value::polyhedra::{rational_bounds, rational_solution, Constraint, LinearExpr};
 use good_lp::{microlp, variable, Expression, ProblemVariables, ResolutionError, Solution as _, SolverModel};
@@ -35,8 +37,9 @@ pub enum LpOutcome {
     Undecided(String),
 }
 
-/// Solves the obligations over `variables` (each non-negative).
-pub fn solve(obligations: &[Obligation], variables: &[ResVar]) -> LpOutcome {
+/// Solves the obligations over `variables` (each non-negative), minimising first the sum of the
+/// `priority` variables.
+pub fn solve(obligations: &[Obligation], variables: &[ResVar], priority: &[ResVar]) -> LpOutcome {
     if obligations.len() > MAX_OBLIGATIONS {
         return LpOutcome::Undecided(format!(
             "{} resource obligations, more than the {MAX_OBLIGATIONS} one linear program may have",
@@ -56,9 +59,49 @@ pub fn solve(obligations: &[Obligation], variables: &[ResVar]) -> LpOutcome {
             },
         };
     }
-    let Some(exact) = exact_system(obligations, variables) else {
+    let Some(mut exact) = exact_system(obligations, variables) else {
         return LpOutcome::Undecided("the resource obligations have numbers too large for the exact check".to_owned());
     };
+    // First stage: the exact minimum of the priority sum, then kept as a constraint.
+    let mut obligations = obligations.to_vec();
+    let weights: Vec<i64> = variables.iter().map(|v| i64::from(priority.contains(v))).collect();
+    if weights.iter().any(|w| *w != 0) {
+        match rational_bounds(&exact, variables.len(), &LinearExpr::new(weights.clone(), 0)) {
+            None => return LpOutcome::Undecided("the exact simplex ran out of pivots".to_owned()),
+            Some(None) => {
+                return LpOutcome::Infeasible {
+                    blamed: blame(&obligations, variables),
+                }
+            }
+            Some(Some((Some(minimum), _))) => {
+                let mut cap = ResExpr::zero();
+                cap.add_constant(&minimum);
+                for var in variables.iter().filter(|v| priority.contains(v)) {
+                    cap.add_term(*var, &-BigRational::one());
+                }
+                let origin = Origin {
+                    method: String::new(),
+                    pc: None,
+                    line: None,
+                    what: "the per-cell potentials of the precondition are minimal".to_owned(),
+                };
+                obligations.push(Obligation {
+                    expression: cap,
+                    origin,
+                });
+                match exact_system(&obligations, variables) {
+                    Some(system) => exact = system,
+                    None => {
+                        return LpOutcome::Undecided(
+                            "the resource obligations have numbers too large for the exact check".to_owned(),
+                        )
+                    }
+                }
+            }
+            Some(Some((None, _))) => {}
+        }
+    }
+    let obligations = &obligations[..];
     let candidate = match float_solve(obligations, variables) {
         Ok(values) => Some(values),
         Err(ResolutionError::Infeasible) => None,

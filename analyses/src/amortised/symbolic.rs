@@ -201,6 +201,35 @@ impl State {
             .any(|atom| self.footprint(atom).is_some_and(|(addr, _)| addr == value))
     }
 
+    /// Whether `value` is certainly `null` or an allocated object: so it cannot be an inner cell
+    /// of a list segment held separately. Also true at the start of a segment (or tree) that ends
+    /// in such a value, since the segment is either empty (and its start is its end) or starts
+    /// with a cell.
+    pub fn null_or_allocated(&self, value: Value) -> bool {
+        let mut current = self.find(value);
+        for _ in 0..=self.atoms.len() {
+            if current == Value::Null || self.allocated(current) {
+                return true;
+            }
+            if self
+                .atoms
+                .iter()
+                .any(|a| matches!(a, Atom::Tree { root, .. } if self.find(*root) == current))
+            {
+                return true;
+            }
+            let next = self.atoms.iter().find_map(|a| match a {
+                Atom::Lseg { from, to, .. } if self.find(*from) == current => Some(self.find(*to)),
+                _ => None,
+            });
+            match next {
+                Some(next) => current = next,
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// Whether `a != b` follows from the state: from the pure part, from `null` against an
     /// allocated object, or from two atoms owning the same field of each.
     pub fn distinct(&self, a: Value, b: Value) -> bool {
