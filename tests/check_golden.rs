@@ -6,8 +6,11 @@
 #[path = "data/analyze/support.rs"]
 mod support;
 
+#[path = "data/check/support.rs"]
+mod check_support;
+
 use jresa::check::{check, CheckReport, MethodCheck};
-use jresa::classfile::{read_inputs, ClassFile, ClassPath};
+use jresa::classfile::ClassPath;
 use jresa::report;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,31 +30,6 @@ fn fixtures() -> Vec<PathBuf> {
     sources
 }
 
-/// Compiles a fixture against the spec sources and reads back its own classes.
-pub fn compile_against_specs(test: &str, source: &Path) -> Vec<ClassFile> {
-    let stem = support::stem(source);
-    let out = support::scratch(test, &stem);
-    let spec_sources = support::scratch(test, &format!("{stem}-spec-src"));
-    jresa::spec::sources::compile(&spec_sources, &out).expect("the spec sources compile");
-    support::javac(&[source.to_path_buf()], &out);
-    let loaded = read_inputs(std::slice::from_ref(&out));
-    assert!(
-        loaded.errors.is_empty(),
-        "reading {}: {:?}",
-        out.display(),
-        loaded.errors
-    );
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&spec_sources);
-    let mut classes: Vec<ClassFile> = loaded
-        .classes
-        .into_iter()
-        .filter(|c| !c.name.starts_with("jresa/spec/"))
-        .collect();
-    classes.sort_by(|a, b| a.name.cmp(&b.name));
-    classes
-}
-
 struct Checked {
     source: PathBuf,
     report: CheckReport,
@@ -64,7 +42,7 @@ fn checked() -> &'static [Checked] {
         fixtures()
             .into_iter()
             .map(|source| {
-                let classes = compile_against_specs("check-golden", &source);
+                let classes = check_support::compile_against_specs("check-golden", &source);
                 let report = check(&classes, classpath.as_ref(), &|_, _| true);
                 Checked { source, report }
             })

@@ -124,6 +124,8 @@ pub struct MethodOutcome {
     pub problems: Vec<SpecProblem>,
     /// The resource bound the verified precondition gives.
     pub bound: Option<PotentialBound>,
+    /// The potential the postcondition leaves (for later use), at the same values.
+    pub leftover: Option<PotentialBound>,
 }
 
 /// What the proof search produced for one method.
@@ -135,6 +137,7 @@ struct Generated {
     callees: BTreeSet<MethodKey>,
     invariants: Vec<InvariantReport>,
     pre: Option<RAssertions>,
+    post: Option<RAssertions>,
 }
 
 /// Checks methods of one program, sharing the proofs of callees.
@@ -167,6 +170,7 @@ impl<'v> Session<'v> {
             invariants: Vec::new(),
             problems: Vec::new(),
             bound: None,
+            leftover: None,
         };
         let own = &self.generated[key];
         outcome.invariants = own.invariants.clone();
@@ -246,10 +250,15 @@ impl<'v> Session<'v> {
                     .iter()
                     .map(|v| (self.variables.name(*v), values.get(v).cloned().unwrap_or_default()))
                     .collect();
-                outcome.bound = self.generated[key]
+                let generated = &self.generated[key];
+                outcome.bound = generated
                     .pre
                     .as_ref()
                     .and_then(|pre| bound_of(pre, &values, key, self.view));
+                outcome.leftover = generated
+                    .post
+                    .as_ref()
+                    .and_then(|post| bound_of(post, &values, key, self.view));
             }
             LpOutcome::Infeasible { blamed } => {
                 let origin = &obligations[blamed].origin;
@@ -414,6 +423,7 @@ impl<'v> Session<'v> {
             return generated;
         }
         generated.pre = Some(pre.clone());
+        generated.post = Some(post.clone());
         let method_name = key.to_string();
         let mut engine = Engine::new(self.view, &mut self.variables, ctx);
         engine.add_loops(0, &invariants);
