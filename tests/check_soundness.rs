@@ -23,6 +23,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
+/// A method's bound: `(per-size coefficient, parameter index)` terms and a constant.
+type Bound = (Vec<(BigRational, usize)>, BigRational);
+
 #[test]
 fn consumption_never_exceeds_the_verified_bound() {
     let classpath = ClassPath::default_jdk().ok();
@@ -45,7 +48,7 @@ fn consumption_never_exceeds_the_verified_bound() {
         let out = support::scratch("check-soundness", &stem);
         let spec_sources = support::scratch("check-soundness", &format!("{stem}-spec-src"));
         jresa::spec::sources::compile(&spec_sources, &out).expect("the spec sources compile");
-        support::javac(&[source.clone()], &out);
+        support::javac(std::slice::from_ref(&source), &out);
         let loaded = read_inputs(std::slice::from_ref(&out));
         let classes: Vec<_> = loaded
             .classes
@@ -55,7 +58,7 @@ fn consumption_never_exceeds_the_verified_bound() {
         let report = check(&classes, classpath.as_ref(), &|_, _| true);
         // The plan: each method with a bound over its parameters' structures.
         let mut plan = String::new();
-        let mut bounds: BTreeMap<(String, String, String), (Vec<(BigRational, usize)>, BigRational)> = BTreeMap::new();
+        let mut bounds: BTreeMap<(String, String, String), Bound> = BTreeMap::new();
         for m in &report.methods {
             let Some(outcome) = &m.outcome else { continue };
             let (Some(bound), Status::Verified | Status::Inferred) = (&outcome.bound, outcome.status) else {

@@ -106,6 +106,10 @@ pub struct Scope<'a> {
     pub context_classes: &'a [String],
 }
 
+/// A resolved annotation with the resource expressions written in it (which must not be
+/// negative), each with its text.
+pub type Resolved = (RAssertions, Vec<(ResExpr, String)>);
+
 /// Resolves `assertions` in `scope`. Also returns the resource expressions written in them,
 /// which must not be negative (with their text).
 pub fn resolve(
@@ -113,7 +117,7 @@ pub fn resolve(
     scope: &Scope<'_>,
     view: &dyn ProgramView,
     variables: &mut ResourceVariables,
-) -> Result<(RAssertions, Vec<(ResExpr, String)>), Vec<SpecError>> {
+) -> Result<Resolved, Vec<SpecError>> {
     let mut resolver = Resolver {
         scope,
         view,
