@@ -16,12 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/check")
-}
-
 fn fixtures() -> Vec<PathBuf> {
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(data_dir())
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(check_support::data_dir())
         .expect("tests/data/check exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "java"))
@@ -272,7 +268,7 @@ fn run_cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn the_command_line_compiles_sources_against_the_specs_and_sets_exit_codes() {
-    let dir = data_dir();
+    let dir = check_support::data_dir();
     let path = |name: &str| dir.join(name).display().to_string();
     // All verified or inferred: 0.
     let (code, stdout, stderr) = run_cli(&["check", &path("Trees.java"), "--format", "json"]);

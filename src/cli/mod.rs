@@ -81,6 +81,54 @@ pub struct InputArgs {
     pub classpath: Option<String>,
 }
 
+/// The inputs of a subcommand that analyses a program: its classes (Java sources compiled first),
+/// the input errors (already reported on stderr), and the class path to resolve library classes.
+pub struct Inputs {
+    pub loaded: crate::classfile::Loaded,
+    pub classpath: Option<crate::classfile::ClassPath>,
+    /// Keeps the classes compiled from `.java` inputs alive.
+    _compiled: Option<sources::TempClasses>,
+}
+
+impl Inputs {
+    /// Reads the inputs and the class path (`--classpath`, or the running JDK's `java.base`);
+    /// `Err` with the exit code when the class path cannot be read.
+    pub fn load(input: &InputArgs) -> Result<Inputs, u8> {
+        let (paths, compiled, compile_errors) = sources::compile_java_inputs(&input.paths);
+        let mut loaded = crate::classfile::read_inputs(&paths);
+        loaded.errors.splice(0..0, compile_errors);
+        for error in &loaded.errors {
+            eprint!("{}", crate::report::input_error(error));
+        }
+        let classpath = match &input.classpath {
+            Some(text) => {
+                let roots: Vec<PathBuf> = std::env::split_paths(text).collect();
+                match crate::classfile::ClassPath::from_paths(&roots) {
+                    Ok(cp) => Some(cp),
+                    Err(error) => {
+                        eprint!("{}", crate::report::input_error(&error));
+                        return Err(EXIT_INPUT_ERROR);
+                    }
+                }
+            }
+            None => crate::classfile::ClassPath::default_jdk().ok(),
+        };
+        Ok(Inputs {
+            loaded,
+            classpath,
+            _compiled: compiled,
+        })
+    }
+
+    /// Whether `method` of `class` is selected by the `--method` selectors (all when none).
+    pub fn selector(input: &InputArgs) -> impl Fn(&str, &str, &str) -> bool {
+        let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+        move |class: &str, name: &str, descriptor: &str| {
+            selectors.is_empty() || selectors.iter().any(|s| s.matches(class, name, descriptor))
+        }
+    }
+}
+
 /// A `--method` selector.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MethodSelector {

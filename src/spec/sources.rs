@@ -52,15 +52,20 @@ pub fn write_sources(root: &Path) -> Result<Vec<PathBuf>, String> {
 pub fn compile(source_root: &Path, classes: &Path) -> Result<(), String> {
     let sources = write_sources(source_root)?;
     std::fs::create_dir_all(classes).map_err(|e| format!("cannot create {}: {e}", classes.display()))?;
-    let output = Command::new("javac")
+    let mut javac = Command::new("javac");
+    javac
         .args(["-encoding", "UTF-8", "--release", "8", "-d"])
         .arg(classes)
-        .args(&sources)
-        .output()
-        .map_err(|e| format!("cannot run javac: {e}"))?;
+        .args(&sources);
+    run(javac, "javac")
+}
+
+/// Runs a JDK tool; `Err` with its error output when it fails.
+fn run(mut command: Command, tool: &str) -> Result<(), String> {
+    let output = command.output().map_err(|e| format!("cannot run {tool}: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "javac failed on the spec sources:\n{}",
+            "{tool} failed:\n{}",
             String::from_utf8_lossy(&output.stderr).trim_end()
         ));
     }
@@ -69,20 +74,12 @@ pub fn compile(source_root: &Path, classes: &Path) -> Result<(), String> {
 
 /// Packs the compiled classes under `classes` into the jar `jar_path` with the JDK's `jar`.
 pub fn package(classes: &Path, jar_path: &Path) -> Result<(), String> {
-    let output = Command::new("jar")
-        .arg("--create")
+    let mut jar = Command::new("jar");
+    jar.arg("--create")
         .arg("--file")
         .arg(jar_path)
         .arg("-C")
         .arg(classes)
-        .arg(".")
-        .output()
-        .map_err(|e| format!("cannot run jar: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "jar failed:\n{}",
-            String::from_utf8_lossy(&output.stderr).trim_end()
-        ));
-    }
-    Ok(())
+        .arg(".");
+    run(jar, "jar")
 }

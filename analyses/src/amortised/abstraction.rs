@@ -193,17 +193,20 @@ fn facts(state: &State, named: &BTreeMap<Value, Vec<TermKind>>) -> Vec<DataAsser
     data
 }
 
-/// Every complete cell of a list class becomes a one-cell segment.
-fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
-    let addresses: BTreeSet<Value> = st
-        .atoms
+/// The objects some points-to atom holds a field of.
+fn cell_addresses(st: &State) -> BTreeSet<Value> {
+    st.atoms
         .iter()
         .filter_map(|a| match a {
             Atom::PointsTo { addr, .. } => Some(*addr),
             _ => None,
         })
-        .collect();
-    for addr in addresses {
+        .collect()
+}
+
+/// Every complete cell of a list class becomes a one-cell segment.
+fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
+    for addr in cell_addresses(st) {
         let Some((class, _)) = st.classes.get(&addr).cloned() else {
             continue;
         };
@@ -245,15 +248,7 @@ fn fold_trees(st: &mut State, named: &BTreeMap<Value, Vec<TermKind>>, view: &dyn
     for _ in 0..st.atoms.len() + 1 {
         let count = occurrences(st);
         let mut folded = false;
-        let addresses: Vec<Value> = st
-            .atoms
-            .iter()
-            .filter_map(|a| match a {
-                Atom::PointsTo { addr, .. } => Some(*addr),
-                _ => None,
-            })
-            .collect();
-        for addr in addresses {
+        for addr in cell_addresses(st) {
             let Some((class, _)) = st.classes.get(&addr).cloned() else {
                 continue;
             };

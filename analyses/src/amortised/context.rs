@@ -9,7 +9,7 @@
 use super::program::MethodKey;
 use super::resolve::{base_name, descriptor_class, Param, Scope};
 use super::spec::Role;
-use crate::ir::{CallKind, MethodIr, Operand, ProcId, ProcKind, StmtKind, Ty};
+use crate::ir::{method_descriptor_parts, CallKind, MethodIr, Operand, ProcId, ProcKind, StmtKind, Ty};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -39,39 +39,12 @@ pub struct MarkerError {
     pub message: String,
 }
 
-/// The descriptors of a method's parameters and its return descriptor (`V` for void).
-pub fn descriptor_parts(descriptor: &str) -> (Vec<String>, String) {
-    let Some(rest) = descriptor.strip_prefix('(') else {
-        return (Vec::new(), "V".to_owned());
-    };
-    let Some((params, ret)) = rest.split_once(')') else {
-        return (Vec::new(), "V".to_owned());
-    };
-    let mut parts = Vec::new();
-    let bytes = params.as_bytes();
-    let mut k = 0;
-    while k < bytes.len() {
-        let start = k;
-        while bytes.get(k) == Some(&b'[') {
-            k += 1;
-        }
-        match bytes.get(k) {
-            Some(b'L') => match params[k..].find(';') {
-                Some(end) => k += end + 1,
-                None => break,
-            },
-            Some(_) => k += 1,
-            None => break,
-        }
-        parts.push(params[start..k].to_owned());
-    }
-    (parts, ret.to_owned())
-}
-
 impl MethodCtx {
     /// The context of a lifted method, and the problems with its markers.
     pub fn new(key: MethodKey, ir: Arc<MethodIr>) -> (MethodCtx, Vec<MarkerError>) {
-        let (param_descriptors, ret_descriptor) = descriptor_parts(&ir.descriptor);
+        let (param_descriptors, ret_descriptor) = method_descriptor_parts(&ir.descriptor).unwrap_or((Vec::new(), "V"));
+        let param_descriptors: Vec<String> = param_descriptors.into_iter().map(str::to_owned).collect();
+        let ret_descriptor = ret_descriptor.to_owned();
         let entry = ir.proc(ir.entry);
         let mut params = Vec::new();
         let offset = usize::from(!ir.is_static);

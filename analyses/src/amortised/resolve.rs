@@ -366,6 +366,31 @@ impl Resolver<'_, '_> {
         found
     }
 
+    /// The one class a predicate can be about, or an error saying there is none or several.
+    fn only_class<T>(&mut self, found: Vec<(String, T)>, predicate: &str, kind: &str, span: Span) -> Option<T> {
+        if found.len() > 1 {
+            let names: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+            self.error(
+                format!(
+                    "`{predicate}`: the class is ambiguous ({}); name a parameter of the class in it",
+                    names.join(", ")
+                ),
+                span,
+            );
+            return None;
+        }
+        match found.into_iter().next() {
+            Some((_, link)) => Some(link),
+            None => {
+                self.error(
+                    format!("`{predicate}`: no class of {} is {kind}", self.scope.method),
+                    span,
+                );
+                None
+            }
+        }
+    }
+
     fn heap(&mut self, item: &HeapAssertion) -> Option<RHeap> {
         let text = item.to_string();
         match item {
@@ -457,27 +482,12 @@ impl Resolver<'_, '_> {
                 let links = self.classes_for(&[from_term, to_term], |class| {
                     view.layout(class).and_then(|layout| list_link(&layout))
                 });
-                let link = match links.as_slice() {
-                    [(_, link)] => link.clone(),
-                    [] => {
-                        self.error(
-                            format!(
-                                "`lseg`: no class of {} is a list (a class with exactly one field of its own type)",
-                                self.scope.method
-                            ),
-                            *span,
-                        );
-                        return None;
-                    }
-                    _ => {
-                        let names: Vec<&str> = links.iter().map(|(c, _)| c.as_str()).collect();
-                        self.error(
-                            format!("`lseg`: the list class is ambiguous ({}); name a parameter of the list class in the segment", names.join(", ")),
-                            *span,
-                        );
-                        return None;
-                    }
-                };
+                let link = self.only_class(
+                    links,
+                    "lseg",
+                    "a list (a class with exactly one field of its own type)",
+                    *span,
+                )?;
                 Some(RHeap::Lseg {
                     potential,
                     from: from_term,
@@ -493,27 +503,12 @@ impl Resolver<'_, '_> {
                 let links = self.classes_for(&[root_term], |class| {
                     view.layout(class).and_then(|layout| tree_link(&layout))
                 });
-                let link = match links.as_slice() {
-                    [(_, link)] => link.clone(),
-                    [] => {
-                        self.error(
-                            format!(
-                                "`tree`: no class of {} is a tree (a class with exactly two fields of its own type)",
-                                self.scope.method
-                            ),
-                            *span,
-                        );
-                        return None;
-                    }
-                    _ => {
-                        let names: Vec<&str> = links.iter().map(|(c, _)| c.as_str()).collect();
-                        self.error(
-                            format!("`tree`: the tree class is ambiguous ({})", names.join(", ")),
-                            *span,
-                        );
-                        return None;
-                    }
-                };
+                let link = self.only_class(
+                    links,
+                    "tree",
+                    "a tree (a class with exactly two fields of its own type)",
+                    *span,
+                )?;
                 Some(RHeap::Tree {
                     potential,
                     root: root_term,

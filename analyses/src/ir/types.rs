@@ -697,11 +697,12 @@ impl StmtKind {
     }
 }
 
-/// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
-pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
+/// The parameter descriptors and the return descriptor of a method descriptor (`(I[JLC;)V` gives
+/// `["I", "[J", "LC;"]` and `"V"`); `None` when malformed.
+pub fn method_descriptor_parts(descriptor: &str) -> Option<(Vec<&str>, &str)> {
     let rest = descriptor.strip_prefix('(')?;
     let (params, ret) = rest.split_once(')')?;
-    let mut types = Vec::new();
+    let mut parts = Vec::new();
     let bytes = params.as_bytes();
     let mut k = 0;
     while k < bytes.len() {
@@ -714,8 +715,18 @@ pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)
             b'Z' | b'B' | b'C' | b'S' | b'I' | b'J' | b'F' | b'D' => k += 1,
             _ => return None,
         }
-        types.push(Ty::from_descriptor(&params[start..k])?);
+        parts.push(&params[start..k]);
     }
+    Some((parts, ret))
+}
+
+/// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
+pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
+    let (params, ret) = method_descriptor_parts(descriptor)?;
+    let types = params
+        .into_iter()
+        .map(Ty::from_descriptor)
+        .collect::<Option<Vec<Ty>>>()?;
     let ret = if ret == "V" {
         None
     } else {
