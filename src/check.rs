@@ -226,7 +226,7 @@ impl ProgramView for View<'_> {
             return Resolution::Unresolved("some classes it may dispatch to are not available".to_owned());
         }
         match targets.targets.as_slice() {
-            [] => Resolution::Unresolved("no method of that name exists".to_owned()),
+            [] => Resolution::Unresolved("no method it may dispatch to is known".to_owned()),
             [one] => Resolution::Unique(target(one)),
             several => Resolution::Several(
                 several
@@ -239,6 +239,13 @@ impl ProgramView for View<'_> {
 
     fn is_subtype(&self, sub: &str, sup: &str) -> bool {
         self.hierarchy.is_subtype(sub, sup)
+    }
+
+    fn is_closed_library_class(&self, class: &str) -> bool {
+        !self.inputs.contains_key(class)
+            && self
+                .class(class)
+                .is_some_and(|c| c.access & jresa_analyses::hierarchy::ACC_FINAL != 0)
     }
 }
 

@@ -107,6 +107,8 @@ struct Path {
     frames: Vec<Frame>,
     acts: Vec<Activation>,
     last_pc: u32,
+    /// The offset of the last statement run in the top-level method.
+    top_pc: Option<u32>,
 }
 
 /// The proof search over one top-level method (method 0) and the code it inlines.
@@ -124,6 +126,8 @@ pub struct Engine<'a> {
     pub callees: BTreeSet<MethodKey>,
     fresh: Fresh,
     steps: usize,
+    /// The top-level method's offset on the path being run (where failures in callees show).
+    current_top_pc: Option<u32>,
     callee_specs: HashMap<MethodKey, Result<(RAssertions, RAssertions), String>>,
 }
 
@@ -159,6 +163,7 @@ impl<'a> Engine<'a> {
             callees: BTreeSet::new(),
             fresh: Fresh::default(),
             steps: 0,
+            current_top_pc: None,
             callee_specs: HashMap::new(),
         }
     }
@@ -197,16 +202,25 @@ impl<'a> Engine<'a> {
         self.loops.iter().position(|l| l.method == method && l.proc == proc)
     }
 
+    /// Records the first failure. One inside an inlined method is reported at the top-level
+    /// method's call that led there.
     fn fail(&mut self, method: usize, pc: Option<u32>, message: impl Into<String>) {
-        if self.failure.is_none() {
-            let ctx = &self.methods[method];
-            self.failure = Some(Failure {
-                method: ctx.key.to_string(),
-                pc,
-                line: pc.and_then(|pc| ctx.line_of(pc)),
-                message: message.into(),
-            });
+        if self.failure.is_some() {
+            return;
         }
+        let mut message = message.into();
+        let mut pc = pc;
+        if method != 0 {
+            message = format!("in the called method {}: {message}", self.methods[method].key);
+            pc = self.current_top_pc;
+        }
+        let top = &self.methods[0];
+        self.failure = Some(Failure {
+            method: top.key.to_string(),
+            pc,
+            line: pc.and_then(|pc| top.line_of(pc)),
+            message,
+        });
     }
 
     fn oblige(&mut self, method: usize, pc: Option<u32>, expression: ResExpr, what: String) {
@@ -259,6 +273,7 @@ impl<'a> Engine<'a> {
                     depth: 0,
                 }],
                 last_pc: 0,
+                top_pc: None,
             };
             self.enter_proc(path, 0, entry, ghosts.clone(), &mut work);
         }
@@ -388,8 +403,10 @@ impl<'a> Engine<'a> {
                 let mut vars: Vec<(&VarId, &Value)> = env.iter().collect();
                 vars.sort_by_key(|(v, _)| (ctx.ir.var(**v).name.len(), v.index()));
                 for (var, value) in vars {
-                    let name = &ctx.ir.var(*var).name;
-                    names.push((path.state.find(*value), super::resolve::base_name(name).to_owned()));
+                    let name = super::resolve::base_name(&ctx.ir.var(*var).name);
+                    if !is_temporary(name) {
+                        names.push((path.state.find(*value), name.to_owned()));
+                    }
                 }
             }
             if let Some(ret) = ret {
@@ -443,6 +460,10 @@ impl<'a> Engine<'a> {
             }
             let stmt = &body[next];
             path.last_pc = stmt.pc;
+            if act == 0 {
+                path.top_pc = Some(stmt.pc);
+            }
+            self.current_top_pc = path.top_pc;
             match self.exec(&mut path, act, method, stmt, work) {
                 Flow::Continue => {}
                 Flow::Done => return,
@@ -664,8 +685,15 @@ impl<'a> Engine<'a> {
             | StmtKind::PutField {
                 object: Operand::Var(v),
                 ..
-            } => super::resolve::base_name(&self.methods[method].ir.var(*v).name).to_owned(),
-            _ => "the object".to_owned(),
+            } => {
+                let name = super::resolve::base_name(&self.methods[method].ir.var(*v).name);
+                if is_temporary(name) {
+                    "an object".to_owned()
+                } else {
+                    name.to_owned()
+                }
+            }
+            _ => "an object".to_owned(),
         };
         let mut cases = vec![path];
         let mut ready = Vec::new();
@@ -701,12 +729,10 @@ impl<'a> Engine<'a> {
             let Some(index) = possible else {
                 let names = self.namer(&case);
                 let reason = if case.state.equal(addr, Value::Null) {
-                    format!("{object} may be null here")
+                    format!("it may be null here")
                 } else {
                     format!(
-                        "the proof holds no field {} of {} (the heap holds {})",
-                        key.name,
-                        names(addr),
+                        "the specification gives no access to that object (the heap holds {})",
                         case.state.describe_heap(&names)
                     )
                 };
@@ -924,6 +950,16 @@ impl<'a> Engine<'a> {
                 Flow::Done
             }
             SpecLookup::None => {
+                if target.library && self.closed_library_call(path, callee, kind, &args) {
+                    // Assumed: JDK code reached only with JDK values (primitives, final JDK
+                    // classes, null) neither consumes resource nor touches program objects.
+                    if let Some(dst) = dst {
+                        let value = self.fresh.value();
+                        Self::define(path, dst, value);
+                    }
+                    self.may_throw(path, stmt, work);
+                    return Flow::Continue;
+                }
                 if target.native {
                     if target.library {
                         // Assumed: library natives neither consume resource nor touch the
@@ -945,6 +981,44 @@ impl<'a> Engine<'a> {
                 self.inline(path, act, method, stmt, dst, &target, args, work)
             }
         }
+    }
+
+    /// Whether every reference a library call receives is null, an object of a final class of the
+    /// class path (by its declared type or its exact class), so that the call cannot reach the
+    /// program's objects or code.
+    fn closed_library_call(&self, path: &Path, callee: &MethodRef, kind: CallKind, args: &[Value]) -> bool {
+        let Some((params, _)) = crate::ir::method_descriptor_parts(&callee.descriptor) else {
+            return false;
+        };
+        let mut declared: Vec<Option<String>> = Vec::new();
+        if kind != CallKind::Static {
+            declared.push(Some(format!("L{};", callee.class)));
+        }
+        declared.extend(params.iter().map(|p| Some((*p).to_owned())));
+        if declared.len() != args.len() {
+            return false;
+        }
+        declared.iter().zip(args).all(|(descriptor, value)| {
+            let descriptor = descriptor.as_deref().unwrap_or("");
+            let reference = descriptor.starts_with('L') || descriptor.starts_with('[');
+            if !reference {
+                return true;
+            }
+            let value = path.state.find(*value);
+            if value == Value::Null {
+                return true;
+            }
+            if let Some((class, true)) = path.state.classes.get(&value) {
+                if self.view.is_closed_library_class(class) {
+                    return true;
+                }
+            }
+            match super::resolve::descriptor_class(descriptor) {
+                Some(class) => self.view.is_closed_library_class(&class),
+                // Arrays of primitives hold no references.
+                None => descriptor.len() == 2 && descriptor.starts_with('['),
+            }
+        })
     }
 
     fn fresh_value_nonnull(&mut self, path: &mut Path) -> Value {
@@ -1672,6 +1746,19 @@ impl Access {
             Access::Write(_) => "write",
         }
     }
+}
+
+/// Whether a lifted variable's name is one the lifter made up (a stack value or temporary: `t1r`,
+/// `s0`, `c0r`), rather than a local variable's.
+fn is_temporary(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('t' | 's' | 'c'))
+        && name[1..]
+            .trim_end_matches(['r', 'l', 'f', 'd'])
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        && name.len() > 1
+        && name[1..].starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// The template with only the data assertions `keep` accepts.

@@ -169,4 +169,7 @@ pub trait ProgramView {
     fn resolve(&self, kind: CallKind, method: &MethodRef, exact_receiver: Option<&str>) -> Resolution;
     /// Whether `sub` is `sup` or one of its subtypes (false when unknown).
     fn is_subtype(&self, sub: &str, sup: &str) -> bool;
+    /// Whether `class` is a final class of the class path (not of the analysed program): its
+    /// instances are library objects whatever the program does.
+    fn is_closed_library_class(&self, class: &str) -> bool;
 }

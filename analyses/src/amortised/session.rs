@@ -23,9 +23,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// The verdict on a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
-    /// The specification holds (it has no resource variables).
+    /// The specification holds (its annotations name no resource variables; those of inferred
+    /// invariants may still be reported).
     Verified,
-    /// The specification holds with the resource variables at the reported (optimal) values.
+    /// The specification holds with its resource variables at the reported (optimal) values.
     Inferred,
     /// The specification could not be verified.
     Failed,
@@ -138,6 +139,8 @@ struct Generated {
     invariants: Vec<InvariantReport>,
     pre: Option<RAssertions>,
     post: Option<RAssertions>,
+    /// The resource variables the method's annotations name (not those of inferred invariants).
+    written_variables: Vec<ResVar>,
 }
 
 /// Checks methods of one program, sharing the proofs of callees.
@@ -240,7 +243,7 @@ impl<'v> Session<'v> {
         }
         match solve(&obligations, &all, &priority) {
             LpOutcome::Feasible { values, optimal } => {
-                outcome.status = if own_variables.is_empty() {
+                outcome.status = if self.generated[key].written_variables.is_empty() {
                     Status::Verified
                 } else {
                     Status::Inferred
@@ -422,6 +425,7 @@ impl<'v> Session<'v> {
         if !generated.problems.is_empty() {
             return generated;
         }
+        generated.written_variables = self.variables.owned_by(&key.to_string());
         generated.pre = Some(pre.clone());
         generated.post = Some(post.clone());
         let method_name = key.to_string();
