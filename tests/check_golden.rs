@@ -136,7 +136,12 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "failed",
         "cannot show `lseg(0, @ret, null)`",
     ),
-    ("WrongSpecs", "appendToEmpty", "failed", "cannot read field next of p: it may be null"),
+    (
+        "WrongSpecs",
+        "appendToEmpty",
+        "failed",
+        "cannot read field next of p: it may be null",
+    ),
     ("WrongSpecs", "closeCycle", "failed", "runs into a cycle"),
     ("WrongSpecs", "reverseKeeping", "inferred", ""),
     (

@@ -204,10 +204,21 @@ fn cell_addresses(st: &State) -> BTreeSet<Value> {
         .collect()
 }
 
+/// The class of the object at `addr`: known, or else the class declaring one of its fields.
+fn class_of(st: &State, addr: Value) -> Option<String> {
+    if let Some((class, _)) = st.classes.get(&addr) {
+        return Some(class.clone());
+    }
+    st.atoms.iter().find_map(|a| match a {
+        Atom::PointsTo { addr: x, field, .. } if *x == addr => Some(field.class.clone()),
+        _ => None,
+    })
+}
+
 /// Every complete cell of a list class becomes a one-cell segment.
 fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
     for addr in cell_addresses(st) {
-        let Some((class, _)) = st.classes.get(&addr).cloned() else {
+        let Some(class) = class_of(st, addr) else {
             continue;
         };
         let Some(link) = view.layout(&class).and_then(|l| list_link(&l)) else {
@@ -249,7 +260,7 @@ fn fold_trees(st: &mut State, named: &BTreeMap<Value, Vec<TermKind>>, view: &dyn
         let count = occurrences(st);
         let mut folded = false;
         for addr in cell_addresses(st) {
-            let Some((class, _)) = st.classes.get(&addr).cloned() else {
+            let Some(class) = class_of(st, addr) else {
                 continue;
             };
             let Some(link) = view.layout(&class).and_then(|l| tree_link(&l)) else {

@@ -128,6 +128,8 @@ pub struct Engine<'a> {
     steps: usize,
     /// The top-level method's offset on the path being run (where failures in callees show).
     current_top_pc: Option<u32>,
+    /// The parameters the top-level method's postcondition names (`@arg x`), by position.
+    post_args: Vec<usize>,
     callee_specs: HashMap<MethodKey, Result<(RAssertions, RAssertions), String>>,
 }
 
@@ -164,6 +166,7 @@ impl<'a> Engine<'a> {
             fresh: Fresh::default(),
             steps: 0,
             current_top_pc: None,
+            post_args: Vec::new(),
             callee_specs: HashMap::new(),
         }
     }
@@ -241,6 +244,7 @@ impl<'a> Engine<'a> {
 
     /// Runs the top-level method from each disjunct of its precondition.
     pub fn run_method(&mut self, pre: &RAssertions, post: &RAssertions) {
+        self.post_args = post.arg_positions();
         let ctx = &self.methods[0];
         let ghosts: Vec<Value> = ctx.params.iter().map(|_| self.fresh.value()).collect();
         let mut base = State::default();
@@ -729,7 +733,7 @@ impl<'a> Engine<'a> {
             let Some(index) = possible else {
                 let names = self.namer(&case);
                 let reason = if case.state.equal(addr, Value::Null) {
-                    format!("it may be null here")
+                    "it may be null here".to_owned()
                 } else {
                     format!(
                         "the specification gives no access to that object (the heap holds {})",
@@ -1494,8 +1498,10 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for (param, value) in self.methods[method].params.iter().zip(ghosts) {
-            if param.ty == Ty::Ref {
+        // A parameter's entry value names a place only where the postcondition needs it (the
+        // cells before it would otherwise merge into one segment).
+        for (k, (param, value)) in self.methods[method].params.iter().zip(ghosts).enumerate() {
+            if param.ty == Ty::Ref && method == 0 && self.post_args.contains(&k) {
                 roots.push((TermKind::Arg(param.name.clone()), *value));
             }
         }
@@ -1655,15 +1661,22 @@ impl<'a> Engine<'a> {
             if let Some((_, user)) = &data.user {
                 let mut invariant = user.clone();
                 if let Some(facts) = &data.facts {
-                    let useful: Vec<RFact> = facts
-                        .iter()
-                        .filter(|f| {
-                            [f.lhs, f.rhs].iter().any(
-                                |t| matches!(t, RTerm::Var(k) if !data.unchanged.get(*k).copied().unwrap_or(false)),
-                            )
-                        })
-                        .cloned()
-                        .collect();
+                    // Facts about variables the loop changes, less those the invariant and the
+                    // other facts already imply (facts about unchanged variables stay true by
+                    // themselves, from the loop's entry).
+                    let changes = |f: &RFact| {
+                        [f.lhs, f.rhs]
+                            .iter()
+                            .any(|t| matches!(t, RTerm::Var(k) if !data.unchanged.get(*k).copied().unwrap_or(false)))
+                    };
+                    let mut kept: Vec<RFact> = facts.clone();
+                    for fact in facts.iter().filter(|f| changes(f)) {
+                        let others: Vec<RFact> = kept.iter().filter(|f| *f != fact).cloned().collect();
+                        if self.implied(index, user, &others, fact) {
+                            kept = others;
+                        }
+                    }
+                    let useful: Vec<RFact> = kept.into_iter().filter(|f| changes(f)).collect();
                     for conj in &mut invariant.disjuncts {
                         conj.facts.extend(useful.iter().cloned());
                     }
@@ -1672,10 +1685,12 @@ impl<'a> Engine<'a> {
                 self.loops[index].invariant = Some(invariant);
                 continue;
             }
-            let ctx = &self.methods[data.method];
             let prefix = format!("L{}_", data.pc);
-            let mut counter = 0;
+            let mut templates = Vec::new();
+            let pruned: Vec<Assertions> = data.templates.iter().map(|t| self.prune_template(index, t)).collect();
+            let ctx = &self.methods[data.method];
             let method_name = ctx.key.to_string();
+            let mut counter = 0;
             let mut fresh_name = |variables: &ResourceVariables| loop {
                 counter += 1;
                 let name = format!("{prefix}{counter}");
@@ -1683,8 +1698,7 @@ impl<'a> Engine<'a> {
                     return name;
                 }
             };
-            let mut templates = Vec::new();
-            for template in &data.templates {
+            for template in &pruned {
                 let mut template = template.clone();
                 for disjunct in &mut template.disjuncts {
                     for heap in &mut disjunct.heap {
@@ -1723,6 +1737,79 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `fact` holds in every state satisfying `invariant` with `facts` (the loop's
+    /// variables and the parameters taking arbitrary values).
+    fn implied(&mut self, index: usize, invariant: &RAssertions, facts: &[RFact], fact: &RFact) -> bool {
+        let mut with_facts = invariant.clone();
+        for conj in &mut with_facts.disjuncts {
+            conj.facts.extend(facts.iter().cloned());
+        }
+        let binding = self.sample_binding(index);
+        let samples = assume(&State::default(), &with_facts, &binding, &mut self.fresh);
+        samples.iter().all(|state| {
+            let value = |t: RTerm| match t {
+                RTerm::Var(k) => binding.vars.get(k).copied(),
+                RTerm::Arg(k) => binding.args.get(k).copied(),
+                RTerm::Null => Some(Value::Null),
+                _ => None,
+            };
+            match (value(fact.lhs), value(fact.rhs)) {
+                (Some(a), Some(b)) if fact.equal => state.equal(a, b),
+                (Some(a), Some(b)) => state.distinct(a, b),
+                _ => false,
+            }
+        })
+    }
+
+    /// Arbitrary values for the variables and parameters of loop `index`.
+    fn sample_binding(&mut self, index: usize) -> Binding {
+        let data = &self.loops[index];
+        let (vars, args) = (data.inputs.len(), self.methods[data.method].params.len());
+        Binding {
+            args: (0..args).map(|_| self.fresh.value()).collect(),
+            vars: (0..vars).map(|_| self.fresh.value()).collect(),
+            ret: None,
+        }
+    }
+
+    /// The template with the data assertions its own heap and other facts imply removed.
+    fn prune_template(&mut self, index: usize, template: &Assertions) -> Assertions {
+        let data = self.loops[index].clone();
+        let mut pruned = template.clone();
+        for d in 0..pruned.disjuncts.len() {
+            let mut k = 0;
+            while k < pruned.disjuncts[d].data.len() {
+                let fact = pruned.disjuncts[d].data[k].clone();
+                let mut without = pruned.clone();
+                without.disjuncts = vec![pruned.disjuncts[d].clone()];
+                without.disjuncts[0].data.remove(k);
+                let ctx = &self.methods[data.method];
+                let resolved = resolve(
+                    &without,
+                    &ctx.scope(Role::Invariant(0), Some(&data.inputs)),
+                    self.view,
+                    self.variables,
+                );
+                let implied = match resolved {
+                    Ok((resolved, _)) => {
+                        let binding = self.sample_binding(index);
+                        let samples = assume(&State::default(), &resolved, &binding, &mut self.fresh);
+                        samples
+                            .iter()
+                            .all(|state| self.fact_holds(state, &binding, &fact, &data))
+                    }
+                    Err(_) => false,
+                };
+                if implied {
+                    pruned.disjuncts[d].data.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        pruned
     }
 
     /// Resets per-run state between rounds and phases.

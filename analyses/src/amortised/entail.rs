@@ -117,6 +117,7 @@ fn assume_conj(state: &State, conj: &RConj, exists: usize, binding: &Binding, fr
                     Some(t) => value(*t, fresh),
                     None => fresh.value(),
                 };
+                st.classes.entry(addr).or_insert_with(|| (field.class.clone(), false));
                 st.atoms.push(Atom::PointsTo {
                     addr,
                     field: field.clone(),

@@ -83,6 +83,42 @@ pub struct RAssertions {
     pub text: String,
 }
 
+impl RAssertions {
+    /// The parameters (`@arg x`, by position) the assertion names.
+    pub fn arg_positions(&self) -> Vec<usize> {
+        let mut positions = Vec::new();
+        let mut add = |term: RTerm| {
+            if let RTerm::Arg(k) = term {
+                if !positions.contains(&k) {
+                    positions.push(k);
+                }
+            }
+        };
+        for conj in &self.disjuncts {
+            for fact in &conj.facts {
+                add(fact.lhs);
+                add(fact.rhs);
+            }
+            for heap in &conj.heap {
+                match heap {
+                    RHeap::Field { object, value, .. } => {
+                        add(*object);
+                        if let Some(value) = value {
+                            add(*value);
+                        }
+                    }
+                    RHeap::Lseg { from, to, .. } => {
+                        add(*from);
+                        add(*to);
+                    }
+                    RHeap::Tree { root, .. } => add(*root),
+                }
+            }
+        }
+        positions
+    }
+}
+
 /// A parameter of the method: its name (from the `LocalVariableTable`), type and class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {

@@ -243,13 +243,54 @@ impl State {
         if (a == Value::Null && self.allocated(b)) || (b == Value::Null && self.allocated(a)) {
             return true;
         }
-        let prints: Vec<(Value, Vec<FieldKey>)> = self.atoms.iter().filter_map(|x| self.footprint(x)).collect();
-        prints.iter().any(|(x, fx)| {
-            *x == a
-                && prints
-                    .iter()
-                    .any(|(y, fy)| *y == b && fx.iter().any(|f| fy.contains(f)))
-        })
+        self.separated(a, b) || self.separated(b, a)
+    }
+
+    /// Whether `a`, owned by some atom, differs from `b` because every way `b` can be read off
+    /// the state (null, an object another atom owns fields of that `a`'s atom owns too, or the
+    /// end of a segment that starts at `b` when it is empty) is another object.
+    fn separated(&self, a: Value, b: Value) -> bool {
+        let prints: Vec<Option<(Value, Vec<FieldKey>)>> = self.atoms.iter().map(|x| self.footprint(x)).collect();
+        let Some((owner, fields)) = prints
+            .iter()
+            .enumerate()
+            .find_map(|(k, p)| p.as_ref().filter(|(x, _)| *x == a).map(|(_, f)| (k, f.clone())))
+        else {
+            return false;
+        };
+        let overlaps = |k: usize, own: &[FieldKey]| k != owner && own.iter().any(|f| fields.contains(f));
+        let mut current = b;
+        for _ in 0..=self.atoms.len() {
+            if current == Value::Null {
+                return true;
+            }
+            if current == a {
+                return false;
+            }
+            let owned_elsewhere = prints
+                .iter()
+                .enumerate()
+                .any(|(k, p)| p.as_ref().is_some_and(|(x, f)| *x == current && overlaps(k, f)));
+            if owned_elsewhere {
+                return true;
+            }
+            // A segment or tree from `current` whose cells would share fields with `a`'s: if
+            // it has a cell, `current` is that cell; if it is empty, `current` is its end.
+            let next = self.atoms.iter().enumerate().find_map(|(k, atom)| match atom {
+                Atom::Lseg { from, to, link, .. } if self.find(*from) == current && overlaps(k, &link.fields) => {
+                    Some(self.find(*to))
+                }
+                Atom::Tree { root, link, .. } if self.find(*root) == current && overlaps(k, &link.fields) => {
+                    Some(Value::Null)
+                }
+                _ => None,
+            });
+            match next {
+                Some(next) => current = next,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Rewrites every value to its representative, drops empty segments and trees, and checks
