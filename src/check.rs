@@ -5,7 +5,7 @@
 
 use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
-use crate::program::build_hierarchy;
+use crate::program::{build_hierarchy, class_decl};
 use crate::spec::{method_spec, AnnotationError};
 use jresa_analyses::amortised::assertion::Span;
 use jresa_analyses::amortised::program::{
@@ -13,8 +13,8 @@ use jresa_analyses::amortised::program::{
 };
 use jresa_analyses::amortised::resource::rational_text;
 use jresa_analyses::amortised::session::{MethodOutcome, Session, Status};
-use jresa_analyses::amortised::spec::Role;
-use jresa_analyses::hierarchy::{Hierarchy, ACC_STATIC};
+use jresa_analyses::amortised::spec::{MethodSpec, Role};
+use jresa_analyses::hierarchy::{Hierarchy, ACC_FINAL, ACC_PRIVATE, ACC_STATIC};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -117,7 +117,9 @@ impl CheckReport {
 struct View<'a> {
     inputs: HashMap<&'a str, &'a ClassFile>,
     classpath: Option<&'a ClassPath>,
-    hierarchy: Hierarchy,
+    /// The program's classes and the class-path classes loaded so far (more are added as inlined
+    /// library code reaches them).
+    hierarchy: RefCell<Hierarchy>,
     specs: HashMap<MethodKey, SpecLookup>,
     code: RefCell<HashMap<MethodKey, Result<Arc<MethodIr>, String>>>,
     layouts: RefCell<HashMap<String, Option<Arc<ClassLayout>>>>,
@@ -129,6 +131,36 @@ impl View<'_> {
             Some(class) => Some(Arc::new((*class).clone())),
             None => self.classpath.and_then(|cp| cp.get(name)),
         }
+    }
+
+    /// Adds a class-path class and its supertypes to the hierarchy if missing.
+    fn ensure_loaded(&self, name: &str) {
+        let mut pending = vec![name.to_owned()];
+        // Supertype graphs are small; the bound only guards against corrupt input.
+        for _ in 0..256 {
+            let Some(next) = pending.pop() else { return };
+            if self.hierarchy.borrow().class(&next).is_some() {
+                continue;
+            }
+            let Some(class) = self.class(&next) else { continue };
+            pending.extend(class.super_name.iter().cloned());
+            pending.extend(class.interfaces.iter().cloned());
+            self.hierarchy.borrow_mut().add(class_decl(&class));
+        }
+    }
+
+    /// Whether a method is declared final or private, or its class final.
+    fn cannot_be_overridden(&self, target: &jresa_analyses::hierarchy::Target) -> bool {
+        let hierarchy = self.hierarchy.borrow();
+        let Some(class) = hierarchy.class(&target.class) else {
+            return false;
+        };
+        class.access & ACC_FINAL != 0
+            || class
+                .methods
+                .iter()
+                .find(|m| m.name == target.name && m.descriptor == target.descriptor)
+                .is_some_and(|m| m.access & (ACC_FINAL | ACC_PRIVATE) != 0)
     }
 }
 
@@ -196,9 +228,14 @@ impl ProgramView for View<'_> {
     }
 
     fn resolve(&self, kind: CallKind, method: &MethodRef, exact_receiver: Option<&str>) -> Resolution {
+        self.ensure_loaded(&method.class);
+        if let Some(receiver) = exact_receiver {
+            self.ensure_loaded(receiver);
+        }
         let target = |t: &jresa_analyses::hierarchy::Target| {
             let native = self
                 .hierarchy
+                .borrow()
                 .class(&t.class)
                 .and_then(|c| {
                     c.methods
@@ -213,15 +250,32 @@ impl ProgramView for View<'_> {
             }
         };
         if let Some(receiver) = exact_receiver {
-            if let Some(selected) = self
-                .hierarchy
-                .resolve(&method.class, &method.name, &method.descriptor)
-                .and_then(|resolved| self.hierarchy.select(receiver, &resolved))
-            {
+            let selected = {
+                let hierarchy = self.hierarchy.borrow();
+                hierarchy
+                    .resolve(&method.class, &method.name, &method.descriptor)
+                    .and_then(|resolved| hierarchy.select(receiver, &resolved))
+            };
+            if let Some(selected) = selected {
                 return Resolution::Unique(target(&selected));
             }
         }
-        let targets = self.hierarchy.targets(kind, method);
+        let dynamic = matches!(kind, CallKind::Virtual | CallKind::Interface);
+        if dynamic && !self.inputs.contains_key(method.class.as_str()) {
+            // The class path is open: a library class may have subclasses the analysis never
+            // loads, so only a method nothing can override has a known target.
+            let resolved = self
+                .hierarchy
+                .borrow()
+                .resolve(&method.class, &method.name, &method.descriptor);
+            return match resolved {
+                Some(resolved) if self.cannot_be_overridden(&resolved) => Resolution::Unique(target(&resolved)),
+                _ => {
+                    Resolution::Unresolved("a library method that classes outside the program may override".to_owned())
+                }
+            };
+        }
+        let targets = self.hierarchy.borrow().targets(kind, method);
         if !targets.complete {
             return Resolution::Unresolved("some classes it may dispatch to are not available".to_owned());
         }
@@ -238,14 +292,13 @@ impl ProgramView for View<'_> {
     }
 
     fn is_subtype(&self, sub: &str, sup: &str) -> bool {
-        self.hierarchy.is_subtype(sub, sup)
+        self.ensure_loaded(sub);
+        self.ensure_loaded(sup);
+        self.hierarchy.borrow().is_subtype(sub, sup)
     }
 
     fn is_closed_library_class(&self, class: &str) -> bool {
-        !self.inputs.contains_key(class)
-            && self
-                .class(class)
-                .is_some_and(|c| c.access & jresa_analyses::hierarchy::ACC_FINAL != 0)
+        !self.inputs.contains_key(class) && self.class(class).is_some_and(|c| c.access & ACC_FINAL != 0)
     }
 }
 
@@ -255,6 +308,17 @@ pub fn check(
     classpath: Option<&ClassPath>,
     select: &dyn Fn(&ClassFile, &Method) -> bool,
 ) -> CheckReport {
+    check_with_default(classes, classpath, select, None)
+}
+
+/// Like [`check`], with `default` standing for the annotations of every selected method with
+/// code that has none (for robustness tests over unannotated programs).
+pub fn check_with_default(
+    classes: &[ClassFile],
+    classpath: Option<&ClassPath>,
+    select: &dyn Fn(&ClassFile, &Method) -> bool,
+    default: Option<&MethodSpec>,
+) -> CheckReport {
     let hierarchy = build_hierarchy(classes, classpath);
     let mut specs = HashMap::new();
     let mut annotation_errors: HashMap<MethodKey, Vec<AnnotationError>> = HashMap::new();
@@ -262,7 +326,11 @@ pub fn check(
         for method in &class.methods {
             let key = MethodKey::new(&class.name, &method.name, &method.descriptor);
             match method_spec(method) {
-                Ok(None) => {}
+                Ok(None) => {
+                    if let Some(default) = default.filter(|_| method.code.is_some() && select(class, method)) {
+                        specs.insert(key, SpecLookup::Some(Arc::new(default.clone())));
+                    }
+                }
                 Ok(Some(spec)) => {
                     specs.insert(key, SpecLookup::Some(Arc::new(spec)));
                 }
@@ -276,7 +344,7 @@ pub fn check(
     let view = View {
         inputs: classes.iter().map(|c| (c.name.as_str(), c)).collect(),
         classpath,
-        hierarchy,
+        hierarchy: RefCell::new(hierarchy),
         specs,
         code: RefCell::new(HashMap::new()),
         layouts: RefCell::new(HashMap::new()),

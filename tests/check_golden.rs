@@ -125,6 +125,8 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ("Lists", "insert", "inferred", ""),
     ("Lists", "append", "inferred", ""),
     ("Lists", "lengthPlusOne", "inferred", ""),
+    ("Lists", "equal", "inferred", ""),
+    ("Lists", "merge", "inferred", ""),
     ("Trees", "size", "verified", ""),
     ("Trees", "sizeInferred", "inferred", ""),
     ("Trees", "insert", "inferred", ""),

@@ -139,4 +139,44 @@ public class Lists {
         Resource.consume();
         return length(list) + 1;
     }
+
+    // Compares two lists cell by cell: the loop stops at the end of either, so the first list
+    // alone pays.
+    @Requires("{ | lseg(x, @arg a, null) * lseg(y, @arg b, null) | c }")
+    @Ensures("{ | lseg(0, @arg a, null) * lseg(0, @arg b, null) | 0 }")
+    static boolean equal(Lists a, Lists b) {
+        Lists p = a;
+        Lists q = b;
+        while (p != null && q != null) {
+            Resource.consume();
+            if (p.value != q.value) {
+                return false;
+            }
+            p = p.next;
+            q = q.next;
+        }
+        return p == null && q == null;
+    }
+
+    // Merges two sorted lists behind a dummy head: the inferred invariant has three disjuncts
+    // (before the first step, after a step from a, after a step from b).
+    @Requires("{ | lseg(x, @arg a, null) * lseg(y, @arg b, null) | c }")
+    @Ensures("{ | lseg(0, @ret, null) | 0 }")
+    static Lists merge(Lists a, Lists b) {
+        Lists head = new Lists(0, null);
+        Lists tail = head;
+        while (a != null && b != null) {
+            Resource.consume();
+            if (a.value <= b.value) {
+                tail.next = a;
+                a = a.next;
+            } else {
+                tail.next = b;
+                b = b.next;
+            }
+            tail = tail.next;
+        }
+        tail.next = a != null ? a : b;
+        return head.next;
+    }
 }
