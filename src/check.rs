@@ -54,7 +54,8 @@ pub struct MethodCheck {
     pub resource_variables: Vec<(String, String)>,
     /// Whether the values minimise the sum of the resource variables (checked exactly).
     pub optimal: Option<bool>,
-    /// The bound the precondition gives at these values.
+    /// The bound the precondition gives at these values (`A or B` for a precondition with
+    /// several disjuncts: each input meets one of them and costs at most its bound).
     pub bound: Option<String>,
     pub reason: Option<String>,
     pub source_file: Option<String>,
@@ -453,7 +454,14 @@ pub fn check_with_default(
                 .collect();
             if matches!(outcome.status, Status::Verified | Status::Inferred) {
                 entry.optimal = (!outcome.resource_variables.is_empty()).then_some(outcome.optimal);
-                entry.bound = outcome.bound.as_ref().map(|b| b.to_string());
+                entry.bound = (!outcome.bound.is_empty()).then(|| {
+                    outcome
+                        .bound
+                        .iter()
+                        .map(|b| b.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                });
             }
             entry.reason = outcome.reason.clone();
             entry.line = outcome.line;

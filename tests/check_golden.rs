@@ -117,6 +117,7 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ("IntList", "concatGeneric", "inferred", ""),
     ("IntList", "concatKeep", "inferred", ""),
     ("IntList", "concatInferred", "inferred", ""),
+    ("IntList", "concatTight", "verified", ""),
     ("Lists", "length", "verified", ""),
     ("Lists", "sum", "inferred", ""),
     ("Lists", "reverse", "verified", ""),

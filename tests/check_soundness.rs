@@ -61,7 +61,7 @@ fn consumption_never_exceeds_the_verified_bound() {
         let mut bounds: BTreeMap<(String, String, String), Bound> = BTreeMap::new();
         for m in &report.methods {
             let Some(outcome) = &m.outcome else { continue };
-            let (Some(bound), Status::Verified | Status::Inferred) = (&outcome.bound, outcome.status) else {
+            let ([bound], Status::Verified | Status::Inferred) = (outcome.bound.as_slice(), outcome.status) else {
                 continue;
             };
             let class = classes

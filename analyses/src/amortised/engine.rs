@@ -137,6 +137,7 @@ pub struct Engine<'a> {
 pub fn empty_assertion() -> RAssertions {
     RAssertions {
         exists: Vec::new(),
+        exists_names: Vec::new(),
         disjuncts: vec![RConj {
             facts: Vec::new(),
             heap: Vec::new(),

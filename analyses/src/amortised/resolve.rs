@@ -79,6 +79,8 @@ pub struct RConj {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RAssertions {
     pub exists: Vec<Ty>,
+    /// The existentials' names, in the order of `exists`.
+    pub exists_names: Vec<String>,
     pub disjuncts: Vec<RConj>,
     pub text: String,
 }
@@ -174,10 +176,13 @@ pub fn resolve(
     }
     let mut exists: Vec<Ty> = resolver.exists.iter().map(|(_, t)| *t).collect();
     exists.extend(resolver.dead.iter().map(|(_, t)| *t));
+    let mut exists_names: Vec<String> = resolver.exists.iter().map(|(n, _)| n.clone()).collect();
+    exists_names.extend(resolver.dead.iter().map(|(n, _)| format!("@var {n}")));
     debug_assert!(exists.len() >= declared);
     Ok((
         RAssertions {
             exists,
+            exists_names,
             disjuncts,
             text: assertions.to_string(),
         },

@@ -123,10 +123,10 @@ pub struct MethodOutcome {
     pub offset: Option<u32>,
     pub invariants: Vec<InvariantReport>,
     pub problems: Vec<SpecProblem>,
-    /// The resource bound the verified precondition gives.
-    pub bound: Option<PotentialBound>,
-    /// The potential the postcondition leaves (for later use), at the same values.
-    pub leftover: Option<PotentialBound>,
+    /// The resource bound the verified precondition gives, one per disjunct (case) of it.
+    pub bound: Vec<PotentialBound>,
+    /// The potential the postcondition leaves (for later use), at the same values, per disjunct.
+    pub leftover: Vec<PotentialBound>,
 }
 
 /// What the proof search produced for one method.
@@ -172,8 +172,8 @@ impl<'v> Session<'v> {
             offset: None,
             invariants: Vec::new(),
             problems: Vec::new(),
-            bound: None,
-            leftover: None,
+            bound: Vec::new(),
+            leftover: Vec::new(),
         };
         let own = &self.generated[key];
         outcome.invariants = own.invariants.clone();
@@ -257,11 +257,13 @@ impl<'v> Session<'v> {
                 outcome.bound = generated
                     .pre
                     .as_ref()
-                    .and_then(|pre| bound_of(pre, &values, key, self.view));
+                    .map(|pre| bound_of(pre, &values, key, self.view))
+                    .unwrap_or_default();
                 outcome.leftover = generated
                     .post
                     .as_ref()
-                    .and_then(|post| bound_of(post, &values, key, self.view));
+                    .map(|post| bound_of(post, &values, key, self.view))
+                    .unwrap_or_default();
             }
             LpOutcome::Infeasible { blamed } => {
                 let origin = &obligations[blamed].origin;
@@ -513,14 +515,14 @@ impl<'v> Session<'v> {
     }
 }
 
-/// The precondition's bound at the solved values (first disjunct), with parameters by name.
+/// The bound of each disjunct of an assertion at the solved values, with parameters and
+/// existentials by name.
 fn bound_of(
-    pre: &RAssertions,
+    assertion: &RAssertions,
     values: &BTreeMap<ResVar, BigRational>,
     key: &MethodKey,
     view: &dyn ProgramView,
-) -> Option<PotentialBound> {
-    let conj = pre.disjuncts.first()?;
+) -> Vec<PotentialBound> {
     let params = view
         .code(key)
         .ok()
@@ -533,28 +535,38 @@ fn bound_of(
         RTerm::Null => "null".to_owned(),
         RTerm::Ret => "@ret".to_owned(),
         RTerm::Var(k) => format!("@var #{k}"),
-        RTerm::Exists(k) => format!("e{k}"),
+        RTerm::Exists(k) => assertion
+            .exists_names
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| format!("e{k}")),
     };
-    let mut terms = Vec::new();
-    for heap in &conj.heap {
-        match heap {
-            RHeap::Lseg {
-                potential, from, to, ..
-            } => terms.push((
-                potential.evaluate(values),
-                Structure::List {
-                    from: name(*from),
-                    to: name(*to),
-                },
-            )),
-            RHeap::Tree { potential, root, .. } => {
-                terms.push((potential.evaluate(values), Structure::Tree { root: name(*root) }))
+    assertion
+        .disjuncts
+        .iter()
+        .map(|conj| {
+            let mut terms = Vec::new();
+            for heap in &conj.heap {
+                match heap {
+                    RHeap::Lseg {
+                        potential, from, to, ..
+                    } => terms.push((
+                        potential.evaluate(values),
+                        Structure::List {
+                            from: name(*from),
+                            to: name(*to),
+                        },
+                    )),
+                    RHeap::Tree { potential, root, .. } => {
+                        terms.push((potential.evaluate(values), Structure::Tree { root: name(*root) }))
+                    }
+                    RHeap::Field { .. } => {}
+                }
             }
-            RHeap::Field { .. } => {}
-        }
-    }
-    Some(PotentialBound {
-        terms,
-        constant: conj.pool.evaluate(values),
-    })
+            PotentialBound {
+                terms,
+                constant: conj.pool.evaluate(values),
+            }
+        })
+        .collect()
 }
