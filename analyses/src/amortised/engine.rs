@@ -1,15 +1,15 @@
 //! The proof search: symbolic execution of the IR, one path at a time, from a precondition to
 //! the postcondition, with loop invariants at loop heads and specifications at calls.
 //!
-//! This is the proof search of Atkey's verification conditions: the weakest precondition of a
-//! procedure is built from its successors' (postorder over the procedure graph: a procedure's
-//! rules continue into the procedures they call, whose obligations are discharged first along
-//! each path), a loop head takes its invariant as precondition (the back edge proves it, the loop
-//! body is verified from it once per entering path), and discharging `pre ⊢ wp` means walking
-//! the statements from the precondition, unfolding `lseg`/`tree` predicates where a field is
-//! accessed and folding them where an assertion asks for them, and collecting one resource
-//! obligation per instruction that needs resource (`Resource.consume`), per fold and per
-//! entailment.
+//! This is the proof search for Atkey's verification conditions. The weakest precondition of a
+//! rule is its statements' weakest preconditions composed with those of the procedures the rule
+//! continues into (its successors in the control-flow graph); a loop head's is its invariant (the
+//! back edge proves it, the body is checked from it once per entering path). Instead of building
+//! those formulas and then proving `pre ⊢ wp`, the search decomposes that entailment directly,
+//! statement by statement from the precondition, as a focused proof of it would: unfolding
+//! `lseg`/`tree` predicates where a field is accessed, folding them where an assertion asks for
+//! them, and collecting one resource obligation per instruction that needs resource
+//! (`Resource.consume`), per fold and per entailment.
 //!
 //! Two phases share this code. **Infer** runs without resource obligations to find, for every
 //! loop, which of its variables the loop never changes, the data facts (`==`/`!=`) that hold at
