@@ -266,9 +266,13 @@ impl<'v> Session<'v> {
                     .unwrap_or_default();
             }
             LpOutcome::Infeasible { blamed } => {
-                let origin = &obligations[blamed].origin;
+                let Some(blamed) = obligations.get(blamed) else {
+                    outcome.reason = Some("LP is infeasible".to_owned());
+                    return outcome;
+                };
+                let origin = &blamed.origin;
                 let shortfall = if all.is_empty() {
-                    let value = -obligations[blamed].expression.constant_term().clone();
+                    let value = -blamed.expression.constant_term().clone();
                     format!(" (short by {})", rational_text(&value))
                 } else {
                     String::new()
