@@ -128,6 +128,7 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ("Lists", "lengthPlusOne", "inferred", ""),
     ("Lists", "equal", "inferred", ""),
     ("Lists", "merge", "inferred", ""),
+    ("Lists", "walkTwice", "verified", ""),
     ("Trees", "size", "verified", ""),
     ("Trees", "sizeInferred", "inferred", ""),
     ("Trees", "insert", "inferred", ""),

@@ -179,4 +179,29 @@ public class Lists {
         tail.next = a != null ? a : b;
         return head.next;
     }
+
+    // Two loops, two written invariants (repeated @Invariant, stored in an @Invariants container):
+    // the first walk pays one unit per cell and leaves two for the second.
+    @Requires("{ | lseg(3, @arg list, null) | 0 }")
+    @Ensures("{ | lseg(0, @arg list, null) | 0 }")
+    @Invariant(id = 1, value = "{ | lseg(2, @arg list, @var p) * lseg(3, @var p, null) | 0 }")
+    @Invariant(id = 2, value = "{ | lseg(0, @arg list, @var q) * lseg(2, @var q, null) | 0 }")
+    static int walkTwice(Lists list) {
+        int n = 0;
+        Lists p = list;
+        Loop.invariant(1);
+        while (p != null) {
+            Resource.consume();
+            n++;
+            p = p.next;
+        }
+        Lists q = list;
+        Loop.invariant(2);
+        while (q != null) {
+            Resource.consume(2);
+            n--;
+            q = q.next;
+        }
+        return n;
+    }
 }
