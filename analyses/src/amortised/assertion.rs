@@ -143,19 +143,6 @@ impl LinearExpr {
             span: Span::default(),
         }
     }
-
-    /// The resource variables the expression mentions, in order of first mention.
-    pub fn variables(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for term in &self.terms {
-            if let Some(name) = &term.variable {
-                if !names.contains(&name.as_str()) {
-                    names.push(name);
-                }
-            }
-        }
-        names
-    }
 }
 
 /// A heap assertion.
@@ -214,29 +201,6 @@ pub struct Assertions {
 }
 
 impl Assertions {
-    /// Every resource variable mentioned, in order of first mention.
-    pub fn resource_variables(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for disjunct in &self.disjuncts {
-            let expressions = disjunct
-                .heap
-                .iter()
-                .filter_map(|heap| match heap {
-                    HeapAssertion::Lseg { resource, .. } | HeapAssertion::Tree { resource, .. } => Some(resource),
-                    HeapAssertion::Field { .. } => None,
-                })
-                .chain(std::iter::once(&disjunct.resource));
-            for expression in expressions {
-                for name in expression.variables() {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-            }
-        }
-        names
-    }
-
     /// The same assertions with every span set to the empty span at 0 (for comparing trees).
     pub fn without_spans(&self) -> Assertions {
         let mut copy = self.clone();
@@ -302,15 +266,6 @@ impl Assertions {
 pub const KEYWORDS: &[&str] = &[
     "exists", "null", "lseg", "tree", "int", "long", "float", "double", "ref",
 ];
-
-/// Whether `name` can name an existential or resource variable: `[A-Za-z_][A-Za-z0-9_]*`, not a
-/// keyword.
-pub fn is_variable_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !KEYWORDS.contains(&name)
-}
 
 impl fmt::Display for TermKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

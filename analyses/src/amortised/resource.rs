@@ -3,9 +3,8 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::Zero;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// A resource variable of the linear program, indexing `ResourceVariables`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,47 +93,6 @@ impl ResExpr {
         }
         total
     }
-
-    /// Prints with `name` giving each variable's name.
-    pub fn display_with<'a>(&'a self, name: &'a dyn Fn(ResVar) -> String) -> impl fmt::Display + 'a {
-        DisplayExpr { expr: self, name }
-    }
-}
-
-struct DisplayExpr<'a> {
-    expr: &'a ResExpr,
-    name: &'a dyn Fn(ResVar) -> String,
-}
-
-impl fmt::Display for DisplayExpr<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        let mut part = |f: &mut fmt::Formatter<'_>, coefficient: &BigRational, var: Option<ResVar>| -> fmt::Result {
-            let negative = coefficient.is_negative();
-            let magnitude = coefficient.abs();
-            match (first, negative) {
-                (true, true) => f.write_str("-")?,
-                (true, false) => {}
-                (false, true) => f.write_str(" - ")?,
-                (false, false) => f.write_str(" + ")?,
-            }
-            first = false;
-            match var {
-                Some(var) if magnitude == BigRational::from_integer(BigInt::from(1)) => {
-                    write!(f, "{}", (self.name)(var))
-                }
-                Some(var) => write!(f, "{}*{}", rational_text(&magnitude), (self.name)(var)),
-                None => write!(f, "{}", rational_text(&magnitude)),
-            }
-        };
-        for (var, coefficient) in &self.expr.terms {
-            part(f, coefficient, Some(*var))?;
-        }
-        if !self.expr.constant.is_zero() || self.expr.terms.is_empty() {
-            part(f, &self.expr.constant, None)?;
-        }
-        Ok(())
-    }
 }
 
 /// A rational as `n` or `n/d`.
@@ -186,11 +144,6 @@ impl ResourceVariables {
         self.names
             .get(var.0 as usize)
             .map_or_else(|| format!("r{}", var.0), |(_, n)| n.clone())
-    }
-
-    /// The method that owns the variable.
-    pub fn owner(&self, var: ResVar) -> &str {
-        self.names.get(var.0 as usize).map_or("", |(m, _)| m.as_str())
     }
 
     /// The variables of `method`, in the order they were made.
