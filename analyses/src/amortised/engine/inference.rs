@@ -16,19 +16,7 @@ impl Engine<'_> {
             ret: None,
         };
         if data.user.is_some() {
-            let holds = |fact: &RFact| {
-                let value = |t: RTerm| match t {
-                    RTerm::Var(k) => vars.get(k).copied(),
-                    RTerm::Arg(k) => ghosts.get(k).copied(),
-                    RTerm::Null => Some(Value::Null),
-                    _ => None,
-                };
-                match (value(fact.lhs), value(fact.rhs)) {
-                    (Some(a), Some(b)) if fact.equal => state.equal(a, b),
-                    (Some(a), Some(b)) => state.distinct(a, b),
-                    _ => false,
-                }
-            };
+            let holds = |fact: &RFact| resolved_fact_holds(state, fact, vars, ghosts);
             let candidates = match &data.facts {
                 Some(facts) => facts.clone(),
                 None => self.candidate_facts(ctx_index, &data),
@@ -319,19 +307,9 @@ impl Engine<'_> {
         }
         let binding = self.sample_binding(index);
         let samples = assume(&State::default(), &with_facts, &binding, &mut self.fresh);
-        samples.iter().all(|state| {
-            let value = |t: RTerm| match t {
-                RTerm::Var(k) => binding.vars.get(k).copied(),
-                RTerm::Arg(k) => binding.args.get(k).copied(),
-                RTerm::Null => Some(Value::Null),
-                _ => None,
-            };
-            match (value(fact.lhs), value(fact.rhs)) {
-                (Some(a), Some(b)) if fact.equal => state.equal(a, b),
-                (Some(a), Some(b)) => state.distinct(a, b),
-                _ => false,
-            }
-        })
+        samples
+            .iter()
+            .all(|state| resolved_fact_holds(state, fact, &binding.vars, &binding.args))
     }
 
     /// Arbitrary values for the variables and parameters of loop `index`.
@@ -416,4 +394,19 @@ pub fn combine(templates: &[Assertions]) -> Assertions {
         });
     }
     combined
+}
+
+/// Whether a resolved data fact over loop variables, parameters and `null` holds in `state`.
+fn resolved_fact_holds(state: &State, fact: &RFact, vars: &[Value], args: &[Value]) -> bool {
+    let value = |t: RTerm| match t {
+        RTerm::Var(k) => vars.get(k).copied(),
+        RTerm::Arg(k) => args.get(k).copied(),
+        RTerm::Null => Some(Value::Null),
+        _ => None,
+    };
+    match (value(fact.lhs), value(fact.rhs)) {
+        (Some(a), Some(b)) if fact.equal => state.equal(a, b),
+        (Some(a), Some(b)) => state.distinct(a, b),
+        _ => false,
+    }
 }
