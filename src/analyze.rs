@@ -15,13 +15,16 @@ use jresa_analyses::bounds::ranking::{Affine, Ranking};
 use jresa_analyses::bounds::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
-use jresa_analyses::value::compile::{compile, CallResolver, Origin};
+use jresa_analyses::value::compile::{compile, AbstractProgram, CallResolver, Origin};
 use jresa_analyses::value::fixpoint;
+use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
 /// code; past this, calls into the library make their callers' costs unknown.
@@ -49,6 +52,14 @@ pub struct LoopReport {
     pub reason: Option<String>,
 }
 
+/// The values a parameter (or a reference parameter's size, `|a|`) is assumed within.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ParameterRange {
+    pub parameter: String,
+    pub min: i64,
+    pub max: i64,
+}
+
 /// The result for one method.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct MethodReport {
@@ -62,6 +73,13 @@ pub struct MethodReport {
     pub complexity: Option<String>,
     pub terminates: Option<bool>,
     pub reason: Option<String>,
+    /// The inputs the bound is proven for, when not all (integer inputs away from their type's
+    /// limits, where a smaller margin could let arithmetic overflow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<String>,
+    /// The same precondition as one closed interval per parameter it constrains.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parameter_ranges: Vec<ParameterRange>,
     /// The names the bound uses for the parameters (`|a|` for the size of a reference `a`).
     pub parameters: Vec<String>,
     pub source_file: Option<String>,
@@ -246,6 +264,19 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
     linear.to_string()
 }
 
+/// Optional settings of `analyze_with`; the default has no time budget and no progress reports.
+#[derive(Clone, Copy, Default)]
+pub struct AnalyzeOptions<'a> {
+    /// Wall-clock time each selected method may take. The methods of a class share one
+    /// value-analysis fixpoint, so a class gets the budgets of its selected methods together; when
+    /// they run out during the fixpoint (which takes most of the time), its methods are reported
+    /// `unknown` with that reason. Lifting and the cost solver are not interrupted.
+    pub method_budget: Option<Duration>,
+    /// Called once per class when its selected methods are finished, with their number (from the
+    /// threads of the parallel analysis).
+    pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
+}
+
 /// Analyses the selected methods of `classes` under `model`. Each class is analysed on its own
 /// (in parallel), with the methods of other classes it calls lifted on demand from the inputs or
 /// the classpath; results come in class and method order.
@@ -254,6 +285,17 @@ pub fn analyze(
     classpath: Option<&ClassPath>,
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+) -> AnalysisReport {
+    analyze_with(classes, classpath, model, select, &AnalyzeOptions::default())
+}
+
+/// `analyze` with a time budget and progress reports.
+pub fn analyze_with(
+    classes: &[ClassFile],
+    classpath: Option<&ClassPath>,
+    model: CostModel,
+    select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+    options: &AnalyzeOptions<'_>,
 ) -> AnalysisReport {
     let hierarchy = build_hierarchy(classes, classpath);
     let inputs: HashMap<&str, &ClassFile> = classes.iter().map(|c| (c.name.as_str(), c)).collect();
@@ -265,7 +307,13 @@ pub fn analyze(
     };
     let groups: Vec<Vec<MethodReport>> = classes
         .par_iter()
-        .map(|class| analyze_class(class, &hierarchy, &lookup, model, select))
+        .map(|class| {
+            let reports = analyze_class(class, &hierarchy, &lookup, model, select, options);
+            if let Some(progress) = options.progress {
+                progress(reports.len());
+            }
+            reports
+        })
         .collect();
     AnalysisReport {
         version: REPORT_VERSION,
@@ -281,8 +329,9 @@ fn analyze_class(
     lookup: &ClassLookup<'_>,
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
+    options: &AnalyzeOptions<'_>,
 ) -> Vec<MethodReport> {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let mut methods: Vec<MethodIr> = Vec::new();
     let mut reports: Vec<(&Method, Option<usize>, Option<String>)> = Vec::new();
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
@@ -304,6 +353,16 @@ fn analyze_class(
     if reports.is_empty() {
         return Vec::new();
     }
+    let budget = options
+        .method_budget
+        .map(|b| b.saturating_mul(u32::try_from(reports.len()).unwrap_or(u32::MAX)));
+    let deadline = budget.and_then(|b| started.checked_add(b));
+    let out_of_time = Cell::new(false);
+    let stop = || {
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        out_of_time.set(out_of_time.get() || late);
+        late
+    };
     lift_callees(&mut methods, hierarchy, lookup);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
@@ -315,34 +374,187 @@ fn analyze_class(
         index: &index,
     };
     let program = compile(&methods, &resolver, model);
-    let entries: Vec<(usize, Polyhedron)> = reports
-        .iter()
-        .filter_map(|(_, m, _)| *m)
-        .map(|m| {
+    // Methods whose bound is lost only to possible integer overflows are analysed again with
+    // their inputs assumed further from the types' limits (`overflow::MARGINS`); each method's
+    // result comes from the last round it took part in, with that precondition.
+    let analysed: Vec<usize> = reports.iter().filter_map(|(_, m, _)| *m).collect();
+    let widths: Vec<Vec<Option<Width>>> = analysed.iter().map(|&m| entry_widths(&methods[m])).collect();
+    let mut level = vec![0usize; analysed.len()];
+    let mut finished: Vec<Option<MethodReport>> = vec![None; analysed.len()];
+    let mut last_round_time = std::time::Duration::ZERO;
+    for round in 0..overflow::MARGINS.len() {
+        let pending: Vec<usize> = (0..analysed.len())
+            .filter(|&k| finished[k].is_none() && level[k] == round)
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        let round_started = std::time::Instant::now();
+        let entries: Vec<(usize, Polyhedron)> = analysed
+            .iter()
+            .enumerate()
+            .map(|(k, &m)| {
+                let entry = program.of_ir[m][methods[m].entry.index()];
+                (entry, overflow::entry_condition(&widths[k], level[k]))
+            })
+            .collect();
+        let fixpoint = fixpoint::solve_until(&program, &entries, &stop);
+        let costs = if fixpoint.exhausted {
+            None
+        } else {
+            Some(cost::solve(&program, &fixpoint, model))
+        };
+        last_round_time = round_started.elapsed();
+        if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
+            eprintln!(
+                "{} round {round}: {} procedures, {} rule evaluations, {:.2} s",
+                class.name,
+                program.procs.len(),
+                fixpoint.evaluations,
+                last_round_time.as_secs_f64()
+            );
+        }
+        for k in pending {
+            let m = analysed[k];
+            let mut report = MethodReport::new(class, reports_method(&reports, m));
+            let Some(costs) = &costs else {
+                report.status = "unknown".into();
+                report.reason = Some(if out_of_time.get() {
+                    format!(
+                        "the analysis of {} exceeded its time budget of {:.1} s ({} methods)",
+                        class.name.replace('/', "."),
+                        budget.unwrap_or_default().as_secs_f64(),
+                        reports.len()
+                    )
+                } else {
+                    format!(
+                        "the value analysis of {} exceeded its budget of {} rule evaluations",
+                        class.name.replace('/', "."),
+                        jresa_analyses::value::limits::MAX_EVALUATIONS
+                    )
+                });
+                finished[k] = Some(report);
+                continue;
+            };
+            fill(&mut report, m, &methods[m], &program, costs);
             let entry = program.of_ir[m][methods[m].entry.index()];
-            (entry, Polyhedron::universe(program.procs[entry].inputs))
-        })
-        .collect();
-    let fixpoint = fixpoint::solve(&program, &entries);
-    let fixpoint_time = started.elapsed();
-    let costs = if fixpoint.exhausted {
-        None
-    } else {
-        Some(cost::solve(&program, &fixpoint, model))
-    };
+            let reachable = overflow::reachable(&program, entry);
+            let sites: Vec<(usize, u32)> = fixpoint
+                .overflows
+                .iter()
+                .filter(|(p, _)| reachable.contains(p))
+                .copied()
+                .collect();
+            // Another round can only help when the method's own arithmetic may overflow and the bound
+            // was lost to a loop or to a cost that depends on values (not to an opaque call).
+            let own_sites = sites
+                .iter()
+                .any(|(p, _)| matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m));
+            let retry = report.status == "unbounded"
+                || report
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
+            if report.status != "bounded" && own_sites && retry && round + 1 < overflow::MARGINS.len() {
+                level[k] += 1;
+                continue;
+            }
+            if report.status == "bounded" && level[k] > 0 {
+                let (text, ranges) = precondition(&methods[m], &widths[k], level[k]);
+                report.precondition = Some(text);
+                report.parameter_ranges = ranges;
+            }
+            finished[k] = Some(report);
+        }
+    }
     if std::env::var_os("JRESA_DEBUG_TIMING").is_some() {
         eprintln!(
-            "{}: {} procedures, {} rule evaluations, fixpoint {:.2} s, total {:.2} s",
+            "{}: total {:.2} s (last round {:.2} s)",
             class.name,
-            program.procs.len(),
-            fixpoint.evaluations,
-            fixpoint_time.as_secs_f64(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            last_round_time.as_secs_f64()
         );
     }
+    let mut finished = finished.into_iter();
     let mut out = Vec::new();
     for (method, method_index, error) in reports {
-        let mut report = MethodReport {
+        let report = match method_index {
+            Some(_) => finished.next().flatten(),
+            None => None,
+        };
+        out.push(report.unwrap_or_else(|| {
+            let mut report = MethodReport::new(class, method);
+            report.reason = error;
+            report
+        }));
+    }
+    out
+}
+
+/// The declaration of the analysed method with IR index `m` among the class's reports.
+fn reports_method<'a>(reports: &[(&'a Method, Option<usize>, Option<String>)], m: usize) -> &'a Method {
+    reports
+        .iter()
+        .find(|(_, index, _)| *index == Some(m))
+        .map(|(method, _, _)| *method)
+        .expect("every analysed method has a report")
+}
+
+/// The JVM range of each input of a method's entry; `this` is left unconstrained (it is never
+/// null, and no precondition on its path length is worth stating).
+fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
+    ir.proc(ir.entry)
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            if k == 0 && !ir.is_static {
+                return None;
+            }
+            match ir.var(*v).ty {
+                Ty::Int => Some(Width::Int),
+                Ty::Long => Some(Width::Long),
+                Ty::Ref => Some(Width::Size),
+                Ty::Float | Ty::Double => None,
+            }
+        })
+        .collect()
+}
+
+/// The precondition of a level of `overflow::MARGINS`: the parameters' intervals and their text.
+fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize) -> (String, Vec<ParameterRange>) {
+    let names = parameter_names(ir);
+    let (margin, long_margin) = overflow::MARGINS[level];
+    let ranges: Vec<(ParameterRange, bool)> = widths
+        .iter()
+        .zip(&names)
+        .filter_map(|(width, name)| {
+            let (min, max) = overflow::input_interval(*width, margin, long_margin)?;
+            let range = ParameterRange {
+                parameter: name.clone(),
+                min,
+                max,
+            };
+            Some((range, *width == Some(Width::Size)))
+        })
+        .collect();
+    let text: Vec<String> = ranges
+        .iter()
+        .map(|(r, size)| {
+            if *size {
+                format!("{} <= {}", r.parameter, r.max)
+            } else {
+                format!("{} <= {} <= {}", r.min, r.parameter, r.max)
+            }
+        })
+        .collect();
+    (text.join(", "), ranges.into_iter().map(|(r, _)| r).collect())
+}
+
+impl MethodReport {
+    /// A report with no result yet (`error` status) for a method of `class`.
+    fn new(class: &ClassFile, method: &Method) -> MethodReport {
+        MethodReport {
             class: class.name.replace('/', "."),
             name: method.name.clone(),
             descriptor: method.descriptor.clone(),
@@ -350,37 +562,19 @@ fn analyze_class(
             upper_bound: None,
             complexity: None,
             terminates: None,
-            reason: error,
+            reason: None,
+            precondition: None,
+            parameter_ranges: Vec::new(),
             parameters: Vec::new(),
             source_file: class.source_file.clone(),
             line: None,
             loops: Vec::new(),
             bound: None,
-        };
-        match (method_index, &costs) {
-            (Some(m), Some(costs)) => fill(&mut report, m, &methods[m], &program, costs),
-            (Some(_), None) => {
-                report.status = "unknown".into();
-                report.reason = Some(format!(
-                    "the value analysis of {} exceeded its budget of {} rule evaluations",
-                    class.name.replace('/', "."),
-                    jresa_analyses::value::limits::MAX_EVALUATIONS
-                ));
-            }
-            (None, _) => {}
         }
-        out.push(report);
     }
-    out
 }
 
-fn fill(
-    report: &mut MethodReport,
-    m: usize,
-    ir: &MethodIr,
-    program: &jresa_analyses::value::compile::AbstractProgram,
-    costs: &cost::Costs,
-) {
+fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
     let names = parameter_names(ir);
     report.parameters = names.clone();
     report.line = ir.lines.first().map(|(_, line)| *line);

@@ -1,5 +1,6 @@
 //! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
 pub mod analyze;
+pub mod baseline;
 pub mod check;
 pub mod classfile;
 pub mod cli;
@@ -8,3 +9,4 @@ pub mod profile;
 pub mod program;
 pub mod report;
 pub mod spec;
+pub mod vm_source;

@@ -1,1 +1,24 @@
-//! Validation of inferred bounds by execution (the stack-code VM lands here).
+//! Validation by execution: packaging of lifted methods into flat, handle-based arrays (GVM),
+//! an interpreter of the treegraph-scheduled stack code that counts JVM bytecodes, invocations,
+//! allocations and `consume` units per calling context (JP2), and a CPU backend that runs many
+//! instances in parallel with rayon.
+//!
+//! The crate depends only on `jresa-analyses`: classes and lifted methods come through the
+//! [`source::ClassSource`] trait, which the root crate implements on its classfile reader and
+//! lifter.
+
+pub mod cpu;
+pub mod isa;
+pub mod metrics;
+pub mod natives;
+pub mod package;
+pub mod source;
+pub mod value;
+pub mod vm;
+
+pub use cpu::CpuBackend;
+pub use metrics::{CallingContextTree, ContextMethod, ContextNode, Metrics};
+pub use package::{Package, PackageError};
+pub use source::{ClassInfo, ClassSource, ConstantValue, FieldInfo, MethodInfo};
+pub use value::{Ending, Outcome, Rendered, Value};
+pub use vm::{Limits, Machine, RunConfig};

@@ -40,6 +40,9 @@ pub struct Field {
     pub descriptor: String,
     pub access: u16,
     pub annotations: Vec<Annotation>,
+    /// The `ConstantValue` attribute: the initial value of a `static final` field of primitive or
+    /// `String` type (an `Int`, `Long`, `Float`, `Double` or `String` constant).
+    pub constant_value: Option<Constant>,
 }
 
 /// A method declaration.

@@ -55,8 +55,20 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
             .utf8(field.descriptor().as_u16())
             .map_err(|message| class_error(format!("field {field_name} descriptor: {message}")))?;
         let mut annotations = Vec::new();
+        let mut constant_value = None;
         for attribute in field.attributes() {
             let attribute = attribute.map_err(|error| decode_error(origin, &error))?;
+            let attribute_name = pool.utf8_mstr(attribute.name().as_u16()).map_err(class_error)?;
+            if attribute_name.as_bytes() == b"ConstantValue" {
+                let index = ByteReader::new(attribute.content())
+                    .u16()
+                    .ok_or_else(|| class_error(format!("field {field_name}: truncated ConstantValue attribute")))?;
+                let constant = pool
+                    .loadable(index)
+                    .map_err(|message| class_error(format!("field {field_name}: ConstantValue: {message}")))?;
+                constant_value = Some(constant);
+                continue;
+            }
             collect_annotations(&attribute, &pool, &mut annotations)
                 .map_err(|message| class_error(format!("field {field_name}: {message}")))?;
         }
@@ -65,6 +77,7 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
             descriptor,
             access: field.access_flags().bits(),
             annotations,
+            constant_value,
         });
     }
 

@@ -1,46 +1,130 @@
-//! `jresa analyze`: closed-form cost bounds and termination verdicts per method.
-use super::{Format, InputArgs, Inputs, EXIT_INPUT_ERROR, EXIT_OK};
-use crate::analyze::analyze;
+//! `jresa analyze`: closed-form cost bounds and termination verdicts per method; also the analysis
+//! run that `jresa ci` shares (inputs, class path, progress, summary line).
+use super::sources::source_locator;
+use super::{InputArgs, Inputs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
+use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
 use crate::report;
+use crate::report::progress::Progress;
 use jresa_analyses::bounds::CostModel;
 use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
+/// Options of the subcommands that analyse and report methods.
 #[derive(clap::Args, Debug)]
-pub struct AnalyzeArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
+pub struct ReportArgs {
     /// What the bound counts: instructions (JVM bytecodes executed), invocations, allocations
     /// (objects and array elements), or consume (units passed to `Resource.consume`).
     #[arg(long, default_value = "instructions", value_parser = ["instructions", "invocations", "allocations", "consume"])]
     pub cost_model: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: ReportFormat,
+    /// Wall-clock seconds each method may take; the methods of a class share their budgets, and
+    /// when they run out the class's methods are reported `unknown`.
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub method_budget: Duration,
+    /// No progress bar (there is none anyway when stderr is not a terminal).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Where the sources of class, jar or jmod inputs lie, relative to the repository root, for
+    /// SARIF locations (`.java` inputs are located by their own paths).
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Option<PathBuf>,
+}
+
+/// A non-negative number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is not a non-negative number of seconds"))
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// The result of an analysis run.
+pub struct AnalysisRun {
+    pub report: AnalysisReport,
+    /// Some input could not be read, or `--method` matched nothing (both already reported).
+    pub input_errors: bool,
+    /// The summary line of a whole run (no `--method`), for stderr after the report.
+    pub summary_line: Option<String>,
+}
+
+impl AnalysisRun {
+    /// Prints the summary line, if any, to stderr.
+    pub fn print_summary_line(&self) {
+        if let Some(line) = &self.summary_line {
+            eprint!("{line}");
+        }
+    }
+}
+
+/// Reads the inputs (compiling `.java` ones), analyses the selected methods with a progress bar,
+/// and prints input errors to stderr.
+/// `Err` carries the exit code when nothing could be analysed.
+pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
+    let started = Instant::now();
+    let model = CostModel::from_name(&options.cost_model).unwrap_or(CostModel::Instructions);
+    let inputs = Inputs::load(input)?;
+    let (loaded, classpath) = (&inputs.loaded, &inputs.classpath);
+    let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+    let select = |class: &crate::classfile::ClassFile, method: &crate::classfile::Method| {
+        selectors.is_empty()
+            || selectors
+                .iter()
+                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
+    };
+    let total = loaded
+        .classes
+        .iter()
+        .flat_map(|c| c.methods.iter().filter(|m| m.code.is_some()).map(move |m| (c, m)))
+        .filter(|(c, m)| select(c, m))
+        .count();
+    let progress = Progress::start(total, options.quiet);
+    let advance = |methods: usize| progress.advance(methods);
+    let analysis_options = AnalyzeOptions {
+        method_budget: Some(options.method_budget),
+        progress: Some(&advance),
+    };
+    let result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);
+    progress.finish();
+    let no_match = !selectors.is_empty() && result.methods.is_empty();
+    if no_match {
+        eprintln!("error: no method matches {}", input.methods.join(", "));
+    }
+    let summary_line = selectors
+        .is_empty()
+        .then(|| report::progress::run_summary_line(&result, started.elapsed()));
+    Ok(AnalysisRun {
+        report: result,
+        input_errors: !loaded.errors.is_empty() || no_match,
+        summary_line,
+    })
 }
 
 pub fn run(args: &AnalyzeArgs) -> u8 {
-    let model = CostModel::from_name(&args.cost_model).unwrap_or(CostModel::Instructions);
-    let inputs = match Inputs::load(&args.input) {
-        Ok(inputs) => inputs,
+    let run = match run_analysis(&args.input, &args.report) {
+        Ok(run) => run,
         Err(code) => return code,
     };
-    let selected = Inputs::selector(&args.input);
-    let result = analyze(
-        &inputs.loaded.classes,
-        inputs.classpath.as_ref(),
-        model,
-        &|class, method| selected(&class.name, &method.name, &method.descriptor),
-    );
-    let no_match = !args.input.methods.is_empty() && result.methods.is_empty();
-    if no_match {
-        eprintln!("error: no method matches {}", args.input.methods.join(", "));
-    }
-    let output = match args.format {
-        Format::Text => report::analysis_text(&result),
-        Format::Json => report::json(&result),
+    let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
+    let output = match args.report.format {
+        ReportFormat::Text => report::analysis_text(&run.report),
+        ReportFormat::Json => report::json(&run.report),
+        ReportFormat::Sarif => report::sarif::sarif(&report::summary::of_analysis(&run.report, &locate)),
+        ReportFormat::Markdown => report::markdown::markdown(&report::summary::of_analysis(&run.report, &locate)),
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
-    if !inputs.loaded.errors.is_empty() || no_match {
+    run.print_summary_line();
+    if run.input_errors {
         EXIT_INPUT_ERROR
     } else {
         EXIT_OK

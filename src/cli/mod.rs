@@ -1,6 +1,7 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
 mod analyze;
 mod check;
+mod ci;
 mod ir;
 mod profile;
 mod schedule;
@@ -34,6 +35,17 @@ pub enum Format {
     Json,
 }
 
+/// Output formats of the subcommands that judge methods (`analyze`, `ci`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
+    /// A summary table for pull-request comments.
+    Markdown,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Bound the cost of methods: closed-form upper bounds, complexity classes, termination.
@@ -41,6 +53,8 @@ enum Command {
     /// Verify the separation-logic resource specifications (@Requires, @Ensures, @Invariant) of
     /// annotated methods, or infer their resource variables by linear programming.
     Check(check::CheckArgs),
+    /// Compare every method's bound with a committed baseline; exit 1 on regressions.
+    Ci(ci::CiArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
     Ir(ir::IrArgs),
     /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
@@ -58,6 +72,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Ci(args) => ci::run(&args),
         Command::Ir(args) => ir::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),

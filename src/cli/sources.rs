@@ -83,3 +83,61 @@ fn unique_suffix() -> u128 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos())
 }
+
+/// Locates the source file of a class for reports, as a path relative to the current directory
+/// (with `/` separators): the `.java` input whose path ends with the class's package directory and
+/// `SourceFile` (or the only input with that file name), else `source_root/package/SourceFile`,
+/// else `package/SourceFile`. Arguments: the class's internal name and its `SourceFile`.
+pub fn source_locator<'a>(
+    inputs: &'a [PathBuf],
+    source_root: Option<&'a std::path::Path>,
+) -> impl Fn(&str, Option<&str>) -> Option<String> + 'a {
+    let sources: Vec<String> = inputs
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .map(|p| relative_display(p))
+        .collect();
+    move |class: &str, source_file: Option<&str>| {
+        let file = source_file?;
+        let relative = match class.rfind('/') {
+            Some(k) => format!("{}/{file}", &class[..k]),
+            None => file.to_owned(),
+        };
+        let by_package = sources
+            .iter()
+            .find(|s| *s == &relative || s.ends_with(&format!("/{relative}")));
+        let by_name: Vec<&String> = sources
+            .iter()
+            .filter(|s| *s == file || s.ends_with(&format!("/{file}")))
+            .collect();
+        if let Some(found) = by_package.or(if by_name.len() == 1 {
+            by_name.first().copied()
+        } else {
+            None
+        }) {
+            return Some(found.clone());
+        }
+        Some(match source_root {
+            Some(root) => relative_display(&root.join(&relative)),
+            None => relative,
+        })
+    }
+}
+
+/// A path relative to the current directory where it lies under it, with `/` separators and
+/// without `./` components.
+fn relative_display(path: &std::path::Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    let parts: Vec<String> = relative
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .map(|c| match c {
+            std::path::Component::RootDir => String::new(),
+            other => other.as_os_str().to_string_lossy().into_owned(),
+        })
+        .collect();
+    parts.join("/")
+}

@@ -1,4 +1,5 @@
-//! Rendering: diagnostics (ariadne), text and JSON output. The only module that renders or serializes.
+//! Rendering: diagnostics (ariadne), text, JSON, SARIF and Markdown output, progress bars. The only
+//! module that renders or serializes.
 use crate::classfile::InputError;
 use ariadne::{Config, Report, ReportKind};
 use jresa_analyses::ir::{print_program, Program};
@@ -49,6 +50,27 @@ pub fn refused_method(origin: &str, method: &str, pc: Option<u32>, reason: &str)
         &format!("method not lifted: {reason}"),
         &[location],
     )
+}
+
+/// A baseline file that cannot be used (missing, malformed, another cost model).
+pub fn baseline_error(path: &str, message: &str) -> String {
+    render(ReportKind::Error, message, &[format!("in baseline {path}")])
+}
+
+/// A bound in a baseline that does not parse; the method is then compared by text.
+pub fn unreadable_baseline_bound(path: &str, method: &str, bound: &str, column: usize, message: &str) -> String {
+    render(
+        ReportKind::Warning,
+        &format!("baseline bound `{bound}` does not parse: {message}"),
+        &[format!(
+            "in baseline {path}, method {method}, at column {column} of the bound"
+        )],
+    )
+}
+
+/// A note on stderr (for example that a baseline was written).
+pub fn note(message: &str) -> String {
+    format!("note: {message}\n")
 }
 
 /// A verifier error in lifted IR: always a bug in jresa.
@@ -115,6 +137,13 @@ mod profile;
 pub use profile::{profile_error, profile_text, profile_warning};
 
 pub mod schedule;
+pub mod vm;
+
+pub mod ci;
+pub mod markdown;
+pub mod progress;
+pub mod sarif;
+pub mod summary;
 
 mod check;
 pub use check::{check_diagnostics, check_text, spec_diagnostic};
@@ -140,6 +169,9 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
             Some(false) => "does not terminate (for some inputs)",
             None => "unknown",
         };
+        if let Some(precondition) = &m.precondition {
+            out.push_str(&format!("  for inputs: {precondition}\n"));
+        }
         out.push_str(&format!("  termination: {verdict}\n"));
         if let Some(reason) = &m.reason {
             out.push_str(&format!("  reason: {reason}\n"));

@@ -9,7 +9,7 @@
 use super::program::MethodKey;
 use super::resolve::{base_name, descriptor_class, Param, Scope};
 use super::spec::Role;
-use crate::ir::{method_descriptor_parts, CallKind, MethodIr, Operand, ProcId, ProcKind, StmtKind, Ty};
+use crate::ir::{split_method_descriptor, CallKind, MethodIr, Operand, ProcId, ProcKind, StmtKind, Ty};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ pub struct MarkerError {
 impl MethodCtx {
     /// The context of a lifted method, and the problems with its markers.
     pub fn new(key: MethodKey, ir: Arc<MethodIr>) -> (MethodCtx, Vec<MarkerError>) {
-        let (param_descriptors, ret_descriptor) = method_descriptor_parts(&ir.descriptor).unwrap_or((Vec::new(), "V"));
+        let (param_descriptors, ret_descriptor) = split_method_descriptor(&ir.descriptor).unwrap_or((Vec::new(), "V"));
         let param_descriptors: Vec<String> = param_descriptors.into_iter().map(str::to_owned).collect();
         let ret_descriptor = ret_descriptor.to_owned();
         let entry = ir.proc(ir.entry);

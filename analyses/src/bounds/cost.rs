@@ -21,6 +21,7 @@ use super::ranking::{self, Affine, Ranking};
 use super::CostModel;
 use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use crate::value::fixpoint::{embed, restrict, Fixpoint};
+use crate::value::overflow;
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -33,6 +34,10 @@ pub const MAX_PATHS: usize = 512;
 /// Widening delay and step budget of the invariant of a cycle relative to its entry values.
 pub const INVARIANT_DELAY: usize = 2;
 pub const INVARIANT_STEPS: usize = 30;
+
+/// The words of every reason given when a cost exists but depends on values that the inputs do
+/// not bound (callers look for them to decide whether more precise values could help).
+pub const NOT_BOUNDED_BY_INPUTS: &str = "cannot be bounded in terms of the inputs";
 
 /// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
 #[derive(Clone, Debug, PartialEq)]
@@ -304,6 +309,9 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Item::Opaque { reason } => return Err(reason.clone()),
+                Item::Wrap { dim, width, .. } => {
+                    overflow::wrap(state, *dim, *width, &rule.ranges);
+                }
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
                         terms.push(CostExpr::Const(BigRational::from_integer(BigInt::from(*bytecodes))));
@@ -340,9 +348,7 @@ impl<'a> Solver<'a> {
             for e in &rule.cost.symbolic {
                 match upper_bound(state, e, params, names) {
                     Some(upper) => terms.push(CostExpr::nat(upper)),
-                    None => {
-                        return Err("an allocated or consumed amount cannot be bounded in terms of the inputs".into())
-                    }
+                    None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                 }
             }
         }
@@ -371,7 +377,7 @@ impl<'a> Solver<'a> {
                     let upper = upper_bound(state, &expr, params, names);
                     if upper.is_none() {
                         failure = Some(format!(
-                            "the cost of a call to {} cannot be bounded in terms of the inputs",
+                            "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
                             self.program.procs[callee].name.split('/').next().unwrap_or("a method")
                         ));
                     }
@@ -557,7 +563,7 @@ impl<'a> Solver<'a> {
                     || rule.items.iter().any(|i| match i {
                         Item::Call { callee, .. } | Item::Charge { callee, .. } => !component.contains(callee),
                         Item::Opaque { .. } | Item::Marker { .. } => true,
-                        Item::Constrain(_) => false,
+                        Item::Constrain(_) | Item::Wrap { .. } => false,
                     });
                 let mut next: Option<(AbsProcId, Vec<Dimension>, Polyhedron)> = None;
                 for (callee, args, at_call) in &outcome.cycle_calls {
@@ -727,6 +733,11 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
                 args: args.iter().map(|d| d + offset).collect(),
             },
             Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
+            Item::Wrap { dim, width, pc } => Item::Wrap {
+                dim: dim + offset,
+                width: *width,
+                pc: *pc,
+            },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,
                 args: args.iter().map(|d| d + offset).collect(),
@@ -753,6 +764,7 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
         returns: rule.returns,
         may_throw: rule.may_throw,
         source: rule.source,
+        ranges: rule.ranges.iter().map(|(d, w)| (d + offset, *w)).collect(),
     }
 }
 

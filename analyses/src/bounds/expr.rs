@@ -314,6 +314,18 @@ impl CostExpr {
     /// The asymptotic class as big-O over the parameters, e.g. `O(1)`, `O(n*m)`, `O(n^2)`,
     /// `O(log(n))`, `O(n*log(n))`, `O(2^n)`; incomparable terms are summed (`O(n + m)`).
     pub fn complexity(&self) -> String {
+        let dominant = self.dominant_monomials();
+        let text: Vec<String> = dominant.iter().map(Monomial::to_string).collect();
+        if text.is_empty() {
+            "O(1)".to_owned()
+        } else {
+            format!("O({})", text.join(" + "))
+        }
+    }
+
+    /// The monomials no other monomial of the expression dominates, sorted, without duplicates:
+    /// the expression's asymptotic class.
+    pub(crate) fn dominant_monomials(&self) -> Vec<Monomial> {
         let monomials = self.monomials();
         let mut dominant: Vec<Monomial> = Vec::new();
         for m in &monomials {
@@ -325,12 +337,7 @@ impl CostExpr {
             }
         }
         dominant.sort();
-        let text: Vec<String> = dominant.iter().map(Monomial::to_string).collect();
-        if text.is_empty() {
-            "O(1)".to_owned()
-        } else {
-            format!("O({})", text.join(" + "))
-        }
+        dominant
     }
 
     /// The expression as a sum of monomials (asymptotically), ignoring coefficients.
@@ -406,7 +413,7 @@ enum Factor {
 
 /// A product of growth factors per parameter, e.g. `n^2*log(m)`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-struct Monomial {
+pub(crate) struct Monomial {
     /// `(parameter, factor, exponent)`, sorted, one entry per parameter and factor.
     factors: Vec<(String, Factor, u32)>,
 }
@@ -431,7 +438,7 @@ impl Monomial {
     }
 
     /// Whether `self` grows at least as fast as `other` in every parameter.
-    fn dominates(&self, other: &Monomial) -> bool {
+    pub(crate) fn dominates(&self, other: &Monomial) -> bool {
         let weight = |m: &Monomial, var: &str| -> (u32, u32, u32) {
             let get = |f: Factor| {
                 m.factors

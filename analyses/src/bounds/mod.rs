@@ -1,6 +1,8 @@
 //! Cost bounds: closed-form cost expressions, ranking functions, and the cost of procedures.
+pub mod compare;
 pub mod cost;
 pub mod expr;
+pub mod parse;
 pub mod ranking;
 
 use crate::ir::{MethodRef, StmtKind};

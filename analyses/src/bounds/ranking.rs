@@ -19,6 +19,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+/// The largest number of a transition's constraint that enters the floating-point LP.
+const LP_MAGNITUDE: u64 = 1 << 40;
+
 /// An affine function `Σ coefficients[i]·x_i + constant` of the loop variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Affine {
@@ -143,7 +146,17 @@ fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obl
     let magnitudes: Vec<Variable> = (0..count * n).map(|_| vars.add(variable().min(0.0))).collect();
     let mut constraints = Vec::new();
     for transition in transitions {
-        let rows = transition.constraints();
+        // Rows with huge numbers (the range of a `long`) make the floating-point LP unstable.
+        // Leaving them out only enlarges the transition, so a function found without them still
+        // ranks the loop (and the exact check below sees every row).
+        let rows: Vec<&Constraint> = transition
+            .constraints()
+            .iter()
+            .filter(|row| {
+                row.expression().constant_term().unsigned_abs() <= LP_MAGNITUDE
+                    && row.expression().terms().all(|(_, a)| a.unsigned_abs() <= LP_MAGNITUDE)
+            })
+            .collect();
         for obligation in obligations {
             // Multipliers: λ ≥ 0 for inequalities, free for equalities, and λ0 ≥ 0 for the slack.
             let multipliers: Vec<Variable> = rows

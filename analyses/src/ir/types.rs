@@ -697,12 +697,13 @@ impl StmtKind {
     }
 }
 
-/// The parameter descriptors and the return descriptor of a method descriptor (`(I[JLC;)V` gives
-/// `["I", "[J", "LC;"]` and `"V"`); `None` when malformed.
-pub fn method_descriptor_parts(descriptor: &str) -> Option<(Vec<&str>, &str)> {
+/// The parameter descriptors and the return descriptor of a method descriptor
+/// (`(I[JLjava/lang/String;)V` → `["I", "[J", "Ljava/lang/String;"]` and `"V"`); `None` when
+/// malformed.
+pub fn split_method_descriptor(descriptor: &str) -> Option<(Vec<&str>, &str)> {
     let rest = descriptor.strip_prefix('(')?;
     let (params, ret) = rest.split_once(')')?;
-    let mut parts = Vec::new();
+    let mut out = Vec::new();
     let bytes = params.as_bytes();
     let mut k = 0;
     while k < bytes.len() {
@@ -715,17 +716,17 @@ pub fn method_descriptor_parts(descriptor: &str) -> Option<(Vec<&str>, &str)> {
             b'Z' | b'B' | b'C' | b'S' | b'I' | b'J' | b'F' | b'D' => k += 1,
             _ => return None,
         }
-        parts.push(&params[start..k]);
+        out.push(&params[start..k]);
     }
-    Some((parts, ret))
+    Some((out, ret))
 }
 
 /// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
 pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
-    let (params, ret) = method_descriptor_parts(descriptor)?;
+    let (params, ret) = split_method_descriptor(descriptor)?;
     let types = params
-        .into_iter()
-        .map(Ty::from_descriptor)
+        .iter()
+        .map(|p| Ty::from_descriptor(p))
         .collect::<Option<Vec<Ty>>>()?;
     let ret = if ret == "V" {
         None

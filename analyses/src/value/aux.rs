@@ -406,6 +406,7 @@ pub fn procedure(op: AuxOp) -> AbstractProc {
                 returns: true,
                 may_throw: false,
                 source: None,
+                ranges: Vec::new(),
             })
             .collect(),
         origin: Origin::Aux(op),

@@ -7,9 +7,11 @@
 //! at least 1 otherwise, a field read is shorter than the object it is read from), floats and
 //! doubles unconstrained.
 //!
-//! **Soundness assumptions** (as in COSTA): integer arithmetic does not overflow, and heap
-//! structures reached through reference fields are acyclic. Everything else over-approximates:
-//! an operation without a precise abstraction constrains nothing.
+//! **Soundness assumptions**: heap structures reached through reference fields are acyclic, and
+//! references' sizes are below `2^31` (see `overflow.rs`). Integer results that can wrap around
+//! are followed by a `Wrap` item, which keeps their mathematical value only where it is proven in
+//! range. Everything else over-approximates: an operation without a precise abstraction
+//! constrains nothing.
 //!
 //! Invariants: **in an abstract rule of a procedure with `k` inputs and `m` outputs, dimensions
 //! `0..k` are the inputs and `k..k+m` the outputs**; a `!=` guard on numbers splits the rule in two
@@ -17,6 +19,7 @@
 //! that stops before the statement and continues in the handler.
 
 use super::aux::{self, AuxOp};
+use super::overflow::Width;
 use super::polyhedra::{Constraint, Dimension, LinearExpr};
 use crate::bounds::{is_consume_call, CostModel};
 use crate::ir::*;
@@ -68,6 +71,13 @@ pub enum Item {
         callee: AbsProcId,
         args: Vec<Dimension>,
     },
+    /// `dim` holds the mathematical result of the integer operation at bytecode offset `pc`,
+    /// which the JVM wraps into `width`'s range: see [`super::overflow::wrap`].
+    Wrap {
+        dim: Dimension,
+        width: Width,
+        pc: u32,
+    },
 }
 
 /// The cost a rule itself incurs under the cost model (its calls' costs aside):
@@ -100,6 +110,8 @@ pub struct AbstractRule {
     pub may_throw: bool,
     /// The IR rule it comes from, and the statement it stops before when it is a handler rule.
     pub source: Option<(usize, Option<usize>)>,
+    /// The JVM range of the dimensions that hold program values (for `Wrap`).
+    pub ranges: Vec<(Dimension, Width)>,
 }
 
 /// An abstract procedure with `inputs` and `outputs` dimensions.
@@ -356,7 +368,7 @@ impl<'a> RuleCompiler<'a> {
             if matches!(stmt.kind, StmtKind::Throw { .. }) {
                 returns = false;
             }
-            let compiled = self.stmt(&stmt.kind);
+            let compiled = self.stmt(&stmt.kind, stmt.pc);
             items.extend(compiled);
             cost.add(&self.stmt_cost(stmt, false));
         }
@@ -368,6 +380,7 @@ impl<'a> RuleCompiler<'a> {
             .iter()
             .any(|s| s.kind.can_throw() && !matches!(s.kind, StmtKind::Call { .. }));
         let dims = self.next;
+        let ranges = self.ranges();
         let mut out = Vec::new();
         for guard in &guards {
             out.push(AbstractRule {
@@ -378,6 +391,7 @@ impl<'a> RuleCompiler<'a> {
                 returns,
                 may_throw,
                 source: Some((index, None)),
+                ranges: ranges.clone(),
             });
             for (k, alternative, partial, continues) in &handler_rules {
                 out.push(AbstractRule {
@@ -388,6 +402,7 @@ impl<'a> RuleCompiler<'a> {
                     returns: *continues,
                     may_throw: true,
                     source: Some((index, Some(*k))),
+                    ranges: ranges.clone(),
                 });
             }
         }
@@ -396,6 +411,25 @@ impl<'a> RuleCompiler<'a> {
             r.dims = self.next;
         }
         out
+    }
+
+    /// The JVM range of each dimension that holds a program variable.
+    fn ranges(&self) -> Vec<(Dimension, Width)> {
+        let mut ranges: Vec<(Dimension, Width)> = self
+            .dims
+            .iter()
+            .filter_map(|(v, d)| {
+                let width = match self.method.var(*v).ty {
+                    Ty::Int => Width::Int,
+                    Ty::Long => Width::Long,
+                    Ty::Ref => Width::Size,
+                    Ty::Float | Ty::Double => return None,
+                };
+                Some((*d, width))
+            })
+            .collect();
+        ranges.sort_by_key(|(d, _)| *d);
+        ranges
     }
 
     /// The alternatives (a disjunction of conjunctions) of one guard conjunct.
@@ -596,6 +630,7 @@ impl<'a> RuleCompiler<'a> {
                     items: vec![Item::Constrain(constraints), call],
                     returns: true,
                     source: None,
+                    ranges: Vec::new(),
                 });
             }
         }
@@ -658,10 +693,11 @@ impl<'a> RuleCompiler<'a> {
         cost
     }
 
-    /// Compiles one statement into items.
-    fn stmt(&mut self, kind: &StmtKind) -> Vec<Item> {
+    /// Compiles one statement (at bytecode offset `pc`) into items.
+    fn stmt(&mut self, kind: &StmtKind, pc: u32) -> Vec<Item> {
         let mut c: Vec<Constraint> = Vec::new();
         let mut items = Vec::new();
+        let mut wrap: Option<(Dimension, Width)> = None;
         match kind {
             StmtKind::Assign { dst, src } => {
                 if tracked(self.ty(src)) {
@@ -699,6 +735,9 @@ impl<'a> RuleCompiler<'a> {
                         c.extend(ge(&[(d, 1)], 1));
                         c.extend(ge(&[(d, -1)], 1));
                     }
+                    if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl) {
+                        wrap = Some((d, if *ty == Ty::Int { Width::Int } else { Width::Long }));
+                    }
                 } else if matches!(op, BinOp::CmpL | BinOp::CmpG) {
                     let d = self.dim(*dst);
                     c.extend(ge(&[(d, 1)], 1));
@@ -712,10 +751,14 @@ impl<'a> RuleCompiler<'a> {
                     UnOp::Neg if tracked(*from) => {
                         let s = self.operand(src, &mut c);
                         c.extend(eq(&[(d, 1), (s, 1)], 0));
+                        wrap = Some((d, if *from == Ty::Int { Width::Int } else { Width::Long }));
                     }
                     UnOp::Convert if tracked(*from) && tracked(to) => {
                         let s = self.operand(src, &mut c);
                         c.extend(eq(&[(d, 1), (s, -1)], 0));
+                        if to == Ty::Int && *from == Ty::Long {
+                            wrap = Some((d, Width::Int));
+                        }
                     }
                     UnOp::Convert if to == Ty::Int => {
                         c.extend(ge(&[(d, 1)], i64::from(i32::MAX) + 1));
@@ -898,6 +941,9 @@ impl<'a> RuleCompiler<'a> {
         if !c.is_empty() {
             items.push(Item::Constrain(c));
         }
+        if let Some((dim, width)) = wrap {
+            items.push(Item::Wrap { dim, width, pc });
+        }
         items
     }
 
@@ -934,6 +980,7 @@ impl<'a> RuleCompiler<'a> {
                         }],
                         returns: true,
                         source: None,
+                        ranges: Vec::new(),
                     }
                 })
                 .collect();

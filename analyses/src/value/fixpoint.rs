@@ -8,8 +8,9 @@
 
 use super::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
 use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
+use super::overflow;
 use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 /// The result of the fixpoint: pre- and post-conditions per abstract procedure.
 #[derive(Clone, Debug)]
@@ -21,6 +22,9 @@ pub struct Fixpoint {
     /// Whether the evaluation budget ran out: the conditions are then not a fixpoint, and no
     /// bound may be derived from them.
     pub exhausted: bool,
+    /// The integer operations (procedure, bytecode offset) whose result could not be proven in
+    /// range, so that the analysis forgot it.
+    pub overflows: BTreeSet<(AbsProcId, u32)>,
 }
 
 /// Embeds `source` (over `source_dims`) into a rule of `rule_dims` dimensions, dimension `i` of
@@ -46,7 +50,18 @@ pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
 
 /// Runs the fixpoint from the given entries (a procedure and its initial precondition).
 pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
-    Solver::new(program).run(entries)
+    Solver::new(program).run(entries, &|| false)
+}
+
+/// Like `solve`, but gives up (with `exhausted` set, as when the evaluation budget runs out) as
+/// soon as `stop` returns true; it is asked before every procedure evaluation. Callers use it for
+/// wall-clock budgets, which the analysis itself does not read.
+pub fn solve_until(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, Polyhedron)],
+    stop: &dyn Fn() -> bool,
+) -> Fixpoint {
+    Solver::new(program).run(entries, stop)
 }
 
 struct Solver<'a> {
@@ -59,6 +74,7 @@ struct Solver<'a> {
     thresholds: Vec<Vec<Constraint>>,
     queue: VecDeque<AbsProcId>,
     queued: Vec<bool>,
+    overflows: BTreeSet<(AbsProcId, u32)>,
 }
 
 impl<'a> Solver<'a> {
@@ -92,10 +108,11 @@ impl<'a> Solver<'a> {
             thresholds,
             queue: VecDeque::new(),
             queued: vec![false; n],
+            overflows: BTreeSet::new(),
         }
     }
 
-    fn run(mut self, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
+    fn run(mut self, entries: &[(AbsProcId, Polyhedron)], stop: &dyn Fn() -> bool) -> Fixpoint {
         for (p, condition) in entries {
             self.add_pre(*p, condition.clone());
         }
@@ -104,7 +121,7 @@ impl<'a> Solver<'a> {
         while let Some(q) = self.queue.pop_front() {
             self.queued[q] = false;
             evaluations += self.program.procs[q].rules.len();
-            if evaluations > MAX_EVALUATIONS {
+            if evaluations > MAX_EVALUATIONS || stop() {
                 exhausted = true;
                 break;
             }
@@ -130,6 +147,7 @@ impl<'a> Solver<'a> {
             post: self.post,
             evaluations,
             exhausted,
+            overflows: self.overflows,
         }
     }
 
@@ -154,6 +172,11 @@ impl<'a> Solver<'a> {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
                 Item::Opaque { .. } | Item::Marker { .. } => {}
+                Item::Wrap { dim, width, pc } => {
+                    if !overflow::wrap(&mut state, *dim, *width, &rule.ranges) {
+                        self.overflows.insert((q, *pc));
+                    }
+                }
                 Item::Charge { callee, args } => {
                     if *callee < self.program.procs.len() {
                         self.add_pre(*callee, restrict(&state, args));
@@ -195,7 +218,21 @@ impl<'a> Solver<'a> {
             return;
         }
         let updated = match &self.pre[q] {
-            None => condition,
+            None => {
+                // The first precondition's constraints are thresholds of later widenings: those
+                // that every later call still satisfies survive (a loop's entry facts).
+                for c in condition
+                    .minimized()
+                    .constraints()
+                    .iter()
+                    .flat_map(Constraint::split_into_inequalities)
+                {
+                    if !self.thresholds[q].contains(&c) {
+                        self.thresholds[q].push(c);
+                    }
+                }
+                condition
+            }
             Some(old) if old.includes(&condition) => return,
             Some(old) => {
                 self.pre_updates[q] += 1;

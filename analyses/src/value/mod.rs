@@ -3,4 +3,5 @@ pub mod aux;
 pub mod compile;
 pub mod fixpoint;
 pub mod limits;
+pub mod overflow;
 pub mod polyhedra;

@@ -79,7 +79,8 @@ public class Basic {
         return c;
     }
 
-    // expect: O(n)
+    // `i += 3` wraps past Integer.MAX_VALUE when n > MAX_VALUE - 2.
+    // expect: O(n) for inputs within limits
     static int stepThree(int n) {
         int c = 0;
         for (int i = 0; i < n; i += 3) {
@@ -136,7 +137,8 @@ public class Basic {
         return c;
     }
 
-    // expect: O(n)
+    // `n--` wraps from Integer.MIN_VALUE to MAX_VALUE on the first iteration.
+    // expect: O(n) for inputs within limits
     static int doWhile(int n) {
         int c = 0;
         do {
@@ -201,7 +203,8 @@ public class Basic {
         return c;
     }
 
-    // expect: O(n)
+    // `i += k` wraps past Integer.MAX_VALUE when n and k are large.
+    // expect: O(n) for inputs within limits
     static int guardedStride(int n, int k) {
         if (k <= 0) {
             return -1;

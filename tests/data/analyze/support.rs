@@ -1,6 +1,6 @@
-//! Shared by `tests/analyze_expectations.rs` and `tests/analyze_soundness.rs` (included with
-//! `#[path]`): compiling the fixtures of this directory with `javac -g`, analysing them, and reading
-//! their `// expect:` lines.
+//! Shared by `tests/analyze_expectations.rs`, `tests/analyze_soundness.rs` and the report tests
+//! (included with `#[path]`): compiling the fixtures of this directory with `javac -g`, analysing
+//! them, reading their `// expect:` lines, and comparing output with golden files.
 
 #![allow(dead_code)]
 
@@ -85,8 +85,11 @@ pub fn analyze_all(classes: &[ClassFile]) -> AnalysisReport {
 /// What a fixture's comment says about a method.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expected {
-    /// A bound in this asymptotic class, spelled as `MethodReport::complexity`.
+    /// A bound in this asymptotic class, spelled as `MethodReport::complexity`, for every input.
     Class(String),
+    /// A bound in this class for inputs away from their types' limits only (a precondition):
+    /// closer to them, integer arithmetic may overflow. `// expect: O(n) for inputs within limits`.
+    Conditional(String),
     /// No bound: the method does not terminate for some inputs, or its cost is beyond the analysis.
     Unbounded,
     /// No bound, and `terminates == Some(false)`: the loop never exits once reached.
@@ -97,6 +100,7 @@ impl std::fmt::Display for Expected {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Expected::Class(class) => f.write_str(class),
+            Expected::Conditional(class) => write!(f, "{class} for inputs within limits"),
             Expected::Unbounded => f.write_str("unbounded"),
             Expected::Nonterminating => f.write_str("nonterminating"),
         }
@@ -132,6 +136,9 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             let expected = match rest {
                 "unbounded" => Expected::Unbounded,
                 "nonterminating" => Expected::Nonterminating,
+                _ if rest.starts_with("O(") && rest.ends_with(" for inputs within limits") => {
+                    Expected::Conditional(rest.trim_end_matches(" for inputs within limits").to_owned())
+                }
                 _ if rest.starts_with("O(") && rest.ends_with(')') => Expected::Class(rest.to_owned()),
                 _ => panic!("{here}: malformed expectation `{rest}`"),
             };
@@ -192,4 +199,36 @@ pub fn find<'a>(report: &'a AnalysisReport, class: &str, method: &str) -> Option
     let first = found.next();
     assert!(found.next().is_none(), "{class}.{method} is overloaded");
     first
+}
+
+/// Compares `actual` with the expected file, or rewrites it under `UPDATE_EXPECT=1`.
+pub fn check(expected_path: &Path, actual: &str) -> Option<String> {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expected_path, actual).expect("write expected file");
+        return None;
+    }
+    let expected = match std::fs::read_to_string(expected_path) {
+        Ok(text) => text,
+        Err(_) => {
+            return Some(format!(
+                "missing {}; run with UPDATE_EXPECT=1 to create it",
+                expected_path.display()
+            ))
+        }
+    };
+    if expected == actual {
+        return None;
+    }
+    let first = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(a, b)| a != b)
+        .map_or(expected.lines().count().min(actual.lines().count()) + 1, |k| k + 1);
+    let line = |text: &str| text.lines().nth(first - 1).unwrap_or("<end of file>").to_owned();
+    Some(format!(
+        "{} differs from the report at line {first}:\n  expected: {}\n  actual:   {}\n(run with UPDATE_EXPECT=1 to accept)",
+        expected_path.display(),
+        line(&expected),
+        line(actual)
+    ))
 }

@@ -143,7 +143,7 @@ impl Engine<'_> {
     /// class path (by its declared type or its exact class), so that the call cannot reach the
     /// program's objects or code.
     pub(super) fn closed_library_call(&self, path: &Path, callee: &MethodRef, kind: CallKind, args: &[Value]) -> bool {
-        let Some((params, _)) = crate::ir::method_descriptor_parts(&callee.descriptor) else {
+        let Some((params, _)) = crate::ir::split_method_descriptor(&callee.descriptor) else {
             return false;
         };
         let mut declared: Vec<Option<String>> = Vec::new();

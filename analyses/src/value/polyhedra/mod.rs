@@ -526,6 +526,35 @@ impl Polyhedron {
         (result, exact)
     }
 
+    /// The bounds `x_d ≥ l` and `x_d ≤ u` of each single dimension that `self` entails, exact
+    /// (rational bounds scaled to integer coefficients); bounds whose numbers do not fit 64 bits
+    /// are left out.
+    fn dimension_bounds(&self) -> Vec<Constraint> {
+        let mut bounds = Vec::new();
+        for d in 0..self.dimensions {
+            if !self.constraints.iter().any(|c| c.expression().coefficient(d) != 0) {
+                continue;
+            }
+            let (lower, upper) = self.bounds(&LinearExpr::variable(d));
+            // x ≥ p/q as q·x - p ≥ 0; x ≤ p/q as -q·x + p ≥ 0.
+            let mut push = |value: Option<Rational>, sign: i64| {
+                let Some(value) = value else { return };
+                let (Some(p), Some(q)) = (value.numer().to_i64(), value.denom().to_i64()) else {
+                    return;
+                };
+                let (Some(a), Some(b)) = (q.checked_mul(sign), p.checked_mul(-sign)) else {
+                    return;
+                };
+                if let Some(e) = LinearExpr::from_terms(&[(d, a)], b) {
+                    bounds.push(Constraint::greater_or_equal_zero(e));
+                }
+            };
+            push(lower, 1);
+            push(upper, -1);
+        }
+        bounds
+    }
+
     /// The inequalities of `self` (equalities split in two) that `other` entails.
     fn weak_join_constraints(&self, other: &Polyhedron) -> Vec<Constraint> {
         let halves = self.split_constraints();
@@ -548,9 +577,13 @@ impl Polyhedron {
 
     /// The standard widening of Cousot and Halbwachs, with thresholds: the constraints of the
     /// minimised `self` (equalities split into two inequalities) that `newer` entails, plus the
-    /// thresholds that both `self` and `newer` entail. The result includes both arguments. In an
-    /// increasing chain `P_{k+1} = P_k.widen(Q_k, T)` every constraint comes from the first
-    /// polyhedron's constraints, their negations and `T`, a finite set, so the chain stabilises.
+    /// thresholds that both `self` and `newer` entail, plus the bounds of single dimensions that
+    /// both entail. The last part makes the result independent of how `self` happens to be
+    /// represented: a bound such as `k ≥ 1` that minimisation left implied by two constraints
+    /// that both move (`k + c - i ≥ 1`, `c ≤ i`) survives when it still holds in `newer`. The
+    /// result includes both arguments. The chain `P_{k+1} = P_k.widen(Q_k, T)` keeps only
+    /// constraints that held before, so callers still bound the number of steps (the fixpoint's
+    /// update budget) to guarantee that it stabilises.
     pub fn widen(&self, newer: &Polyhedron, thresholds: &[Constraint]) -> Polyhedron {
         let dimensions = self.dimensions.max(newer.dimensions);
         let mut old = self.minimized();
@@ -564,6 +597,15 @@ impl Polyhedron {
             return old;
         }
         let mut kept = old.weak_join_constraints(newer);
+        let box_bounds = old.dimension_bounds();
+        let by_newer = newer.entails_each(&box_bounds, false);
+        kept.extend(
+            box_bounds
+                .into_iter()
+                .zip(by_newer)
+                .filter(|(_, entailed)| *entailed)
+                .map(|(bound, _)| bound),
+        );
         let thresholds: Vec<Constraint> = thresholds
             .iter()
             .filter(|threshold| threshold.expression().dimension_bound() <= dimensions)

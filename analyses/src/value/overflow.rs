@@ -1,0 +1,154 @@
+//! Integer overflow: the JVM's `int` and `long` arithmetic wraps around, while abstract
+//! compilation relates results to operands as mathematical integers. Each result that can wrap is
+//! followed by a [`Item::Wrap`](super::compile::Item::Wrap) item, and whoever walks a rule's items
+//! (the fixpoint, the cost solver) applies [`wrap`] there.
+//!
+//! [`wrap`] keeps the mathematical constraints only when the current state proves the result
+//! within the type's range, given the range of every other typed dimension of the rule; otherwise
+//! it forgets the result (keeping only its type's range), which holds whatever the JVM computes.
+//!
+//! **Soundness argument.** By induction over a run: while every kept result lies in range, the
+//! JVM's values equal the mathematical ones, so the abstract states (computed with kept and
+//! forgotten results) contain the JVM's states; at the next result the state, intersected with
+//! the type ranges that every JVM value satisfies, proves it in range, so the JVM computes the
+//! mathematical value again. The only assumption left is that a reference's size (an array's or
+//! string's length, which the JVM caps at `2^31 - 1`, or the length of a path through the heap)
+//! is below `2^31`.
+
+use super::compile::{AbsProcId, AbstractProgram, Item};
+use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use std::collections::HashSet;
+
+/// The range of values a dimension holds on the JVM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// A 32-bit `int` (and `boolean`, `byte`, `char`, `short`).
+    Int,
+    /// A 64-bit `long`.
+    Long,
+    /// The size of a reference: `0..2^31`.
+    Size,
+}
+
+impl Width {
+    /// Constraints every value of the range satisfies (the box used to prove other results in
+    /// range). The lower bound of a `long`, `-2^63`, is not representable (no stored number is
+    /// `i64::MIN`) and is left out, which only weakens the box.
+    fn holds(self, d: Dimension) -> Vec<Constraint> {
+        let max = i64::from(i32::MAX);
+        let bounds: [Option<(i64, i64)>; 2] = match self {
+            // (coefficient, constant) of `coefficient·d + constant ≥ 0`.
+            Width::Int => [Some((1, max + 1)), Some((-1, max))],
+            Width::Long => [None, Some((-1, i64::MAX))],
+            Width::Size => [Some((1, 0)), Some((-1, max))],
+        };
+        bounds
+            .into_iter()
+            .flatten()
+            .filter_map(|(a, b)| LinearExpr::from_terms(&[(d, a)], b).map(Constraint::greater_or_equal_zero))
+            .collect()
+    }
+
+    /// Constraints that imply a value within the range (for `long`, `-2^63 + 1` stands in for the
+    /// lower bound: proving the stronger bound is enough).
+    fn proves(self, d: Dimension) -> Vec<Constraint> {
+        match self {
+            Width::Long => [(1, i64::MAX), (-1, i64::MAX)]
+                .into_iter()
+                .filter_map(|(a, b)| LinearExpr::from_terms(&[(d, a)], b).map(Constraint::greater_or_equal_zero))
+                .collect(),
+            other => other.holds(d),
+        }
+    }
+}
+
+/// Applies a `Wrap` of `dim` to `state`: returns `true` when the state (with the ranges of the
+/// other dimensions in `ranges`) proves the value within `width`, leaving the state unchanged;
+/// otherwise replaces the state by one where `dim` is forgotten and only in range, and returns
+/// `false`. Dimensions out of the state's range are ignored.
+pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dimension, Width)]) -> bool {
+    if dim >= state.dimensions() || state.is_empty() {
+        return true;
+    }
+    let mentioned: HashSet<Dimension> = state
+        .constraints()
+        .iter()
+        .flat_map(|c| c.expression().terms().map(|(d, _)| d))
+        .collect();
+    if !mentioned.contains(&dim) {
+        state.add_constraints(width.holds(dim));
+        return true;
+    }
+    let mut boxed = state.clone();
+    for &(d, w) in ranges {
+        if d != dim && d < state.dimensions() && mentioned.contains(&d) {
+            boxed.add_constraints(w.holds(d));
+        }
+    }
+    if width.proves(dim).iter().all(|c| boxed.entails(c)) {
+        return true;
+    }
+    *state = state.project_out(&[dim]);
+    state.add_constraints(width.holds(dim));
+    false
+}
+
+/// How far from its type's limits each input of an analysed method's entry is assumed to be, by
+/// level: level 0 assumes nothing; a method whose bound is lost only to possible overflows is
+/// analysed again at the next level, and its bound then holds under the stated precondition.
+/// Each entry is `(int and size margin, long margin)`.
+/// Small margins cover counters stepped by constants; `2^30` covers doubling, midpoints and sums
+/// of two sizes.
+pub const MARGINS: [(i64, i64); 3] = [(0, 0), (16, 16), (1 << 30, 1 << 62)];
+
+/// The precondition of an entry whose inputs have the given widths (`None` for untracked ones),
+/// at a level of [`MARGINS`]: each tracked input at least the margin away from its type's limits
+/// (a size at most `2^31 - 1 - margin`). Level 0 is the universe.
+pub fn entry_condition(widths: &[Option<Width>], level: usize) -> Polyhedron {
+    let mut condition = Polyhedron::universe(widths.len());
+    let Some(&(margin, long_margin)) = MARGINS.get(level) else {
+        return condition;
+    };
+    if margin == 0 {
+        return condition;
+    }
+    for (d, width) in widths.iter().enumerate() {
+        if let Some((lower, upper)) = input_interval(*width, margin, long_margin) {
+            condition.add_constraints(
+                [(1, -lower), (-1, upper)]
+                    .into_iter()
+                    .filter_map(|(a, b)| LinearExpr::from_terms(&[(d, a)], b).map(Constraint::greater_or_equal_zero)),
+            );
+        }
+    }
+    condition
+}
+
+/// The interval an input of `width` is assumed in at the given margins.
+pub fn input_interval(width: Option<Width>, margin: i64, long_margin: i64) -> Option<(i64, i64)> {
+    let int_max = i64::from(i32::MAX);
+    match width? {
+        Width::Int => Some((-int_max - 1 + margin, int_max - margin)),
+        Width::Long => Some((-i64::MAX + long_margin, i64::MAX - long_margin)),
+        Width::Size => Some((0, int_max - margin)),
+    }
+}
+
+/// The procedures reachable from `entry` through calls and charges, `entry` included.
+pub fn reachable(program: &AbstractProgram, entry: AbsProcId) -> HashSet<AbsProcId> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![entry];
+    while let Some(p) = stack.pop() {
+        if p >= program.procs.len() || !seen.insert(p) {
+            continue;
+        }
+        for rule in &program.procs[p].rules {
+            for item in &rule.items {
+                if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                    stack.push(*callee);
+                }
+            }
+        }
+    }
+    seen
+}

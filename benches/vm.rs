@@ -1,0 +1,275 @@
+//! Benchmark of the VM's CPU backend against the JVM: the same instances of the same methods (a
+//! recursive and a looping Fibonacci, bubble sort, binary search, nested loops, `StringBuilder`
+//! formatting and `ArrayList` summing from `tests/data`) run in the VM (rayon over all cores) and in
+//! one `java -Xint` and one default `java` process each (a generated driver that reads the same
+//! instances from a file and calls the methods directly). The JVM sides are timed as whole
+//! processes, start-up included; the VM side as `CpuBackend::run` over all instances, with the
+//! packaging timed apart. Prints instances per second of each side and their ratios, then lets
+//! criterion measure each side.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use jresa::classfile::{read_inputs, ClassPath};
+use jresa::vm_source::JvmClassSource;
+use jresa_gpu_validate::{CpuBackend, Package, RunConfig, Value};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, RngExt, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Instances per method.
+const PER_METHOD: usize = 2_000;
+
+/// A benchmarked method: class, name, descriptor, and the Java statement the driver runs on the
+/// parsed fields `f[1]`, `f[2]` (adding to `checksum`).
+const METHODS: &[(&str, &str, &str, &str)] = &[
+    ("Recursive", "fib", "(I)I", "checksum += Recursive.fib(i(f[1]));"),
+    ("VmArith", "fib", "(I)I", "checksum += VmArith.fib(i(f[1]));"),
+    (
+        "ArrayLoops",
+        "bubbleSort",
+        "([I)V",
+        "int[] a = a(f[1]); ArrayLoops.bubbleSort(a); checksum += a.length;",
+    ),
+    (
+        "ArrayLoops",
+        "binarySearch",
+        "([II)I",
+        "checksum += ArrayLoops.binarySearch(a(f[1]), i(f[2]));",
+    ),
+    (
+        "Basic",
+        "nested",
+        "(II)I",
+        "checksum += Basic.nested(i(f[1]), i(f[2]));",
+    ),
+    (
+        "VmStrings",
+        "build",
+        "(II)Ljava/lang/String;",
+        "checksum += VmStrings.build(i(f[1]), i(f[2])).length();",
+    ),
+    (
+        "VmObjects",
+        "listSum",
+        "(I)I",
+        "checksum += VmObjects.listSum(i(f[1]));",
+    ),
+];
+
+/// A deterministic generator of instances.
+struct Random(Xoshiro256PlusPlus);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    fn range(&mut self, low: i32, high: i32) -> i32 {
+        self.0.random_range(low..=high)
+    }
+}
+
+/// The instances of method `k`.
+fn instances(k: usize, random: &mut Random) -> Vec<Vec<Value>> {
+    (0..PER_METHOD)
+        .map(|_| match k {
+            0 => vec![Value::Int(random.range(5, 18))],
+            1 => vec![Value::Int(random.range(0, 46))],
+            2 => {
+                let n = random.range(0, 40);
+                vec![Value::int_array(
+                    &(0..n).map(|_| random.range(-100, 100)).collect::<Vec<_>>(),
+                )]
+            }
+            3 => {
+                let n = random.range(0, 64);
+                let sorted: Vec<i32> = (0..n).map(|x| 3 * x).collect();
+                vec![Value::int_array(&sorted), Value::Int(random.range(-5, 200))]
+            }
+            4 => vec![Value::Int(random.range(0, 30)), Value::Int(random.range(0, 30))],
+            5 => vec![Value::Int(random.next() as i32), Value::Int(random.range(-1000, 1000))],
+            _ => vec![Value::Int(random.range(0, 50))],
+        })
+        .collect()
+}
+
+/// A field of the instance file.
+fn field(value: &Value) -> String {
+    match value {
+        Value::Int(v) => v.to_string(),
+        Value::Array { elements, .. } => elements
+            .iter()
+            .map(|e| match e {
+                Value::Int(v) => v.to_string(),
+                _ => String::new(),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => String::new(),
+    }
+}
+
+fn driver() -> String {
+    let mut cases = String::new();
+    for (k, (_, _, _, statement)) in METHODS.iter().enumerate() {
+        cases.push_str(&format!("                case {k}: {{ {statement} break; }}\n"));
+    }
+    format!(
+        "import java.nio.file.*;\nimport java.util.*;\n\npublic class VmBenchDriver {{\n    static int i(String s) {{\n        return Integer.parseInt(s);\n    }}\n\n    static int[] a(String s) {{\n        if (s.isEmpty()) {{\n            return new int[0];\n        }}\n        String[] parts = s.split(\",\");\n        int[] out = new int[parts.length];\n        for (int k = 0; k < parts.length; k++) {{\n            out[k] = Integer.parseInt(parts[k]);\n        }}\n        return out;\n    }}\n\n    public static void main(String[] args) throws Exception {{\n        long checksum = 0;\n        int count = 0;\n        for (String line : Files.readAllLines(Path.of(args[0]))) {{\n            String[] f = line.split(\"\\t\", -1);\n            switch (Integer.parseInt(f[0])) {{\n{cases}            }}\n            count++;\n        }}\n        System.out.println(count + \" \" + checksum);\n    }}\n}}\n"
+    )
+}
+
+struct Setup {
+    dir: PathBuf,
+    package: Package,
+    instances: Vec<Vec<Vec<Value>>>,
+    total: usize,
+}
+
+fn setup() -> Option<Setup> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("jresa-bench-vm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).ok()?;
+    let mut sources: Vec<PathBuf> = [
+        "analyze/Recursive",
+        "analyze/ArrayLoops",
+        "analyze/Basic",
+        "vm/VmArith",
+        "vm/VmStrings",
+        "vm/VmObjects",
+    ]
+    .iter()
+    .map(|s| root.join(format!("tests/data/{s}.java")))
+    .collect();
+    let driver_source = dir.join("VmBenchDriver.java");
+    std::fs::write(&driver_source, driver()).ok()?;
+    sources.push(driver_source);
+    let status = Command::new("javac")
+        .args(["-g", "-d"])
+        .arg(&dir)
+        .args(&sources)
+        .status()
+        .ok()?;
+    if !status.success() {
+        eprintln!("javac failed: nothing to benchmark");
+        return None;
+    }
+    let loaded = read_inputs(std::slice::from_ref(&dir));
+    let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
+    let mut random = Random(Xoshiro256PlusPlus::seed_from_u64(42));
+    let instances: Vec<Vec<Vec<Value>>> = (0..METHODS.len()).map(|k| instances(k, &mut random)).collect();
+    let mut lines = String::new();
+    for (k, set) in instances.iter().enumerate() {
+        for instance in set {
+            let fields: Vec<String> = instance.iter().map(field).collect();
+            lines.push_str(&format!("{k}\t{}\n", fields.join("\t")));
+        }
+    }
+    std::fs::write(dir.join("instances.txt"), lines).ok()?;
+    let entries: Vec<(String, String, String)> = METHODS
+        .iter()
+        .map(|(c, n, d, _)| (c.to_string(), n.to_string(), d.to_string()))
+        .collect();
+    let started = Instant::now();
+    let package = Package::build(&source, &entries).ok()?;
+    eprintln!(
+        "packaged {} methods in {:.2} s",
+        package.stats.methods,
+        started.elapsed().as_secs_f64()
+    );
+    let total = instances.iter().map(Vec::len).sum();
+    Some(Setup {
+        dir,
+        package,
+        instances,
+        total,
+    })
+}
+
+/// Runs every instance in the VM; returns how many returned and the bytecodes they executed.
+fn run_vm(setup: &Setup) -> (usize, u64) {
+    let backend = CpuBackend::new(&setup.package, RunConfig::default());
+    let (mut finished, mut bytecodes) = (0, 0);
+    for ((class, name, descriptor, _), set) in METHODS.iter().zip(&setup.instances) {
+        for outcome in backend.run((class, name, descriptor), set) {
+            if matches!(outcome.ending, jresa_gpu_validate::Ending::Returned { .. }) {
+                finished += 1;
+            }
+            bytecodes += outcome.metrics.bytecodes + outcome.initialization.bytecodes;
+        }
+    }
+    (finished, bytecodes)
+}
+
+fn run_java(setup: &Setup, options: &[&str]) -> String {
+    let output = Command::new("java")
+        .args(options)
+        .arg("-cp")
+        .arg(&setup.dir)
+        .arg("VmBenchDriver")
+        .arg(setup.dir.join("instances.txt"))
+        .output()
+        .expect("java runs");
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// The median of three timings of `f`.
+fn time(mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            f();
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[1]
+}
+
+fn vm_against_jvm(c: &mut Criterion) {
+    let Some(setup) = setup() else {
+        return;
+    };
+    let (finished, bytecodes) = run_vm(&setup);
+    assert_eq!(finished, setup.total, "every instance returns in the VM");
+    let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
+    let vm = time(|| {
+        run_vm(&setup);
+    });
+    let xint = time(|| {
+        run_java(&setup, &["-Xint"]);
+    });
+    let default = time(|| {
+        run_java(&setup, &[]);
+    });
+    eprintln!(
+        "{} instances, {bytecodes} bytecodes ({:.0} M/s in the VM, {} threads): VM {:.0}/s, java -Xint {:.0}/s, java {:.0}/s; VM/java -Xint {:.2}, VM/java {:.2}",
+        setup.total,
+        bytecodes as f64 / vm.as_secs_f64() / 1e6,
+        rayon::current_num_threads(),
+        rate(vm),
+        rate(xint),
+        rate(default),
+        xint.as_secs_f64() / vm.as_secs_f64(),
+        default.as_secs_f64() / vm.as_secs_f64(),
+    );
+
+    let mut group = c.benchmark_group("vm");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(1));
+    group.throughput(Throughput::Elements(setup.total as u64));
+    group.bench_function("cpu backend", |b| b.iter(|| run_vm(&setup)));
+    group.bench_function("java -Xint (whole process)", |b| {
+        b.iter(|| run_java(&setup, &["-Xint"]))
+    });
+    group.bench_function("java (whole process)", |b| b.iter(|| run_java(&setup, &[])));
+    group.finish();
+    let _ = std::fs::remove_dir_all(&setup.dir);
+}
+
+criterion_group!(benches, vm_against_jvm);
+criterion_main!(benches);

@@ -1,0 +1,179 @@
+//! The neutral per-method summary that the SARIF and Markdown renderers read: method identity,
+//! source location, status, bound, message and change against a baseline. `analyze` and `ci` fill
+//! it here; any subcommand that judges methods (specification checks, validation by execution)
+//! fills the same fields, mapping its verdicts onto `Status`.
+//!
+//! **Renderers read only this summary, never a subcommand's own report, so every format means the
+//! same for every subcommand; rows keep the producer's order.**
+
+use crate::analyze::{AnalysisReport, MethodReport};
+use crate::baseline::compare::{ChangeKind, ComparisonReport};
+
+/// Where a class's source file lies, relative to the repository or source root (for SARIF
+/// `artifactLocation.uri`): from the class's binary name and its `SourceFile`.
+pub type SourceLocator<'a> = dyn Fn(&str, Option<&str>) -> Option<String> + 'a;
+
+/// What a subcommand says about a method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A bound was proven (or a specification verified, or a bound confirmed by execution).
+    Bounded,
+    /// No bound: a loop or recursion without a ranking function.
+    Unbounded,
+    /// No bound for another reason (an unresolved call, a budget).
+    Unknown,
+    /// The method could not be analysed at all (not lifted).
+    Error,
+    /// A specification or a measurement contradicts the method's bound.
+    Violated,
+}
+
+impl Status {
+    /// The status of a `MethodReport::status` string.
+    pub fn of_report(status: &str) -> Status {
+        match status {
+            "bounded" => Status::Bounded,
+            "unbounded" => Status::Unbounded,
+            "error" => Status::Error,
+            _ => Status::Unknown,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Bounded => "bounded",
+            Status::Unbounded => "unbounded",
+            Status::Unknown => "unknown",
+            Status::Error => "not analysed",
+            Status::Violated => "violated",
+        }
+    }
+}
+
+/// A method's change against a baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChangeSummary {
+    pub kind: ChangeKind,
+    pub old_bound: Option<String>,
+    pub old_complexity: Option<String>,
+    /// `bounded`, `unbounded`, ... in the baseline.
+    pub old_status: Option<String>,
+    pub detail: String,
+    /// Whether the change fails the run.
+    pub fails: bool,
+}
+
+/// One method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MethodSummary {
+    /// Binary name with dots.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    /// The source file, relative to the repository or source root.
+    pub source_path: Option<String>,
+    pub line: Option<u32>,
+    pub status: Status,
+    pub bound: Option<String>,
+    pub complexity: Option<String>,
+    /// Why there is no bound, or what is violated.
+    pub message: Option<String>,
+    pub change: Option<ChangeSummary>,
+}
+
+impl MethodSummary {
+    /// `pkg.Class.name(descriptor)`.
+    pub fn qualified_name(&self) -> String {
+        format!("{}.{}{}", self.class, self.name, self.descriptor)
+    }
+}
+
+/// What a run found, for SARIF and Markdown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The subcommand: `analyze`, `ci`, ...
+    pub command: String,
+    pub cost_model: String,
+    /// A line shown under the Markdown heading (e.g. what the run fails on).
+    pub note: Option<String>,
+    pub methods: Vec<MethodSummary>,
+}
+
+/// The summary of one method of an analysis report.
+fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
+    MethodSummary {
+        class: m.class.clone(),
+        name: m.name.clone(),
+        descriptor: m.descriptor.clone(),
+        source_path: locate(&m.class.replace('.', "/"), m.source_file.as_deref()),
+        line: m.line,
+        status: Status::of_report(&m.status),
+        bound: m.upper_bound.clone(),
+        complexity: m.complexity.clone(),
+        message: m.reason.clone(),
+        change: None,
+    }
+}
+
+/// The summary of an `analyze` run.
+pub fn of_analysis(report: &AnalysisReport, locate: &SourceLocator<'_>) -> Summary {
+    Summary {
+        command: "analyze".into(),
+        cost_model: report.cost_model.clone(),
+        note: None,
+        methods: report.methods.iter().map(|m| of_method(m, locate)).collect(),
+    }
+}
+
+/// The summary of a `ci` run: every compared method, removed ones with their baseline state.
+pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> Summary {
+    let methods = report
+        .methods
+        .iter()
+        .map(|m| {
+            let change = ChangeSummary {
+                kind: m.change,
+                old_bound: m.old.as_ref().and_then(|o| o.upper_bound.clone()),
+                old_complexity: m.old.as_ref().and_then(|o| o.complexity.clone()),
+                old_status: m.old.as_ref().map(|o| o.status.clone()),
+                detail: m.detail.clone(),
+                fails: m.fails,
+            };
+            let mut summary = match &m.report {
+                Some(r) => of_method(r, locate),
+                None => MethodSummary {
+                    class: m.class.clone(),
+                    name: m.name.clone(),
+                    descriptor: m.descriptor.clone(),
+                    source_path: None,
+                    line: None,
+                    status: Status::of_report(m.old.as_ref().map_or("unknown", |o| o.status.as_str())),
+                    bound: None,
+                    complexity: None,
+                    message: None,
+                    change: None,
+                },
+            };
+            summary.change = Some(change);
+            summary
+        })
+        .collect();
+    let counts = &report.counts;
+    let methods_text = format!(
+        "{} method{}",
+        counts.failures,
+        if counts.failures == 1 { "" } else { "s" }
+    );
+    let fail_on = report.fail_on.name();
+    let note = match (counts.failures, report.accepted) {
+        (0, _) => format!("Passes `--fail-on {fail_on}`"),
+        (_, false) => format!("Fails `--fail-on {fail_on}` ({methods_text})"),
+        (_, true) => format!("{methods_text} would fail `--fail-on {fail_on}`; accepted into the baseline"),
+    };
+    Summary {
+        command: "ci".into(),
+        cost_model: report.cost_model.clone(),
+        note: Some(note),
+        methods,
+    }
+}
