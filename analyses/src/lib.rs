@@ -1,4 +1,5 @@
 //! The rule-based IR of jresa and the analyses over it.
+pub mod amortised;
 pub mod bounds;
 pub mod hierarchy;
 pub mod ir;

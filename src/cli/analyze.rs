@@ -1,9 +1,8 @@
 //! `jresa analyze`: closed-form cost bounds and termination verdicts per method; also the analysis
 //! run that `jresa ci` shares (inputs, class path, progress, summary line).
-use super::sources::{compile_java_inputs, source_locator};
-use super::{InputArgs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
+use super::sources::source_locator;
+use super::{InputArgs, Inputs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
 use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
-use crate::classfile::{read_inputs, ClassPath};
 use crate::report;
 use crate::report::progress::Progress;
 use jresa_analyses::bounds::CostModel;
@@ -74,25 +73,8 @@ impl AnalysisRun {
 pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
     let started = Instant::now();
     let model = CostModel::from_name(&options.cost_model).unwrap_or(CostModel::Instructions);
-    let (paths, _compiled, compile_errors) = compile_java_inputs(&input.paths);
-    let mut loaded = read_inputs(&paths);
-    loaded.errors.splice(0..0, compile_errors);
-    for error in &loaded.errors {
-        eprint!("{}", report::input_error(error));
-    }
-    let classpath = match &input.classpath {
-        Some(text) => {
-            let roots: Vec<PathBuf> = std::env::split_paths(text).collect();
-            match ClassPath::from_paths(&roots) {
-                Ok(cp) => Some(cp),
-                Err(error) => {
-                    eprint!("{}", report::input_error(&error));
-                    return Err(EXIT_INPUT_ERROR);
-                }
-            }
-        }
-        None => ClassPath::default_jdk().ok(),
-    };
+    let inputs = Inputs::load(input)?;
+    let (loaded, classpath) = (&inputs.loaded, &inputs.classpath);
     let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
     let select = |class: &crate::classfile::ClassFile, method: &crate::classfile::Method| {
         selectors.is_empty()

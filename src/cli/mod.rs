@@ -1,10 +1,12 @@
 //! The `jresa` command line: argument parsing and one thin function per subcommand.
 mod analyze;
+mod check;
 mod ci;
 mod ir;
 mod profile;
 mod schedule;
 mod sources;
+mod specs;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -48,6 +50,9 @@ pub enum ReportFormat {
 enum Command {
     /// Bound the cost of methods: closed-form upper bounds, complexity classes, termination.
     Analyze(analyze::AnalyzeArgs),
+    /// Verify the separation-logic resource specifications (@Requires, @Ensures, @Invariant) of
+    /// annotated methods, or infer their resource variables by linear programming.
+    Check(check::CheckArgs),
     /// Compare every method's bound with a committed baseline; exit 1 on regressions.
     Ci(ci::CiArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
@@ -57,6 +62,8 @@ enum Command {
     /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
     /// scheduling went).
     Schedule(schedule::ScheduleArgs),
+    /// Write the Java annotations and markers (package jresa.spec) to compile programs against.
+    Specs(specs::SpecsArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -64,10 +71,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Ci(args) => ci::run(&args),
         Command::Ir(args) => ir::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),
+        Command::Specs(args) => specs::run(&args),
     };
     ExitCode::from(code)
 }
@@ -85,6 +94,54 @@ pub struct InputArgs {
     /// Where to resolve library classes (`:`-separated); defaults to the running JDK's java.base.
     #[arg(long)]
     pub classpath: Option<String>,
+}
+
+/// The inputs of a subcommand that analyses a program: its classes (Java sources compiled first),
+/// the input errors (already reported on stderr), and the class path to resolve library classes.
+pub struct Inputs {
+    pub loaded: crate::classfile::Loaded,
+    pub classpath: Option<crate::classfile::ClassPath>,
+    /// Keeps the classes compiled from `.java` inputs alive.
+    _compiled: Option<sources::TempClasses>,
+}
+
+impl Inputs {
+    /// Reads the inputs and the class path (`--classpath`, or the running JDK's `java.base`);
+    /// `Err` with the exit code when the class path cannot be read.
+    pub fn load(input: &InputArgs) -> Result<Inputs, u8> {
+        let (paths, compiled, compile_errors) = sources::compile_java_inputs(&input.paths);
+        let mut loaded = crate::classfile::read_inputs(&paths);
+        loaded.errors.splice(0..0, compile_errors);
+        for error in &loaded.errors {
+            eprint!("{}", crate::report::input_error(error));
+        }
+        let classpath = match &input.classpath {
+            Some(text) => {
+                let roots: Vec<PathBuf> = std::env::split_paths(text).collect();
+                match crate::classfile::ClassPath::from_paths(&roots) {
+                    Ok(cp) => Some(cp),
+                    Err(error) => {
+                        eprint!("{}", crate::report::input_error(&error));
+                        return Err(EXIT_INPUT_ERROR);
+                    }
+                }
+            }
+            None => crate::classfile::ClassPath::default_jdk().ok(),
+        };
+        Ok(Inputs {
+            loaded,
+            classpath,
+            _compiled: compiled,
+        })
+    }
+
+    /// Whether `method` of `class` is selected by the `--method` selectors (all when none).
+    pub fn selector(input: &InputArgs) -> impl Fn(&str, &str, &str) -> bool {
+        let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
+        move |class: &str, name: &str, descriptor: &str| {
+            selectors.is_empty() || selectors.iter().any(|s| s.matches(class, name, descriptor))
+        }
+    }
 }
 
 /// A `--method` selector.

@@ -1,5 +1,7 @@
 //! Java sources given on the command line: compiled with the JDK's `javac -g` into a temporary
-//! directory, which then stands in for them as an input.
+//! directory, which then stands in for them as an input. Sources that use the `jresa.spec`
+//! annotations and markers are compiled against them (the embedded spec sources, compiled into
+//! the same temporary directory), so users need not build the specs themselves.
 use crate::classfile::InputError;
 use std::path::PathBuf;
 use std::process::Command;
@@ -30,7 +32,8 @@ pub fn compile_java_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Option<TempClass
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let dir = std::env::temp_dir().join(format!("jresa-javac-{}-{}", std::process::id(), unique_suffix()));
+    let root = std::env::temp_dir().join(format!("jresa-javac-{}-{}", std::process::id(), unique_suffix()));
+    let dir = root.join("classes");
     if let Err(error) = std::fs::create_dir_all(&dir) {
         return (
             inputs,
@@ -41,12 +44,20 @@ pub fn compile_java_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Option<TempClass
             )],
         );
     }
-    let temp = TempClasses { dir: dir.clone() };
-    let output = Command::new("javac")
-        .args(["-g", "-encoding", "UTF-8", "-d"])
-        .arg(&dir)
-        .args(&sources)
-        .output();
+    let temp = TempClasses { dir: root.clone() };
+    let uses_specs = sources
+        .iter()
+        .any(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains(crate::spec::sources::SPEC_PACKAGE)));
+    let mut javac = Command::new("javac");
+    javac.args(["-g", "-encoding", "UTF-8", "-d"]).arg(&dir);
+    if uses_specs {
+        let spec_classes = root.join("spec-classes");
+        if let Err(message) = crate::spec::sources::compile(&root.join("spec-src"), &spec_classes) {
+            return (inputs, None, vec![InputError::new(origin, message)]);
+        }
+        javac.arg("-cp").arg(&spec_classes);
+    }
+    let output = javac.args(&sources).output();
     match output {
         Err(error) => (
             inputs,

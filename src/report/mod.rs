@@ -145,6 +145,9 @@ pub mod progress;
 pub mod sarif;
 pub mod summary;
 
+mod check;
+pub use check::{check_diagnostics, check_text, spec_diagnostic};
+
 /// The `analyze` text report: per method its bound, class, termination and loops.
 pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
     let mut out = format!("cost model: {}\n", report.cost_model);

@@ -299,8 +299,9 @@ fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obl
     )
 }
 
-/// The rational with denominator at most 1000 nearest to `x` (continued fractions).
-fn round(x: f64) -> BigRational {
+/// The rational with denominator at most 1000 nearest to `x` (continued fractions). Also used
+/// to round the amortised analysis's LP solutions before their exact check.
+pub(crate) fn round(x: f64) -> BigRational {
     if !x.is_finite() {
         return BigRational::zero();
     }

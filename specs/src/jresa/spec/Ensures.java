@@ -18,6 +18,9 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.METHOD, ElementType.CONSTRUCTOR})
 public @interface Ensures {
-    /** The assertion, e.g. {@code "lseg(x1, @ret, null) | 0"}. */
+    /**
+     * The assertion, e.g. {@code "{ | lseg(0, @ret, null) | 0 }"}: the result
+     * is a list, and no resource is left over.
+     */
     String value();
 }

@@ -12,14 +12,14 @@ import java.lang.annotation.Target;
  * assertion language.
  *
  * <p>The loop is identified by {@link #id()}, which must match the argument of
- * a {@link Loop#invariant(int)} call placed at the head of that loop. A method
+ * a {@link Loop#invariant(int)} call placed just before that loop. A method
  * with several loops carries one {@code @Invariant} per loop (the annotation
  * is repeatable; javac stores repeated uses in an {@link Invariants}
  * container).
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.CONSTRUCTOR})
 @Repeatable(Invariants.class)
 public @interface Invariant {
     /** Identifies the loop; matches {@code Loop.invariant(id)} in the body. */

@@ -11,10 +11,11 @@ public final class Loop {
     }
 
     /**
-     * Marker placed as the first statement of a loop body (at the loop head):
-     * ties the enclosing loop to the {@link Invariant} annotation of the method
-     * whose {@code id} equals {@code id}. Does nothing at run time; the
-     * argument must be an integer constant.
+     * Marker placed just before a loop (after its initialisation, as the last
+     * statement before {@code while}, {@code for} or {@code do}): ties the loop
+     * that follows to the {@link Invariant} annotation of the method whose
+     * {@code id} equals {@code id}. Does nothing at run time; the argument must
+     * be an integer constant.
      */
     public static void invariant(int id) {
     }

@@ -18,6 +18,11 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.METHOD, ElementType.CONSTRUCTOR})
 public @interface Requires {
-    /** The assertion, e.g. {@code "lseg(x1, @arg this, null) | 2"}. */
+    /**
+     * The assertion, e.g.
+     * {@code "{ | lseg(1, @arg p, null) * lseg(0, @arg q, null) | 2 }"}: one
+     * unit of resource per cell of the list from {@code p}, none for the list
+     * from {@code q}, two more besides.
+     */
     String value();
 }
