@@ -16,8 +16,8 @@ use jresa_analyses::bounds::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
 use jresa_analyses::value::compile::{compile, AbstractProgram, CallResolver, Origin};
-use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::fixpoint;
+use jresa_analyses::value::overflow::{self, Width};
 use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -451,7 +451,10 @@ fn analyze_class(
                 .iter()
                 .any(|(p, _)| matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m));
             let retry = report.status == "unbounded"
-                || report.reason.as_deref().is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
+                || report
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.contains(cost::NOT_BOUNDED_BY_INPUTS));
             if report.status != "bounded" && own_sites && retry && round + 1 < overflow::MARGINS.len() {
                 level[k] += 1;
                 continue;
@@ -571,13 +574,7 @@ impl MethodReport {
     }
 }
 
-fn fill(
-    report: &mut MethodReport,
-    m: usize,
-    ir: &MethodIr,
-    program: &AbstractProgram,
-    costs: &cost::Costs,
-) {
+fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
     let names = parameter_names(ir);
     report.parameters = names.clone();
     report.line = ir.lines.first().map(|(_, line)| *line);
