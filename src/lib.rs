@@ -7,4 +7,5 @@ pub mod lift;
 pub mod profile;
 pub mod program;
 pub mod report;
+pub mod validate;
 pub mod vm_source;

@@ -53,6 +53,10 @@ pub struct AnalyzeArgs {
 /// The result of an analysis run.
 pub struct AnalysisRun {
     pub report: AnalysisReport,
+    /// The classes read from the inputs.
+    pub classes: Vec<crate::classfile::ClassFile>,
+    /// The class path library classes were resolved on.
+    pub classpath: Option<ClassPath>,
     /// Some input could not be read, or `--method` matched nothing (both already reported).
     pub input_errors: bool,
     /// The summary line of a whole run (no `--method`), for stderr after the report.
@@ -123,6 +127,8 @@ pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisR
         .then(|| report::progress::run_summary_line(&result, started.elapsed()));
     Ok(AnalysisRun {
         report: result,
+        classes: loaded.classes,
+        classpath,
         input_errors: !loaded.errors.is_empty() || no_match,
         summary_line,
     })

@@ -5,6 +5,7 @@ mod ir;
 mod profile;
 mod schedule;
 mod sources;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -57,6 +58,9 @@ enum Command {
     /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
     /// scheduling went).
     Schedule(schedule::ScheduleArgs),
+    /// Run every method with a bound on bounded-exhaustive instances in the VM and check each
+    /// measured cost against the bound; exit 1 on a violation.
+    Validate(validate::ValidateArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -68,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Ir(args) => ir::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),
+        Command::Validate(args) => validate::run(&args),
     };
     ExitCode::from(code)
 }

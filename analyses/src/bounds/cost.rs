@@ -348,9 +348,7 @@ impl<'a> Solver<'a> {
             for e in &rule.cost.symbolic {
                 match upper_bound(state, e, params, names) {
                     Some(upper) => terms.push(CostExpr::nat(upper)),
-                    None => {
-                        return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}"))
-                    }
+                    None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                 }
             }
         }

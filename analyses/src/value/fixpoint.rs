@@ -221,7 +221,12 @@ impl<'a> Solver<'a> {
             None => {
                 // The first precondition's constraints are thresholds of later widenings: those
                 // that every later call still satisfies survive (a loop's entry facts).
-                for c in condition.minimized().constraints().iter().flat_map(Constraint::split_into_inequalities) {
+                for c in condition
+                    .minimized()
+                    .constraints()
+                    .iter()
+                    .flat_map(Constraint::split_into_inequalities)
+                {
                     if !self.thresholds[q].contains(&c) {
                         self.thresholds[q].push(c);
                     }

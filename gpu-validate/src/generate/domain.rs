@@ -84,7 +84,7 @@ impl Domain {
     pub fn for_descriptor(
         descriptor: &str,
         settings: &Settings,
-        class_domain: &dyn Fn(&str) -> Option<Domain>,
+        class_domain: &mut dyn FnMut(&str) -> Option<Domain>,
     ) -> Domain {
         let n = settings.max_size;
         let top = i32::try_from(n).unwrap_or(i32::MAX);
@@ -125,7 +125,7 @@ impl Domain {
     }
 
     /// The domain of a reference of class `class` (internal name), `null` included.
-    pub fn for_class(class: &str, settings: &Settings, class_domain: &dyn Fn(&str) -> Option<Domain>) -> Domain {
+    pub fn for_class(class: &str, settings: &Settings, class_domain: &mut dyn FnMut(&str) -> Option<Domain>) -> Domain {
         if class == "java/lang/String" || class == "java/lang/CharSequence" {
             return Domain::Nullable(Box::new(Domain::Str {
                 max_length: settings.max_size,
@@ -133,7 +133,7 @@ impl Domain {
             }));
         }
         if let Some((_, value_descriptor)) = BOXES.iter().find(|(name, _)| *name == class) {
-            let values = Domain::element(value_descriptor, settings, &|_| None).values();
+            let values = Domain::element(value_descriptor, settings, &mut |_| None).values();
             return Domain::Nullable(Box::new(Domain::OneOf(
                 values
                     .into_iter()
@@ -151,7 +151,11 @@ impl Domain {
     }
 
     /// The domain of an array element or object field of field type `descriptor` (small ranges).
-    pub fn element(descriptor: &str, settings: &Settings, class_domain: &dyn Fn(&str) -> Option<Domain>) -> Domain {
+    pub fn element(
+        descriptor: &str,
+        settings: &Settings,
+        class_domain: &mut dyn FnMut(&str) -> Option<Domain>,
+    ) -> Domain {
         let (min, max) = (settings.element_min, settings.element_max.max(settings.element_min));
         match descriptor.as_bytes().first() {
             Some(b'I') => Domain::Int { min, max },
@@ -260,15 +264,15 @@ mod tests {
     #[test]
     fn domains_of_signatures_enumerate_every_value_once() {
         let settings = Settings::with_size(2);
-        let no_classes = |_: &str| None;
-        let ints = [Domain::for_descriptor("I", &settings, &no_classes)];
+        let mut no_classes = |_: &str| None;
+        let ints = [Domain::for_descriptor("I", &settings, &mut no_classes)];
         let all = explore_worklist(&|c: &mut Choices| instance(&ints, c), 1000).expect("small");
         assert_eq!(all.len(), 5, "-2..=2");
-        let arrays = [Domain::for_descriptor("[I", &settings, &no_classes)];
+        let arrays = [Domain::for_descriptor("[I", &settings, &mut no_classes)];
         let all = explore_worklist(&|c: &mut Choices| instance(&arrays, c), 1000).expect("small");
         // null, then lengths 0..=2 over 4 element values.
         assert_eq!(all.len(), 1 + 1 + 4 + 16);
-        let strings = [Domain::for_descriptor("Ljava/lang/String;", &settings, &no_classes)];
+        let strings = [Domain::for_descriptor("Ljava/lang/String;", &settings, &mut no_classes)];
         let all = explore_worklist(&|c: &mut Choices| instance(&strings, c), 1000).expect("small");
         assert_eq!(all.len(), 1 + 1 + 2 + 4);
         let distinct: std::collections::HashSet<String> = all.iter().map(|g| format!("{:?}", g.value)).collect();

@@ -453,7 +453,7 @@ fn field_values(descriptor: &str, settings: &Settings) -> Vec<Value> {
         }
         Some(b'L') => {
             let class = &descriptor[1..descriptor.len() - 1];
-            match Domain::for_class(class, settings, &|_| None) {
+            match Domain::for_class(class, settings, &mut |_| None) {
                 Domain::Nullable(inner) => match *inner {
                     Domain::OneOf(boxes) => std::iter::once(Value::Null).chain(boxes).collect(),
                     _ => vec![Value::Null],
@@ -461,6 +461,6 @@ fn field_values(descriptor: &str, settings: &Settings) -> Vec<Value> {
                 _ => vec![Value::Null],
             }
         }
-        _ => Domain::element(descriptor, settings, &|_| None).values(),
+        _ => Domain::element(descriptor, settings, &mut |_| None).values(),
     }
 }
