@@ -56,6 +56,8 @@ struct Domains<'p> {
     limit: usize,
     structures: HashMap<(String, bool), Result<Domain, String>>,
     too_many: bool,
+    /// Whether the method is a constructor (its receiver is a fresh object).
+    constructor: bool,
 }
 
 impl Domains<'_> {
@@ -96,10 +98,17 @@ impl Domains<'_> {
         let mut domains = Vec::new();
         for (k, ty) in types.iter().enumerate() {
             let receiver = k == 0 && !is_static;
-            let domain = if receiver {
+            let domain = if receiver && self.constructor {
+                // A constructor runs on a fresh object: every field zero.
+                Domain::OneOf(vec![Value::Object {
+                    class: ty[1..ty.len() - 1].to_owned(),
+                    fields: Vec::new(),
+                }])
+            } else if receiver {
                 let class = &ty[1..ty.len() - 1];
                 match self.structures(class, false) {
                     Some(domain) => domain,
+                    None if self.too_many => return Err(ScopeError::TooMany),
                     None => {
                         let reason = self
                             .structures
@@ -127,7 +136,7 @@ fn largest_scope(
     package: &Package,
     source: &dyn ClassSource,
     types: &[String],
-    is_static: bool,
+    (is_static, constructor): (bool, bool),
     options: &ValidateOptions<'_>,
 ) -> Result<(u32, Vec<Generated<Vec<Value>>>), String> {
     let mut best: Option<(u32, Vec<Generated<Vec<Value>>>)> = None;
@@ -139,6 +148,7 @@ fn largest_scope(
             limit: options.max_instances,
             structures: HashMap::new(),
             too_many: false,
+            constructor,
         };
         let domains = match domains.of(types, is_static) {
             Ok(domains) => domains,
@@ -164,7 +174,7 @@ fn replayed_instance(
     package: &Package,
     source: &dyn ClassSource,
     types: &[String],
-    is_static: bool,
+    (is_static, constructor): (bool, bool),
     options: &ValidateOptions<'_>,
     number: u128,
 ) -> Result<Vec<Generated<Vec<Value>>>, String> {
@@ -175,6 +185,7 @@ fn replayed_instance(
         limit: usize::MAX / (2 * CANDIDATES_PER_INSTANCE),
         structures: HashMap::new(),
         too_many: false,
+        constructor,
     };
     let domains = match domains.of(types, is_static) {
         Ok(domains) => domains,
@@ -239,10 +250,12 @@ pub(crate) fn validate_method(
             return out;
         }
     };
+    let kind = (is_static, bound_to_check.name == "<init>");
     let generated = match options.instance {
-        Some(number) => replayed_instance(package, source, &types, is_static, options, number)
-            .map(|found| (options.max_size, found)),
-        None => largest_scope(package, source, &types, is_static, options),
+        Some(number) => {
+            replayed_instance(package, source, &types, kind, options, number).map(|found| (options.max_size, found))
+        }
+        None => largest_scope(package, source, &types, kind, options),
     };
     let (size, instances) = match generated {
         Ok(found) => found,

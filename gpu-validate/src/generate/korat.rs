@@ -4,7 +4,9 @@
 //!
 //! The finitization has a pool of `max_size` objects per class reachable from the root class
 //! through fields typed with a concrete program class; such fields range over `null` and the
-//! pool's objects, primitive fields over the element range of [`Settings`], `String` and boxed
+//! pool's objects, `int`, `short` and `long` fields from the element minimum up to the larger of the
+//! element maximum and the scope (so that counters can count the pool), other primitive fields
+//! over the element range of [`Settings`], `String` and boxed
 //! fields over a few small values, array fields over `null`, empty and one zero element, and other
 //! references are `null`. The candidate vector holds the root (slot 0) and every field of every
 //! pool object.
@@ -460,6 +462,13 @@ fn field_values(descriptor: &str, settings: &Settings) -> Vec<Value> {
                 },
                 _ => vec![Value::Null],
             }
+        }
+        // Counters (sizes, lengths) must reach the scope for structures of that many objects.
+        Some(b'I' | b'J' | b'S') => {
+            let top = settings.element_max.max(i32::try_from(settings.max_size).unwrap_or(i32::MAX));
+            (settings.element_min..=top)
+                .map(|v| if descriptor == "J" { Value::Long(i64::from(v)) } else { Value::Int(v) })
+                .collect()
         }
         _ => Domain::element(descriptor, settings, &mut |_| None).values(),
     }
