@@ -416,7 +416,7 @@ fn analyze_class(
         }
         for k in pending {
             let m = analysed[k];
-            let mut report = MethodReport::new(class, &reports_method(&reports, m));
+            let mut report = MethodReport::new(class, reports_method(&reports, m));
             let Some(costs) = &costs else {
                 report.status = "unknown".into();
                 report.reason = Some(if out_of_time.get() {

@@ -4,10 +4,10 @@
 //! 2.1.0 schema. Also the exit codes and diagnostics of `ci`: passing and failing runs, each
 //! `--fail-on` level, `--method`, and unusable baselines.
 
-#[path = "data/analyze/support.rs"]
-mod support;
 #[path = "data/report/support.rs"]
 mod report_support;
+#[path = "data/analyze/support.rs"]
+mod support;
 
 use report_support::{jresa, validate_sarif, Output};
 use std::path::{Path, PathBuf};

@@ -54,7 +54,10 @@ fn compile_surviving(dir: &Path, mut sources: Vec<PathBuf>) -> Vec<PathBuf> {
         let errors = String::from_utf8_lossy(&output.stderr).into_owned();
         let before = sources.len();
         sources.retain(|s| !errors.contains(&format!("{}:", s.display())));
-        assert!(sources.len() < before, "javac failed without naming a variant:\n{errors}");
+        assert!(
+            sources.len() < before,
+            "javac failed without naming a variant:\n{errors}"
+        );
     }
     sources
 }
@@ -96,7 +99,7 @@ fn variants_of_fixture_methods_have_no_violations() {
         "only {} of {count} variants compiled",
         compiled.len()
     );
-    let loaded = read_inputs(&[dir.clone()]);
+    let loaded = read_inputs(std::slice::from_ref(&dir));
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     let classpath = ClassPath::default_jdk().ok();
     let select = |class: &jresa::classfile::ClassFile, method: &jresa::classfile::Method| {
@@ -106,7 +109,13 @@ fn variants_of_fixture_methods_have_no_violations() {
         method_budget: Some(Duration::from_secs(4)),
         progress: None,
     };
-    let report = analyze_with(&loaded.classes, classpath.as_ref(), CostModel::Instructions, &select, &options);
+    let report = analyze_with(
+        &loaded.classes,
+        classpath.as_ref(),
+        CostModel::Instructions,
+        &select,
+        &options,
+    );
     let mut validate_options = ValidateOptions::new(CostModel::Instructions, 5, 3000);
     validate_options.replay_prefix = format!("jresa validate {}", dir.display());
     let validation = validate(&loaded.classes, classpath, &report, &validate_options).expect("the variants validate");

@@ -52,7 +52,15 @@ fn data_structure_reports_match_their_golden_files() {
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(parsed["version"], 1);
     for method in parsed["methods"].as_array().expect("methods") {
-        for key in ["class", "name", "descriptor", "instances", "violations", "max_ratio", "median_ratio"] {
+        for key in [
+            "class",
+            "name",
+            "descriptor",
+            "instances",
+            "violations",
+            "max_ratio",
+            "median_ratio",
+        ] {
             assert!(method.get(key).is_some(), "{key} missing in {method}");
         }
     }
@@ -109,7 +117,9 @@ fn sequences_check_every_call_and_shape_matching_keeps_fewer_states() {
     assert_eq!(methods.len(), 3);
     let checked: u64 = methods.iter().map(|m| m["checked"].as_u64().unwrap_or(0)).sum();
     assert_eq!(checked, calls(&complete), "every call is checked");
-    assert!(methods.iter().all(|m| m["violations"] == 0 && m["status"] == "confirmed"));
+    assert!(methods
+        .iter()
+        .all(|m| m["violations"] == 0 && m["status"] == "confirmed"));
     // A call replays alone from its number.
     let output = validate_cli(&[
         "tests/data/validate/SortedList.java",
@@ -148,12 +158,26 @@ fn both_strategies_number_the_same_instances() {
 
 #[test]
 fn the_cuda_backend_is_refused_and_auto_runs_on_the_cpu() {
-    let output = jresa(root(), &["validate", "tests/data/analyze/Chain.java", "--backend", "cuda"]);
-    assert_eq!(output.code, 2);
-    assert!(output.stderr.contains("CUDA backend is not part of this build"), "{}", output.stderr);
     let output = jresa(
         root(),
-        &["validate", "tests/data/analyze/Chain.java", "--max-size", "2", "--method", "Chain.length"],
+        &["validate", "tests/data/analyze/Chain.java", "--backend", "cuda"],
+    );
+    assert_eq!(output.code, 2);
+    assert!(
+        output.stderr.contains("CUDA backend is not part of this build"),
+        "{}",
+        output.stderr
+    );
+    let output = jresa(
+        root(),
+        &[
+            "validate",
+            "tests/data/analyze/Chain.java",
+            "--max-size",
+            "2",
+            "--method",
+            "Chain.length",
+        ],
     );
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(output.stderr.contains("CPU backend"), "{}", output.stderr);
@@ -163,18 +187,33 @@ fn the_cuda_backend_is_refused_and_auto_runs_on_the_cpu() {
 fn plots_sarif_and_markdown_cover_every_validated_method() {
     let dir = analyze_support::scratch("validate-report", "plots");
     let plots = dir.display().to_string();
-    let args = ["tests/data/analyze/Chain.java", "--max-size", "3", "--plot", plots.as_str()];
+    let args = [
+        "tests/data/analyze/Chain.java",
+        "--max-size",
+        "3",
+        "--plot",
+        plots.as_str(),
+    ];
     let output = validate_cli(&args);
     assert_eq!(output.code, 0, "{}", output.stderr);
     let svg = std::fs::read_to_string(dir.join("Chain.length__I.svg")).expect("a plot of Chain.length");
-    assert!(svg.starts_with("<svg") && svg.contains("largest measured cost"), "{svg}");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("largest measured cost"),
+        "{svg}"
+    );
     let written = std::fs::read_dir(&dir).expect("the plot directory").count();
     assert_eq!(written, 9, "one plot per method of Chain");
     let sarif = validate_cli(&["tests/data/analyze/Chain.java", "--max-size", "3", "--format", "sarif"]);
     assert_eq!(sarif.code, 0);
     // Confirmed bounds are not findings.
     assert!(validate_sarif(&sarif.stdout).is_empty());
-    let markdown = validate_cli(&["tests/data/analyze/Chain.java", "--max-size", "3", "--format", "markdown"]);
+    let markdown = validate_cli(&[
+        "tests/data/analyze/Chain.java",
+        "--max-size",
+        "3",
+        "--format",
+        "markdown",
+    ]);
     assert!(markdown.stdout.starts_with("### jresa validate"), "{}", markdown.stdout);
     assert!(markdown.stdout.contains("0 violations in"), "{}", markdown.stdout);
 }
@@ -198,8 +237,13 @@ fn a_scaled_down_bound_is_caught_and_its_violation_replays() {
     wrong.bound = Some(bound);
     let mut options = ValidateOptions::new(CostModel::Instructions, 4, 5000);
     options.replay_prefix = "jresa validate tests/data/validate/SortedList.java".into();
-    let validation = validate_bounds(&classes, ClassPath::default_jdk().ok(), &[honest.clone(), wrong.clone()], &options)
-        .expect("validation runs");
+    let validation = validate_bounds(
+        &classes,
+        ClassPath::default_jdk().ok(),
+        &[honest.clone(), wrong.clone()],
+        &options,
+    )
+    .expect("validation runs");
     let (kept, caught) = (&validation.methods[0], &validation.methods[1]);
     assert_eq!(kept.status, ValidationStatus::Confirmed, "{kept:?}");
     assert_eq!(kept.violations, 0);
@@ -208,7 +252,11 @@ fn a_scaled_down_bound_is_caught_and_its_violation_replays() {
     assert_eq!(caught.checked, kept.checked, "both bounds judged the same instances");
     let first = &caught.violating_instances[0];
     assert!(
-        first.replay.ends_with(&format!(" --max-size {} --instance {}", caught.max_size.unwrap_or(0), first.number)),
+        first.replay.ends_with(&format!(
+            " --max-size {} --instance {}",
+            caught.max_size.unwrap_or(0),
+            first.number
+        )),
         "{}",
         first.replay
     );

@@ -162,6 +162,9 @@ fn write_key(value: &Value, matching: Matching, out: &mut String) {
     }
 }
 
+/// A call's outcome and the state of its arguments after it (or why the state could not be read).
+type CapturedCall = (Outcome, Result<Vec<Value>, String>);
+
 /// Explores the sequences of `methods` on objects of `class` (internal name), starting from the
 /// state `<init>()V` leaves. `Err` when the constructor cannot run or its state cannot be read.
 pub fn explore_sequences(
@@ -226,7 +229,7 @@ pub fn explore_sequences(
             break;
         }
         // Calls of each method on every state of the frontier, run as one batch per method.
-        let mut results: Vec<Vec<(Outcome, Result<Vec<Value>, String>)>> = Vec::new();
+        let mut results: Vec<Vec<CapturedCall>> = Vec::new();
         let mut batches: Vec<Vec<Vec<Value>>> = Vec::new();
         for (m, method) in methods.iter().enumerate() {
             let batch: Vec<Vec<Value>> = frontier
@@ -245,8 +248,7 @@ pub fn explore_sequences(
             batches.push(batch);
         }
         let mut next = Vec::new();
-        let mut taken: Vec<std::vec::IntoIter<(Outcome, Result<Vec<Value>, String>)>> =
-            results.into_iter().map(Vec::into_iter).collect();
+        let mut taken: Vec<std::vec::IntoIter<CapturedCall>> = results.into_iter().map(Vec::into_iter).collect();
         let mut calls: Vec<std::vec::IntoIter<Vec<Value>>> = batches.into_iter().map(Vec::into_iter).collect();
         for _ in 0..frontier.len() {
             for m in 0..methods.len() {

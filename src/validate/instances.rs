@@ -131,6 +131,9 @@ impl Domains<'_> {
     }
 }
 
+/// A scope and the instances generated at it.
+type ScopeInstances = (u32, Vec<Generated<Vec<Value>>>);
+
 /// The domains and instances of the largest scope up to `max_size` within `limit` instances.
 fn largest_scope(
     package: &Package,
@@ -138,8 +141,8 @@ fn largest_scope(
     types: &[String],
     (is_static, constructor): (bool, bool),
     options: &ValidateOptions<'_>,
-) -> Result<(u32, Vec<Generated<Vec<Value>>>), String> {
-    let mut best: Option<(u32, Vec<Generated<Vec<Value>>>)> = None;
+) -> Result<ScopeInstances, String> {
+    let mut best: Option<ScopeInstances> = None;
     for size in 0..=options.max_size {
         let mut domains = Domains {
             package,

@@ -203,6 +203,10 @@ pub fn explore_by_index<T: Send>(
     Ok(found)
 }
 
+/// A prefix of choices run by the worklist, and what the generator did with it: an instance with
+/// its number (`None` past 128 bits) or a stop.
+type PrefixRun<T> = (Vec<i64>, Result<(Option<u128>, T), Stop>);
+
 /// Every instance of the generator, by forking at each new choice (a worklist of prefixes run
 /// level by level in parallel). `Err` when more than `limit` instances exist (or the frontier
 /// grows past what `limit` instances could need).
@@ -214,7 +218,7 @@ pub fn explore_worklist<T: Send>(
     let mut frontier: Vec<Vec<i64>> = vec![Vec::new()];
     let frontier_limit = limit.saturating_mul(MAX_SPARSITY).saturating_add(1024);
     while !frontier.is_empty() {
-        let results: Vec<(Vec<i64>, Result<(Option<u128>, T), Stop>)> = frontier
+        let results: Vec<PrefixRun<T>> = frontier
             .into_par_iter()
             .map(|prefix| {
                 let mut choices = Choices::new(Mode::Prefix {

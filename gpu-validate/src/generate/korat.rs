@@ -465,9 +465,17 @@ fn field_values(descriptor: &str, settings: &Settings) -> Vec<Value> {
         }
         // Counters (sizes, lengths) must reach the scope for structures of that many objects.
         Some(b'I' | b'J' | b'S') => {
-            let top = settings.element_max.max(i32::try_from(settings.max_size).unwrap_or(i32::MAX));
+            let top = settings
+                .element_max
+                .max(i32::try_from(settings.max_size).unwrap_or(i32::MAX));
             (settings.element_min..=top)
-                .map(|v| if descriptor == "J" { Value::Long(i64::from(v)) } else { Value::Int(v) })
+                .map(|v| {
+                    if descriptor == "J" {
+                        Value::Long(i64::from(v))
+                    } else {
+                        Value::Int(v)
+                    }
+                })
                 .collect()
         }
         _ => Domain::element(descriptor, settings, &mut |_| None).values(),

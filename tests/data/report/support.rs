@@ -34,7 +34,8 @@ pub fn validate_sarif(text: &str) -> Vec<serde_json::Value> {
     let validator = SCHEMA.get_or_init(|| {
         let schema_text = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report/sarif-schema-2.1.0.json"),
-        ).expect("the schema");
+        )
+        .expect("the schema");
         let schema: serde_json::Value = serde_json::from_str(&schema_text).expect("the schema is JSON");
         jsonschema::draft7::options()
             .should_validate_formats(true)
@@ -54,4 +55,3 @@ pub fn validate_sarif(text: &str) -> Vec<serde_json::Value> {
     assert_eq!(log["version"], "2.1.0");
     log["runs"][0]["results"].as_array().cloned().unwrap_or_default()
 }
-

@@ -205,7 +205,12 @@ pub struct Variant {
 /// Fills the template's holes: each hole changes with probability one half (at least one does).
 pub fn fill(template: &Template, renamed: &str, random: &mut Xoshiro256PlusPlus) -> Variant {
     let mut tokens = template.tokens.clone();
-    let mut chosen: Vec<usize> = template.holes.iter().copied().filter(|_| random.random_bool(0.5)).collect();
+    let mut chosen: Vec<usize> = template
+        .holes
+        .iter()
+        .copied()
+        .filter(|_| random.random_bool(0.5))
+        .collect();
     if chosen.is_empty() {
         chosen.push(template.holes[random.random_range(0..template.holes.len())]);
     }
@@ -216,7 +221,11 @@ pub fn fill(template: &Template, renamed: &str, random: &mut Xoshiro256PlusPlus)
             TokenKind::IntLiteral => {
                 let value: i32 = old.parse().unwrap_or(0);
                 let mut options: Vec<i32> = CONSTANTS.to_vec();
-                options.extend([value.saturating_add(1), value.saturating_sub(1), value.saturating_mul(2)]);
+                options.extend([
+                    value.saturating_add(1),
+                    value.saturating_sub(1),
+                    value.saturating_mul(2),
+                ]);
                 options.retain(|&v| v != value);
                 let pick = options[random.random_range(0..options.len())];
                 // A negative constant after an operand needs a space: `x - -1`.
