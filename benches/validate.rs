@@ -8,6 +8,9 @@
 //! as `CpuBackend::run` over all instances. Prints instances per second of each side and their
 //! ratios per subject, then lets criterion measure the VM side.
 
+#[path = "support/timing.rs"]
+mod timing;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
@@ -15,7 +18,7 @@ use jresa_gpu_validate::generate::{Finitization, RepOk, Settings, StructurePredi
 use jresa_gpu_validate::{CpuBackend, Ending, Package, RunConfig, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The Korat scope: structures of up to this many nodes, keys up to it.
 const SCOPE: u32 = 4;
@@ -270,19 +273,6 @@ fn run_java(subject: &Subject, setup: &Setup, options: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
-/// The median of three timings of `f`.
-fn time(mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..3)
-        .map(|_| {
-            let started = Instant::now();
-            f();
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[1]
-}
-
 fn validation_throughput(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut group = c.benchmark_group("validate");
@@ -298,13 +288,13 @@ fn validation_throughput(c: &mut Criterion) {
         let counted = run_java(subject, &setup, &[]);
         assert!(counted.starts_with(&format!("{} ", setup.total)), "{counted}");
         let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
-        let vm = time(|| {
+        let vm = timing::median_of_three(|| {
             run_vm(subject, &setup);
         });
-        let xint = time(|| {
+        let xint = timing::median_of_three(|| {
             run_java(subject, &setup, &["-Xint"]);
         });
-        let default = time(|| {
+        let default = timing::median_of_three(|| {
             run_java(subject, &setup, &[]);
         });
         eprintln!(
