@@ -7,6 +7,9 @@
 //! packaging timed apart. Prints instances per second of each side and their ratios, then lets
 //! criterion measure each side.
 
+#[path = "support/timing.rs"]
+mod timing;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
@@ -215,19 +218,6 @@ fn run_java(setup: &Setup, options: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
-/// The median of three timings of `f`.
-fn time(mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..3)
-        .map(|_| {
-            let started = Instant::now();
-            f();
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[1]
-}
-
 fn vm_against_jvm(c: &mut Criterion) {
     let Some(setup) = setup() else {
         return;
@@ -235,13 +225,13 @@ fn vm_against_jvm(c: &mut Criterion) {
     let (finished, bytecodes) = run_vm(&setup);
     assert_eq!(finished, setup.total, "every instance returns in the VM");
     let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
-    let vm = time(|| {
+    let vm = timing::median_of_three(|| {
         run_vm(&setup);
     });
-    let xint = time(|| {
+    let xint = timing::median_of_three(|| {
         run_java(&setup, &["-Xint"]);
     });
-    let default = time(|| {
+    let default = timing::median_of_three(|| {
         run_java(&setup, &[]);
     });
     eprintln!(

@@ -9,4 +9,5 @@ pub mod profile;
 pub mod program;
 pub mod report;
 pub mod spec;
+pub mod validate;
 pub mod vm_source;

@@ -88,7 +88,7 @@ fn java(value: &Value, descriptor: &str) -> String {
             let items: Vec<String> = elements.iter().map(|e| java(e, &descriptor[1..])).collect();
             format!("new {}{{{}}}", java_type(descriptor), items.join(", "))
         }
-        Value::Object { .. } => panic!("objects are not driver inputs"),
+        Value::Object { .. } | Value::Ref(_) => panic!("objects are not driver inputs"),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::package::Package;
 use crate::value::{Ending, Outcome, Value};
-use crate::vm::{Machine, RunConfig};
+use crate::vm::{FieldRead, Machine, RunConfig};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -23,9 +23,58 @@ impl<'p> CpuBackend<'p> {
     /// outcomes come in the order of `instances`. A method that is not an entry of the package gives
     /// every instance a `Refused` outcome.
     pub fn run(&self, method: (&str, &str, &str), instances: &[Vec<Value>]) -> Vec<Outcome> {
+        self.run_with(
+            method,
+            instances,
+            &|machine, launcher, args| machine.run(launcher, args),
+            &|outcome| outcome,
+        )
+    }
+
+    /// Like [`CpuBackend::run`], with the fields of input objects each instance read, in the order
+    /// of their first read (see [`Machine::run_traced`]).
+    pub fn run_traced(&self, method: (&str, &str, &str), instances: &[Vec<Value>]) -> Vec<(Outcome, Vec<FieldRead>)> {
+        self.run_with(
+            method,
+            instances,
+            &|machine, launcher, args| machine.run_traced(launcher, args),
+            &|outcome| (outcome, Vec::new()),
+        )
+    }
+
+    /// Like [`CpuBackend::run`], with the state of every argument after the instance (see
+    /// [`Machine::run_capturing`]).
+    pub fn run_capturing(
+        &self,
+        method: (&str, &str, &str),
+        instances: &[Vec<Value>],
+    ) -> Vec<(Outcome, Result<Vec<Value>, String>)> {
+        self.run_with(
+            method,
+            instances,
+            &|machine, launcher, args| machine.run_capturing(launcher, args),
+            &|outcome| {
+                let reason = match &outcome.ending {
+                    Ending::Refused { reason } => reason.clone(),
+                    _ => "no state".into(),
+                };
+                (outcome, Err(reason))
+            },
+        )
+    }
+
+    /// Runs `one` on every instance in parallel; `failed` makes the result of an instance that did
+    /// not run from its refused outcome.
+    fn run_with<T: Send>(
+        &self,
+        method: (&str, &str, &str),
+        instances: &[Vec<Value>],
+        one: &(dyn Fn(&mut Machine<'p>, u32, &[Value]) -> T + Sync),
+        failed: &(dyn Fn(Outcome) -> T + Sync),
+    ) -> Vec<T> {
         let Some(launcher) = self.package.entry(method.0, method.1, method.2) else {
             let reason = format!("{}.{}{} is not an entry of the package", method.0, method.1, method.2);
-            return instances.iter().map(|_| refused(reason.clone())).collect();
+            return instances.iter().map(|_| failed(refused(reason.clone()))).collect();
         };
         // A few chunks per thread, each run by one machine: machines (and their stacks) are made
         // a bounded number of times per call, and outcomes keep the order of the instances.
@@ -40,17 +89,17 @@ impl<'p> CpuBackend<'p> {
                         // The interpreter indexes its arrays directly; a bug that breaks an
                         // invariant it relies on ends the instance as refused instead of taking the
                         // whole run down.
-                        match catch_unwind(AssertUnwindSafe(|| machine.run(launcher, args))) {
-                            Ok(outcome) => outcome,
+                        match catch_unwind(AssertUnwindSafe(|| one(&mut machine, launcher, args))) {
+                            Ok(result) => result,
                             Err(_) => {
                                 machine = Machine::new(self.package, self.config);
-                                refused("internal error in the interpreter".into())
+                                failed(refused("internal error in the interpreter".into()))
                             }
                         }
                     })
-                    .collect::<Vec<Outcome>>()
+                    .collect::<Vec<T>>()
             })
-            .collect::<Vec<Vec<Outcome>>>()
+            .collect::<Vec<Vec<T>>>()
             .into_iter()
             .flatten()
             .collect()

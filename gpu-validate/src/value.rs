@@ -29,6 +29,11 @@ pub enum Value {
         class: String,
         fields: Vec<(String, Value)>,
     },
+    /// The same object or array as an earlier `Object` or `Array` value of the instance: the `k`-th
+    /// one built, counting from 0 in the order the arguments are built (argument by argument,
+    /// depth first, fields in the order given, each value numbered before its fields or
+    /// elements). Sharing and cycles between inputs are written with it.
+    Ref(u32),
 }
 
 impl Value {
@@ -42,6 +47,35 @@ impl Value {
         Value::Array {
             descriptor: "[I".into(),
             elements: values.iter().map(|&v| Value::Int(v)).collect(),
+        }
+    }
+
+    /// How many objects and arrays building this value makes (the numbers `Value::Ref` counts).
+    pub fn built_objects(&self) -> u32 {
+        match self {
+            Value::Array { elements, .. } => 1 + elements.iter().map(Value::built_objects).sum::<u32>(),
+            Value::Object { fields, .. } => 1 + fields.iter().map(|(_, v)| v.built_objects()).sum::<u32>(),
+            _ => 0,
+        }
+    }
+
+    /// The value with every `Ref(k)` in it made `Ref(k + by)`: a value written as a first argument,
+    /// placed after arguments that build `by` objects and arrays.
+    pub fn with_refs_shifted(&self, by: u32) -> Value {
+        match self {
+            Value::Ref(k) => Value::Ref(k + by),
+            Value::Array { descriptor, elements } => Value::Array {
+                descriptor: descriptor.clone(),
+                elements: elements.iter().map(|e| e.with_refs_shifted(by)).collect(),
+            },
+            Value::Object { class, fields } => Value::Object {
+                class: class.clone(),
+                fields: fields
+                    .iter()
+                    .map(|(name, v)| (name.clone(), v.with_refs_shifted(by)))
+                    .collect(),
+            },
+            other => other.clone(),
         }
     }
 }

@@ -3,6 +3,7 @@
 use super::sources::source_locator;
 use super::{InputArgs, Inputs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
 use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
+use crate::classfile::ClassPath;
 use crate::report;
 use crate::report::progress::Progress;
 use jresa_analyses::bounds::CostModel;
@@ -52,6 +53,10 @@ pub struct AnalyzeArgs {
 /// The result of an analysis run.
 pub struct AnalysisRun {
     pub report: AnalysisReport,
+    /// The classes read from the inputs.
+    pub classes: Vec<crate::classfile::ClassFile>,
+    /// The class path library classes were resolved on.
+    pub classpath: Option<ClassPath>,
     /// Some input could not be read, or `--method` matched nothing (both already reported).
     pub input_errors: bool,
     /// The summary line of a whole run (no `--method`), for stderr after the report.
@@ -73,8 +78,12 @@ impl AnalysisRun {
 pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
     let started = Instant::now();
     let model = CostModel::from_name(&options.cost_model).unwrap_or(CostModel::Instructions);
-    let inputs = Inputs::load(input)?;
-    let (loaded, classpath) = (&inputs.loaded, &inputs.classpath);
+    // The classes compiled from `.java` inputs are read into memory, so their files may go.
+    let Inputs {
+        loaded,
+        classpath,
+        _compiled,
+    } = Inputs::load(input)?;
     let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
     let select = |class: &crate::classfile::ClassFile, method: &crate::classfile::Method| {
         selectors.is_empty()
@@ -105,6 +114,8 @@ pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisR
         .then(|| report::progress::run_summary_line(&result, started.elapsed()));
     Ok(AnalysisRun {
         report: result,
+        classes: loaded.classes,
+        classpath,
         input_errors: !loaded.errors.is_empty() || no_match,
         summary_line,
     })

@@ -7,6 +7,7 @@ mod profile;
 mod schedule;
 mod sources;
 mod specs;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -64,6 +65,9 @@ enum Command {
     Schedule(schedule::ScheduleArgs),
     /// Write the Java annotations and markers (package jresa.spec) to compile programs against.
     Specs(specs::SpecsArgs),
+    /// Run every method with a bound on bounded-exhaustive instances in the VM and check each
+    /// measured cost against the bound; exit 1 on a violation.
+    Validate(validate::ValidateArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -77,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),
         Command::Specs(args) => specs::run(&args),
+        Command::Validate(args) => validate::run(&args),
     };
     ExitCode::from(code)
 }

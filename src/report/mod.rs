@@ -68,6 +68,11 @@ pub fn unreadable_baseline_bound(path: &str, method: &str, bound: &str, column: 
     )
 }
 
+/// An error in how a subcommand was asked to run, or in what it was asked to run on.
+pub fn usage_error(message: &str) -> String {
+    render(ReportKind::Error, message, &[])
+}
+
 /// A note on stderr (for example that a baseline was written).
 pub fn note(message: &str) -> String {
     format!("note: {message}\n")
@@ -141,9 +146,11 @@ pub mod vm;
 
 pub mod ci;
 pub mod markdown;
+pub mod plot;
 pub mod progress;
 pub mod sarif;
 pub mod summary;
+pub mod validate;
 
 mod check;
 pub use check::{check_diagnostics, check_text, spec_diagnostic};

@@ -14,12 +14,17 @@ pub struct Progress {
 impl Progress {
     /// A bar over `total` methods when stderr is a terminal and `quiet` is false.
     pub fn start(total: usize, quiet: bool) -> Progress {
+        Progress::start_doing("analysing", total, quiet)
+    }
+
+    /// A bar over `total` methods, labelled with what is done to them (`analysing`, `validating`).
+    pub fn start_doing(doing: &str, total: usize, quiet: bool) -> Progress {
         if quiet || !std::io::stderr().is_terminal() {
             return Progress { bar: None };
         }
         let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} analysing [{bar:40}] {pos}/{len} methods, {elapsed}")
-        {
+        let template = format!("{{spinner}} {doing} [{{bar:40}}] {{pos}}/{{len}} methods, {{elapsed}}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.enable_steady_tick(Duration::from_millis(200));

@@ -8,6 +8,7 @@
 
 use crate::analyze::{AnalysisReport, MethodReport};
 use crate::baseline::compare::{ChangeKind, ComparisonReport};
+use crate::validate::{ValidationReport, ValidationStatus};
 
 /// Where a class's source file lies, relative to the repository or source root (for SARIF
 /// `artifactLocation.uri`): from the class's binary name and its `SourceFile`.
@@ -174,6 +175,80 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
         command: "ci".into(),
         cost_model: report.cost_model.clone(),
         note: Some(note),
+        methods,
+    }
+}
+
+/// The summary of a `validate` run: confirmed bounds as bounded, violated ones as violated (with
+/// the first violating instance), methods without a bound with the analysis' status.
+pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> Summary {
+    let methods = report
+        .methods
+        .iter()
+        .map(|m| {
+            let status = match m.status {
+                ValidationStatus::Confirmed => Status::Bounded,
+                ValidationStatus::Violated => Status::Violated,
+                ValidationStatus::NotValidated => Status::of_report(&m.analysis_status),
+            };
+            let tightness = match (m.max_ratio, m.median_ratio) {
+                (Some(max), Some(median)) => format!(
+                    "; tightness max {}, median {}",
+                    super::validate::ratio_text(max),
+                    super::validate::ratio_text(median)
+                ),
+                _ => String::new(),
+            };
+            let message = match m.status {
+                ValidationStatus::Confirmed => Some(format!(
+                    "confirmed on {} instances{}{tightness}",
+                    m.checked,
+                    m.max_size.map(|s| format!(" up to size {s}")).unwrap_or_default()
+                )),
+                ValidationStatus::Violated => {
+                    let first = m.violating_instances.first().map(|d| {
+                        format!(
+                            "; instance {} ({}) measured {} against {}; replay: {}",
+                            d.number,
+                            d.arguments,
+                            d.measured.unwrap_or(0),
+                            d.bound.as_deref().unwrap_or("?"),
+                            d.replay
+                        )
+                    });
+                    Some(format!(
+                        "{} of {} instances exceed the bound{}",
+                        m.violations,
+                        m.checked,
+                        first.unwrap_or_default()
+                    ))
+                }
+                ValidationStatus::NotValidated => m.reason.as_ref().map(|r| format!("not validated: {r}")),
+            };
+            MethodSummary {
+                class: m.class.clone(),
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                source_path: locate(&m.class.replace('.', "/"), m.source_file.as_deref()),
+                line: m.line,
+                status,
+                bound: m.bound.clone(),
+                complexity: m.complexity.clone(),
+                message,
+                change: None,
+            }
+        })
+        .collect();
+    let instances: usize = report.methods.iter().map(|m| m.checked).sum();
+    let violations = report.violations();
+    Summary {
+        command: "validate".into(),
+        cost_model: report.cost_model.clone(),
+        note: Some(format!(
+            "{violations} violation{} in {instances} checked instance{}.",
+            if violations == 1 { "" } else { "s" },
+            if instances == 1 { "" } else { "s" }
+        )),
         methods,
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Inputs: ints, longs and chars as decimal numbers, booleans as `true`/`false`, floats and doubles
 //! as decimal literals or `NaN`/`Infinity`/`-Infinity`, strings quoted with `\"`, `\\` and `\uXXXX`
-//! escapes, `null`, arrays as `{a, b}`, objects as `Class{field=value, ...}`.
+//! escapes, `null`, arrays as `{a, b}`, objects as `Class{field=value, ...}`, and `@k` for the same
+//! object or array as the `k`-th one written before it (sharing).
 //! Results: `5`, `true`, `(byte)5`, `(short)5`, `(char)65`, `5L`, `f:3fc00000` and
 //! `d:3ff8000000000000` (IEEE bits, NaN canonical), strings quoted, arrays as `[I{1, 2}`, boxed
 //! primitives as `java/lang/Integer(6)`, other objects as `<Class>`.
@@ -62,6 +63,7 @@ pub fn value_text(value: &Value, descriptor: &str) -> String {
                 .collect();
             format!("{class}{{{}}}", items.join(", "))
         }
+        Value::Ref(k) => format!("@{k}"),
     }
 }
 

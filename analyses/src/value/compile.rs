@@ -590,7 +590,8 @@ impl<'a> RuleCompiler<'a> {
     }
 
     /// The procedure whose rules construct each of the given exception classes with each of the
-    /// constructors the JVM may use (no arguments, or a message).
+    /// constructors the JVM may use (no arguments, or a message): one allocation under the
+    /// allocations model, plus what the constructor costs.
     fn implicit_exception_proc(&mut self, classes: &'static [&'static str]) -> AbsProcId {
         let key: Vec<&'static str> = classes.to_vec();
         if let Some(id) = self.program.implicit_exceptions.get(&key) {
@@ -622,9 +623,15 @@ impl<'a> RuleCompiler<'a> {
                         ),
                     },
                 };
+                // The exception object itself is an allocation (its constructor's are in the
+                // call); the message string the JVM makes is not a program allocation.
+                let mut cost = RuleCost::default();
+                if self.model == CostModel::Allocations {
+                    cost.constant = 1;
+                }
                 rules.push(AbstractRule {
                     dims: inputs,
-                    cost: RuleCost::default(),
+                    cost,
                     may_throw: false,
                     guard: Vec::new(),
                     items: vec![Item::Constrain(constraints), call],

@@ -73,6 +73,7 @@ impl Machine<'_> {
                     return Err(refuse(format!("{descriptor} is not an array type")));
                 }
                 let array = self.new_array(class, elements.len() as u32)?;
+                self.input_objects.push(array);
                 let component = &descriptor[1..];
                 let width = isa::element_words(self.pkg.class_word(class, class::ELEMENT)) as usize;
                 for (k, element) in elements.iter().enumerate() {
@@ -93,6 +94,7 @@ impl Machine<'_> {
                     return Err(refuse(format!("{class} cannot have instances")));
                 }
                 let object = self.new_object(handle)?;
+                self.input_objects.push(object);
                 let layout = self.pkg.instance_fields.get(class).cloned().unwrap_or_default();
                 for (name, field_value) in fields {
                     let ((_, field_descriptor), offset) = layout
@@ -106,6 +108,12 @@ impl Machine<'_> {
                 }
                 Ok(object)
             }
+            Value::Ref(k) => self.input_objects.get(*k as usize).copied().ok_or_else(|| {
+                refuse(format!(
+                    "reference @{k} names no object built before it ({} so far)",
+                    self.input_objects.len()
+                ))
+            }),
             other => Err(refuse(format!("{other:?} is not a reference"))),
         }
     }

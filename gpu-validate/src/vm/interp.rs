@@ -248,6 +248,9 @@ impl Machine<'_> {
                     if object == 0 {
                         return self.throw_null(pc);
                     }
+                    if self.tracing {
+                        self.note_read(object as u32, code[pc + 1]);
+                    }
                     let at = object + 1 + code[pc + 1] as usize;
                     self.push(self.heap[at]);
                     if opcode == op::GETFIELD2 {

@@ -13,6 +13,7 @@
 //! each in a frame below the triggering context, after which the triggering instruction runs
 //! again; what they cost is counted apart from the method's costs (`Outcome::initialization`).**
 
+mod capture;
 mod convert;
 mod interp;
 mod natives;
@@ -103,6 +104,24 @@ pub struct Machine<'p> {
     image_len: usize,
     page_dirty: Vec<bool>,
     dirty_pages: Vec<u32>,
+    /// The objects and arrays built for the instance's inputs, in the order `Value::Ref` counts
+    /// them (increasing addresses: the heap only grows).
+    pub(crate) input_objects: Vec<u32>,
+    /// The first word of each argument (the reference of a reference argument).
+    input_roots: Vec<u32>,
+    /// Whether field reads of input objects are recorded (see [`Machine::run_traced`]).
+    pub(crate) tracing: bool,
+    /// Field reads of input objects, as (input ordinal, word offset), each once, first read first.
+    pub(crate) reads: Vec<(u32, u32)>,
+    read_seen: std::collections::HashSet<(u32, u32)>,
+}
+
+/// A field of an input object that an instance read: the object's ordinal among the instance's
+/// input objects and arrays (as `Value::Ref` counts them) and the field's name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FieldRead {
+    pub object: u32,
+    pub field: String,
 }
 
 /// Heap pages (in words) that `reset` restores when an instance wrote to them.
@@ -131,6 +150,61 @@ impl<'p> Machine<'p> {
             image_len: 0,
             page_dirty: Vec::new(),
             dirty_pages: Vec::new(),
+            input_objects: Vec::new(),
+            input_roots: Vec::new(),
+            tracing: false,
+            reads: Vec::new(),
+            read_seen: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Runs one instance like [`Machine::run`] and also returns the fields of input objects the
+    /// instance read, in the order of their first read (Korat's accessed fields). Reads of fields
+    /// of objects the instance allocated itself are not recorded.
+    pub fn run_traced(&mut self, launcher: u32, args: &[Value]) -> (Outcome, Vec<FieldRead>) {
+        self.tracing = true;
+        let outcome = self.run(launcher, args);
+        self.tracing = false;
+        let reads = std::mem::take(&mut self.reads);
+        self.read_seen.clear();
+        let named = reads
+            .into_iter()
+            .filter_map(|(object, offset)| {
+                let address = *self.input_objects.get(object as usize)?;
+                let class = self.class_name(self.heap[address as usize]);
+                let fields = self.pkg.instance_fields.get(class)?;
+                let field = fields
+                    .iter()
+                    .find(|(_, &at)| at == offset)
+                    .map(|((name, _), _)| name.clone())?;
+                Some(FieldRead { object, field })
+            })
+            .collect();
+        (outcome, named)
+    }
+
+    /// Runs one instance like [`Machine::run`] and reads back, after it, the state of each
+    /// argument: primitives as given, references as the object graph they lead to then (sharing
+    /// and cycles as `Value::Ref`, numbered as a later instance's inputs would be). `Err` says why
+    /// a state cannot be written as values (a class mirror in it, ambiguous field names, too many
+    /// objects).
+    pub fn run_capturing(&mut self, launcher: u32, args: &[Value]) -> (Outcome, Result<Vec<Value>, String>) {
+        let outcome = self.run(launcher, args);
+        if matches!(outcome.ending, Ending::Refused { .. }) && self.input_roots.len() != args.len() {
+            return (outcome, Err("the instance's inputs could not be built".into()));
+        }
+        let state = self.capture_arguments(args);
+        (outcome, state)
+    }
+
+    /// Records a read of field word `offset` of `object` when it is an input object.
+    #[inline(never)]
+    pub(crate) fn note_read(&mut self, object: u32, offset: u32) {
+        if let Ok(ordinal) = self.input_objects.binary_search(&object) {
+            let key = (ordinal as u32, offset);
+            if self.read_seen.insert(key) {
+                self.reads.push(key);
+            }
         }
     }
 
@@ -256,6 +330,10 @@ impl<'p> Machine<'p> {
         self.mirrors.extend_from_slice(&self.pkg.initial_mirrors);
         self.mirrors.resize(classes, 0);
         self.interned.clear();
+        self.input_objects.clear();
+        self.input_roots.clear();
+        self.reads.clear();
+        self.read_seen.clear();
         self.metrics = [Metrics::default(); 2];
         self.init_depth = 0;
         self.frames.clear();
@@ -294,6 +372,7 @@ impl<'p> Machine<'p> {
         let mut words = Vec::new();
         for (k, (value, ty)) in args.iter().zip(&types).enumerate() {
             let converted = self.input(value, ty).map_err(|e| format!("argument {k}: {e}"))?;
+            self.input_roots.push(converted.first().copied().unwrap_or(0));
             words.extend(converted);
         }
         let input_words = self.pkg.proc_word(launcher, proc::INPUT_WORDS) as usize;

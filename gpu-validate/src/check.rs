@@ -1,0 +1,190 @@
+//! Checking measured costs against a bound: the bound is evaluated exactly (rationals) at the
+//! instance's measures (`measure`), and compared with the counter of the VM that its cost model
+//! counts. Tightness is measured / bound; statistics per method and per instance size.
+//!
+//! **A violation is reported only when the measured cost is known to exceed the bound: a complete
+//! run whose counter is larger, or a run stopped by a limit whose partial counter already is.
+//! Instances outside the analysis' assumptions (cyclic structures, parameters outside the ranges
+//! the bound is proven for) are skipped, never judged; refused or limited runs that stay within the
+//! bound are inconclusive.**
+
+use crate::measure::{measures, Measure};
+use crate::metrics::Metrics;
+use crate::value::{Ending, Outcome, Value};
+use jresa_analyses::bounds::expr::CostExpr;
+use jresa_analyses::bounds::CostModel;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+/// A bound to check, with the names of the method's parameters (`this` first for an instance
+/// method; references as `|a|`) and the ranges it is proven for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MethodBound {
+    pub expr: CostExpr,
+    pub parameters: Vec<String>,
+    /// (parameter, min, max): the bound holds only for inputs whose measure is in the range.
+    pub ranges: Vec<(String, i64, i64)>,
+}
+
+/// Why an instance was not judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Its objects reach a cycle (the analysis assumes acyclic heaps).
+    Cyclic,
+    /// A parameter lies outside the range the bound is proven for.
+    OutsideRange { parameter: String },
+}
+
+/// The verdict on one instance.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The measured cost is within the bound.
+    Within {
+        measured: u64,
+        bound: BigRational,
+    },
+    /// The measured cost exceeds the bound: a soundness bug.
+    Violation {
+        measured: u64,
+        bound: BigRational,
+    },
+    Skipped(Skip),
+    /// Nothing can be said (the VM refused the instance, or a limit stopped it within the bound).
+    Inconclusive {
+        reason: String,
+    },
+}
+
+impl Verdict {
+    /// measured / bound, for judged instances (0 when both are 0).
+    pub fn ratio(&self) -> Option<f64> {
+        match self {
+            Verdict::Within { measured, bound } | Verdict::Violation { measured, bound } => {
+                Some(ratio(*measured, bound))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// measured / bound as a float (infinite for a positive cost over a zero bound).
+pub fn ratio(measured: u64, bound: &BigRational) -> f64 {
+    if bound.is_zero() {
+        return if measured == 0 { 0.0 } else { f64::INFINITY };
+    }
+    let value = BigRational::from_integer(BigInt::from(measured)) / bound;
+    value.to_f64().unwrap_or(f64::INFINITY)
+}
+
+/// The counter a cost model counts.
+pub fn metric(model: CostModel, metrics: &Metrics) -> u64 {
+    match model {
+        CostModel::Instructions => metrics.bytecodes,
+        CostModel::Invocations => metrics.invocations,
+        CostModel::Allocations => metrics.allocations,
+        CostModel::Consume => metrics.consume,
+    }
+}
+
+impl MethodBound {
+    /// The measures of an instance's arguments and the size the reports group it by (the largest
+    /// measure, negatives as 0), or why the instance is skipped.
+    pub fn prepare(&self, args: &[Value]) -> Result<(Vec<Measure>, u64), Skip> {
+        let measured = measures(args).map_err(|_| Skip::Cyclic)?;
+        for (parameter, min, max) in &self.ranges {
+            let Some(k) = self.parameters.iter().position(|p| p == parameter) else {
+                continue;
+            };
+            if let Some(value) = measured.get(k).and_then(|m| m.value()) {
+                if value < *min || value > *max {
+                    return Err(Skip::OutsideRange {
+                        parameter: parameter.clone(),
+                    });
+                }
+            }
+        }
+        let size = measured
+            .iter()
+            .filter_map(|m| m.value())
+            .map(|v| v.max(0) as u64)
+            .max()
+            .unwrap_or(0);
+        Ok((measured, size))
+    }
+
+    /// The bound's exact value at the measures, or `None` when it names something else.
+    pub fn value_at(&self, measured: &[Measure]) -> Option<BigRational> {
+        self.expr.eval(&|name: &str| {
+            let k = self.parameters.iter().position(|p| p == name)?;
+            measured
+                .get(k)?
+                .value()
+                .map(|v| BigRational::from_integer(BigInt::from(v)))
+        })
+    }
+
+    /// The verdict on an instance that ran with `outcome`, under `model`.
+    pub fn check(&self, model: CostModel, args: &[Value], outcome: &Outcome) -> Verdict {
+        let measured = match self.prepare(args) {
+            Ok((measured, _)) => measured,
+            Err(skip) => return Verdict::Skipped(skip),
+        };
+        let Some(bound) = self.value_at(&measured) else {
+            return Verdict::Inconclusive {
+                reason: format!("the bound `{}` names no parameter of the method", self.expr),
+            };
+        };
+        let cost = metric(model, &outcome.metrics);
+        let exceeds = BigRational::from_integer(BigInt::from(cost)) > bound;
+        let stopped = match &outcome.ending {
+            Ending::Returned { .. } | Ending::Threw { .. } => None,
+            Ending::Refused { reason } => Some(format!("refused: {reason}")),
+            Ending::OutOfMemory => Some("the heap limit was reached".to_owned()),
+            Ending::StackOverflow => Some("the stack limit was reached".to_owned()),
+            Ending::StepLimit => Some("the step limit was reached".to_owned()),
+        };
+        match (stopped, exceeds) {
+            // A refused instance's counters say nothing about the method.
+            (Some(reason), _) if matches!(outcome.ending, Ending::Refused { .. }) => Verdict::Inconclusive { reason },
+            (Some(reason), false) => Verdict::Inconclusive { reason },
+            (_, true) => Verdict::Violation { measured: cost, bound },
+            (None, false) => Verdict::Within { measured: cost, bound },
+        }
+    }
+}
+
+/// Tightness statistics of a group of instances.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tightness {
+    pub instances: usize,
+    pub max_ratio: f64,
+    pub median_ratio: f64,
+    pub max_measured: u64,
+    /// The largest bound value in the group (as a float, for plots).
+    pub max_bound: f64,
+}
+
+impl Tightness {
+    /// Statistics of (measured, bound) pairs.
+    pub fn of(points: &[(u64, BigRational)]) -> Tightness {
+        if points.is_empty() {
+            return Tightness::default();
+        }
+        let mut ratios: Vec<f64> = points.iter().map(|(m, b)| ratio(*m, b)).collect();
+        ratios.sort_by(f64::total_cmp);
+        let middle = ratios.len() / 2;
+        let median = if ratios.len() % 2 == 1 {
+            ratios[middle]
+        } else {
+            (ratios[middle - 1] + ratios[middle]) / 2.0
+        };
+        Tightness {
+            instances: points.len(),
+            max_ratio: ratios[ratios.len() - 1],
+            median_ratio: median,
+            max_measured: points.iter().map(|(m, _)| *m).max().unwrap_or(0),
+            max_bound: points.iter().filter_map(|(_, b)| b.to_f64()).fold(0.0, f64::max),
+        }
+    }
+}

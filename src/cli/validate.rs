@@ -1,0 +1,237 @@
+//! `jresa validate`: analyses the inputs, then runs every method with a bound on bounded-exhaustive
+//! instances in the VM and checks each measured cost against the bound; exits 1 on a violation.
+use super::analyze::{run_analysis, ReportArgs};
+use super::sources::source_locator;
+use super::{InputArgs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
+use crate::report;
+use crate::report::progress::Progress;
+use crate::validate::{validate, SequenceOptions, ValidateOptions};
+use clap::ValueEnum;
+use jresa_analyses::bounds::CostModel;
+use jresa_gpu_validate::generate::Strategy;
+use jresa_gpu_validate::sequence::{Matching, SequenceSettings};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Where instances run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The best available: the CPU (this build has no GPU backend).
+    Auto,
+    /// The CPU backend (rayon over all cores).
+    Cpu,
+    /// A CUDA backend (not part of this build).
+    Cuda,
+}
+
+/// Exploration strategies of instance generation (they find the same instances).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Fork at every new choice, level by level (a worklist of choice prefixes).
+    Worklist,
+    /// Decode every instance from its number (re-execution by index).
+    Index,
+}
+
+/// How sequence states are matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MatchingArg {
+    /// Primitive values included.
+    Complete,
+    /// Objects and references only.
+    Shape,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// The largest scope: ints from -2 up to it, arrays and strings up to this length, structures
+    /// up to this many objects per class. Each method gets the largest scope up to it whose
+    /// instances fit --max-instances.
+    #[arg(long, default_value = "6", value_name = "N")]
+    pub max_size: u32,
+    /// Instances per method at most.
+    #[arg(long, default_value = "20000", value_name = "COUNT")]
+    pub max_instances: usize,
+    /// Where instances run.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: Backend,
+    /// How instances are enumerated (both give the same instances and numbers).
+    #[arg(long, value_enum, default_value = "worklist")]
+    pub strategy: StrategyArg,
+    /// Writes an SVG plot per method (measured cost and bound by size) into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
+    /// Runs only this instance (as numbered at --max-size, or a call number with --sequences).
+    #[arg(long, value_name = "NUMBER")]
+    pub instance: Option<u128>,
+    /// Explores every sequence of calls of these methods on an object of their class instead of
+    /// generating instances from signatures (comma-separated names).
+    #[arg(long, value_delimiter = ',', value_name = "METHODS")]
+    pub sequences: Vec<String>,
+    /// With --sequences: the class (by default the one input class declaring every method named).
+    #[arg(long, value_name = "CLASS", requires = "sequences")]
+    pub class: Option<String>,
+    /// With --sequences: the longest sequence.
+    #[arg(long, default_value = "4", value_name = "M")]
+    pub max_len: u32,
+    /// With --sequences: arguments range over 0..N.
+    #[arg(long, default_value = "3", value_name = "N")]
+    pub values: u32,
+    /// With --sequences: states already seen are dropped, compared completely or by shape.
+    #[arg(long, value_enum, default_value = "complete")]
+    pub matching: MatchingArg,
+    /// With --sequences: calls executed at most.
+    #[arg(long, default_value = "200000", value_name = "COUNT")]
+    pub max_calls: usize,
+}
+
+/// A command-line word, quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The start of every replay command: the inputs and the options that change instances.
+fn replay_prefix(args: &ValidateArgs) -> String {
+    let mut words: Vec<String> = vec!["jresa".into(), "validate".into()];
+    words.extend(args.input.paths.iter().map(|p| shell_word(&p.display().to_string())));
+    if let Some(cp) = &args.input.classpath {
+        words.push(format!("--classpath {}", shell_word(cp)));
+    }
+    if args.report.cost_model != "instructions" {
+        words.push(format!("--cost-model {}", args.report.cost_model));
+    }
+    if args.max_instances != 20000 {
+        words.push(format!("--max-instances {}", args.max_instances));
+    }
+    if !args.sequences.is_empty() {
+        words.push(format!("--sequences {}", shell_word(&args.sequences.join(","))));
+        if let Some(class) = &args.class {
+            words.push(format!("--class {}", shell_word(class)));
+        }
+        words.push(format!(
+            "--max-len {} --values {} --matching {} --max-calls {}",
+            args.max_len,
+            args.values,
+            match args.matching {
+                MatchingArg::Complete => "complete",
+                MatchingArg::Shape => "shape",
+            },
+            args.max_calls
+        ));
+    }
+    words.join(" ")
+}
+
+pub fn run(args: &ValidateArgs) -> u8 {
+    match args.backend {
+        Backend::Cuda => {
+            eprint!(
+                "{}",
+                report::usage_error("the CUDA backend is not part of this build; use --backend cpu (or auto)")
+            );
+            return EXIT_INPUT_ERROR;
+        }
+        Backend::Auto => {
+            if !args.report.quiet {
+                eprint!("{}", report::note("backend auto: instances run on the CPU backend"));
+            }
+        }
+        Backend::Cpu => {}
+    }
+    // In sequence mode only the methods of the sequences are analysed.
+    let mut input = InputArgs {
+        paths: args.input.paths.clone(),
+        methods: args.input.methods.clone(),
+        classpath: args.input.classpath.clone(),
+    };
+    if !args.sequences.is_empty() {
+        let class = args.class.clone().map(|c| format!("{c}.")).unwrap_or_default();
+        input.methods = args.sequences.iter().map(|m| format!("{class}{m}")).collect();
+    }
+    let run = match run_analysis(&input, &args.report) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let model = CostModel::from_name(&args.report.cost_model).unwrap_or(CostModel::Instructions);
+    let progress = Progress::start_doing("validating", run.report.methods.len(), args.report.quiet);
+    let advance = |methods: usize| progress.advance(methods);
+    let options = ValidateOptions {
+        model,
+        max_size: args.max_size,
+        max_instances: args.max_instances.max(1),
+        strategy: match args.strategy {
+            StrategyArg::Worklist => Strategy::Worklist,
+            StrategyArg::Index => Strategy::ByIndex,
+        },
+        instance: args.instance,
+        sequences: (!args.sequences.is_empty()).then(|| SequenceOptions {
+            class: args.class.clone(),
+            methods: args.sequences.clone(),
+            settings: SequenceSettings {
+                max_length: args.max_len,
+                values: args.values.max(1),
+                matching: match args.matching {
+                    MatchingArg::Complete => Matching::Complete,
+                    MatchingArg::Shape => Matching::Shape,
+                },
+                max_calls: args.max_calls,
+            },
+        }),
+        replay_prefix: replay_prefix(args),
+        progress: Some(&advance),
+    };
+    let mut run = run;
+    let result = validate(&run.classes, run.classpath.take(), &run.report, &options);
+    progress.finish();
+    let validation = match result {
+        Ok(validation) => validation,
+        Err(message) => {
+            eprint!("{}", report::usage_error(&message));
+            return EXIT_INPUT_ERROR;
+        }
+    };
+    let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
+    let output = match args.report.format {
+        ReportFormat::Text => report::validate::validation_text(&validation),
+        ReportFormat::Json => report::json(&validation),
+        ReportFormat::Sarif => report::sarif::sarif(&report::summary::of_validation(&validation, &locate)),
+        ReportFormat::Markdown => report::markdown::markdown(&report::summary::of_validation(&validation, &locate)),
+    };
+    let _ = std::io::stdout().lock().write_all(output.as_bytes());
+    if let Some(dir) = &args.plot {
+        match report::plot::write_plots(&validation, dir) {
+            Ok(files) => {
+                if !args.report.quiet {
+                    eprint!(
+                        "{}",
+                        report::note(&format!("{} plots written to {}", files.len(), dir.display()))
+                    );
+                }
+            }
+            Err(message) => {
+                eprint!("{}", report::usage_error(&message));
+                return EXIT_INPUT_ERROR;
+            }
+        }
+    }
+    run.print_summary_line();
+    if run.input_errors {
+        EXIT_INPUT_ERROR
+    } else if validation.violations() > 0 {
+        EXIT_VIOLATION
+    } else {
+        EXIT_OK
+    }
+}

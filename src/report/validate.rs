@@ -1,0 +1,157 @@
+//! The text report of `jresa validate`: per method its verdict, bound, instance counts, tightness
+//! overall and per size, violating instances with their replay commands; then a closing summary of
+//! the run.
+
+use crate::validate::{InstanceDetail, MethodValidation, ValidationReport, ValidationStatus};
+use std::fmt::Write as _;
+
+/// A ratio with three decimals (`inf` for a cost over a zero bound).
+pub fn ratio_text(ratio: f64) -> String {
+    if ratio.is_finite() {
+        format!("{ratio:.3}")
+    } else {
+        "inf".into()
+    }
+}
+
+fn plural(count: usize, word: &str) -> String {
+    format!("{count} {word}{}", if count == 1 { "" } else { "s" })
+}
+
+fn instance_text(out: &mut String, detail: &InstanceDetail) {
+    let _ = writeln!(out, "    instance {}: ({})", detail.number, detail.arguments);
+    let cost = match (&detail.measured, &detail.bound) {
+        (Some(measured), Some(bound)) => format!("measured {measured}, bound {bound}"),
+        (Some(measured), None) => format!("measured {measured}"),
+        _ => String::new(),
+    };
+    let _ = writeln!(out, "      {} => {cost}: {}", detail.ending, detail.verdict);
+    let _ = writeln!(out, "      replay: {}", detail.replay);
+}
+
+fn method_text(out: &mut String, m: &MethodValidation) {
+    let _ = writeln!(out, "{}.{}{}  {}", m.class, m.name, m.descriptor, m.status.name());
+    if let Some(bound) = &m.bound {
+        let _ = writeln!(out, "  bound: {bound}");
+    }
+    if m.instances > 0 {
+        let scope = m.max_size.map(|s| format!(" (scope {s})")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  instances: {}{scope}, checked {}, violations {}, skipped {}, inconclusive {}",
+            m.instances, m.checked, m.violations, m.skipped, m.inconclusive
+        );
+    }
+    if let (Some(max), Some(median)) = (m.max_ratio, m.median_ratio) {
+        let _ = writeln!(
+            out,
+            "  tightness (measured / bound): max {}, median {}",
+            ratio_text(max),
+            ratio_text(median)
+        );
+    }
+    if !m.by_size.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
+            "size", "instances", "max", "median", "max cost", "max bound"
+        );
+        for row in &m.by_size {
+            let _ = writeln!(
+                out,
+                "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
+                row.size,
+                row.instances,
+                ratio_text(row.max_ratio),
+                ratio_text(row.median_ratio),
+                row.max_measured,
+                format!("{}", row.max_bound)
+            );
+        }
+    }
+    if let Some(reason) = &m.reason {
+        let _ = writeln!(out, "  note: {reason}");
+    }
+    if !m.violating_instances.is_empty() {
+        let _ = writeln!(
+            out,
+            "  violating instances ({} of {} listed):",
+            m.violating_instances.len(),
+            m.violations
+        );
+        for detail in &m.violating_instances {
+            instance_text(out, detail);
+        }
+    }
+    if let Some(detail) = &m.replayed {
+        let _ = writeln!(out, "  replayed:");
+        instance_text(out, detail);
+    }
+    out.push('\n');
+}
+
+/// The closing summary: methods by verdict, instances, violations, and the tightness figures.
+pub fn summary_text(report: &ValidationReport) -> String {
+    let count = |s: ValidationStatus| report.methods.iter().filter(|m| m.status == s).count();
+    let instances: usize = report.methods.iter().map(|m| m.instances).sum();
+    let checked: usize = report.methods.iter().map(|m| m.checked).sum();
+    let mut text = format!(
+        "{}: {} confirmed, {} violated, {} not validated; {} run, {} checked, {}\n",
+        plural(report.methods.len(), "method"),
+        count(ValidationStatus::Confirmed),
+        count(ValidationStatus::Violated),
+        count(ValidationStatus::NotValidated),
+        plural(instances, "instance"),
+        checked,
+        plural(report.violations(), "violation"),
+    );
+    let mut maxima: Vec<f64> = report.methods.iter().filter_map(|m| m.max_ratio).collect();
+    let mut medians: Vec<f64> = report.methods.iter().filter_map(|m| m.median_ratio).collect();
+    if !maxima.is_empty() {
+        maxima.sort_by(f64::total_cmp);
+        medians.sort_by(f64::total_cmp);
+        let middle = |v: &[f64]| v[v.len() / 2];
+        let _ = writeln!(
+            text,
+            "tightness over {}: max ratio per method from {} to {} (median {}); median ratio per method from {} to {} (median {})",
+            plural(maxima.len(), "method"),
+            ratio_text(maxima[0]),
+            ratio_text(maxima[maxima.len() - 1]),
+            ratio_text(middle(&maxima)),
+            ratio_text(medians[0]),
+            ratio_text(medians[medians.len() - 1]),
+            ratio_text(middle(&medians)),
+        );
+    }
+    text
+}
+
+/// The text report.
+pub fn validation_text(report: &ValidationReport) -> String {
+    let mut out = format!(
+        "cost model: {}, backend: {}, exploration: {}\n",
+        report.cost_model, report.backend, report.strategy
+    );
+    if let Some(s) = &report.sequences {
+        let _ = writeln!(
+            out,
+            "sequences of {} on {} up to length {} with {} values, {} matching: {} calls, {} states kept, {} dropped as seen, {} calls left no state{}",
+            s.methods.join(", "),
+            s.class,
+            s.max_length,
+            s.values,
+            s.matching,
+            s.calls,
+            s.states,
+            s.dropped_states,
+            s.failed_calls,
+            if s.truncated { " (cut short by the call limit)" } else { "" }
+        );
+    }
+    out.push('\n');
+    for m in &report.methods {
+        method_text(&mut out, m);
+    }
+    out.push_str(&summary_text(report));
+    out
+}

@@ -1,0 +1,340 @@
+//! Signature mode: a method's instances from its parameter types (ints, longs, arrays, strings,
+//! boxes; Korat structures for objects of program classes and for the receiver), in the largest
+//! scope up to `max_size` whose instances fit `max_instances`, run on the VM and checked.
+
+use super::tally::{detail, Tally};
+use super::{blank, BoundToCheck, MethodValidation, ValidateOptions};
+use jresa_analyses::bounds::CostModel;
+use jresa_analyses::ir::split_method_descriptor;
+use jresa_gpu_validate::check::{MethodBound, Verdict};
+use jresa_gpu_validate::generate::{
+    decode, explore, instance, Choices, Domain, Finitization, Generated, KoratError, RepOk, Settings,
+    StructurePredicate,
+};
+use jresa_gpu_validate::{ClassSource, CpuBackend, Limits, Package, RunConfig, Value};
+use num_traits::ToPrimitive;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Korat candidates tried per structure the instance limit allows (plus a constant), at most.
+const CANDIDATES_PER_INSTANCE: usize = 20;
+
+/// JVM bytecodes an instance may run under the models that do not count bytecodes.
+pub(crate) const OTHER_MODELS_MAX_BYTECODES: u64 = 50_000_000;
+
+/// Why a scope cannot be generated.
+enum ScopeError {
+    /// More instances (or Korat candidates) than the limit.
+    TooMany,
+    Failed(String),
+}
+
+/// The parameter descriptors of a method, the receiver's first for an instance method, and
+/// whether it is static.
+pub(crate) fn parameter_types(source: &dyn ClassSource, bound: &BoundToCheck) -> Result<(Vec<String>, bool), String> {
+    let (params, _) = split_method_descriptor(&bound.descriptor).ok_or("malformed descriptor")?;
+    let info = source
+        .class(&bound.class)
+        .ok_or_else(|| format!("class {} not found", bound.class.replace('/', ".")))?;
+    let method = info
+        .method(&bound.name, &bound.descriptor)
+        .ok_or_else(|| format!("no method {}{}", bound.name, bound.descriptor))?;
+    let mut types = Vec::new();
+    if !method.is_static() {
+        types.push(format!("L{};", bound.class));
+    }
+    types.extend(params.into_iter().map(str::to_owned));
+    Ok((types, method.is_static()))
+}
+
+/// The domains of a method's parameters at one scope; Korat structures are searched once per
+/// class and nullability.
+struct Domains<'p> {
+    package: &'p Package,
+    source: &'p dyn ClassSource,
+    settings: Settings,
+    limit: usize,
+    structures: HashMap<(String, bool), Result<Domain, String>>,
+    too_many: bool,
+    /// Whether the method is a constructor (its receiver is a fresh object).
+    constructor: bool,
+}
+
+impl Domains<'_> {
+    /// The structures of `class` (a receiver when `nullable` is false).
+    fn structures(&mut self, class: &str, nullable: bool) -> Option<Domain> {
+        let key = (class.to_owned(), nullable);
+        if let Some(found) = self.structures.get(&key) {
+            return found.as_ref().ok().cloned();
+        }
+        let result = self.search(class, nullable);
+        let domain = result.as_ref().ok().cloned();
+        self.structures.insert(key, result);
+        domain
+    }
+
+    fn search(&mut self, class: &str, nullable: bool) -> Result<Domain, String> {
+        let Some(finitization) = Finitization::new(self.source, class, &self.settings, nullable) else {
+            return Err(format!(
+                "{} is not a concrete program class: only null is generated",
+                class.replace('/', ".")
+            ));
+        };
+        let mut repok = RepOk::new(self.package, class);
+        let predicate = repok.as_mut().map(|p| p as &mut dyn StructurePredicate);
+        let max_candidates = self.limit * CANDIDATES_PER_INSTANCE + 10_000;
+        match finitization.search(predicate, self.limit, max_candidates) {
+            Ok(found) => Ok(Domain::OneOf(found.structures)),
+            Err(KoratError::TooMany) => {
+                self.too_many = true;
+                Err("too many structures".into())
+            }
+            Err(KoratError::Predicate(reason)) => Err(reason),
+        }
+    }
+
+    /// The domain of every parameter.
+    fn of(&mut self, types: &[String], is_static: bool) -> Result<Vec<Domain>, ScopeError> {
+        let mut domains = Vec::new();
+        for (k, ty) in types.iter().enumerate() {
+            let receiver = k == 0 && !is_static;
+            let domain = if receiver && self.constructor {
+                // A constructor runs on a fresh object: every field zero.
+                Domain::OneOf(vec![Value::Object {
+                    class: ty[1..ty.len() - 1].to_owned(),
+                    fields: Vec::new(),
+                }])
+            } else if receiver {
+                let class = &ty[1..ty.len() - 1];
+                match self.structures(class, false) {
+                    Some(domain) => domain,
+                    None if self.too_many => return Err(ScopeError::TooMany),
+                    None => {
+                        let reason = self
+                            .structures
+                            .get(&(class.to_owned(), false))
+                            .and_then(|r| r.as_ref().err().cloned())
+                            .unwrap_or_default();
+                        return Err(ScopeError::Failed(format!("no receivers can be generated: {reason}")));
+                    }
+                }
+            } else {
+                let settings = self.settings.clone();
+                Domain::for_descriptor(ty, &settings, &mut |class| self.structures(class, true))
+            };
+            if self.too_many {
+                return Err(ScopeError::TooMany);
+            }
+            domains.push(domain);
+        }
+        Ok(domains)
+    }
+}
+
+/// A scope and the instances generated at it.
+type ScopeInstances = (u32, Vec<Generated<Vec<Value>>>);
+
+/// The domains and instances of the largest scope up to `max_size` within `limit` instances.
+fn largest_scope(
+    package: &Package,
+    source: &dyn ClassSource,
+    types: &[String],
+    (is_static, constructor): (bool, bool),
+    options: &ValidateOptions<'_>,
+) -> Result<ScopeInstances, String> {
+    let mut best: Option<ScopeInstances> = None;
+    for size in 0..=options.max_size {
+        let mut domains = Domains {
+            package,
+            source,
+            settings: Settings::with_size(size),
+            limit: options.max_instances,
+            structures: HashMap::new(),
+            too_many: false,
+            constructor,
+        };
+        let domains = match domains.of(types, is_static) {
+            Ok(domains) => domains,
+            Err(ScopeError::TooMany) => break,
+            Err(ScopeError::Failed(reason)) => return Err(reason),
+        };
+        let program = |c: &mut Choices| instance(&domains, c);
+        match explore(&program, options.strategy, options.max_instances) {
+            Ok(found) => best = Some((size, found)),
+            Err(_) => break,
+        }
+    }
+    best.ok_or_else(|| {
+        format!(
+            "more than {} instances even at size 0 (raise --max-instances)",
+            options.max_instances
+        )
+    })
+}
+
+/// The one instance `number` at scope `max_size`.
+fn replayed_instance(
+    package: &Package,
+    source: &dyn ClassSource,
+    types: &[String],
+    (is_static, constructor): (bool, bool),
+    options: &ValidateOptions<'_>,
+    number: u128,
+) -> Result<Vec<Generated<Vec<Value>>>, String> {
+    let mut domains = Domains {
+        package,
+        source,
+        settings: Settings::with_size(options.max_size),
+        limit: usize::MAX / (2 * CANDIDATES_PER_INSTANCE),
+        structures: HashMap::new(),
+        too_many: false,
+        constructor,
+    };
+    let domains = match domains.of(types, is_static) {
+        Ok(domains) => domains,
+        Err(ScopeError::TooMany) => return Err("too many structures".into()),
+        Err(ScopeError::Failed(reason)) => return Err(reason),
+    };
+    let program = |c: &mut Choices| instance(&domains, c);
+    match decode(&program, number) {
+        Some(value) => Ok(vec![Generated { number, value }]),
+        None => Err(format!("there is no instance {number} at size {}", options.max_size)),
+    }
+}
+
+/// The run limits of a method's instances: under the instructions model, enough bytecodes to
+/// exceed the largest bound (so a violation is seen even when the run is stopped).
+pub(crate) fn run_config(model: CostModel, largest_bound: f64) -> RunConfig {
+    let max_bytecodes = match model {
+        CostModel::Instructions => (largest_bound * 2.0 + 1_000_000.0).min(500_000_000.0) as u64,
+        _ => OTHER_MODELS_MAX_BYTECODES,
+    };
+    RunConfig {
+        limits: Limits {
+            max_bytecodes,
+            ..Limits::default()
+        },
+        cct: false,
+    }
+}
+
+/// The replay command of instance `number` of a method at scope `size`.
+pub(crate) fn replay_command(
+    options: &ValidateOptions<'_>,
+    bound: &BoundToCheck,
+    size: Option<u32>,
+    number: u128,
+) -> String {
+    let scope = size.map(|s| format!(" --max-size {s}")).unwrap_or_default();
+    format!(
+        "{} --method '{}.{}{}'{scope} --instance {number}",
+        options.replay_prefix,
+        bound.class.replace('/', "."),
+        bound.name,
+        bound.descriptor
+    )
+}
+
+/// Generates, runs and checks the instances of one method.
+pub(crate) fn validate_method(
+    package: &Package,
+    source: &dyn ClassSource,
+    bound_to_check: &BoundToCheck,
+    options: &ValidateOptions<'_>,
+) -> MethodValidation {
+    let mut out = blank(bound_to_check);
+    let Some(bound) = &bound_to_check.bound else {
+        return out;
+    };
+    let (types, is_static) = match parameter_types(source, bound_to_check) {
+        Ok(found) => found,
+        Err(reason) => {
+            out.reason = Some(reason);
+            return out;
+        }
+    };
+    let kind = (is_static, bound_to_check.name == "<init>");
+    let generated = match options.instance {
+        Some(number) => {
+            replayed_instance(package, source, &types, kind, options, number).map(|found| (options.max_size, found))
+        }
+        None => largest_scope(package, source, &types, kind, options),
+    };
+    let (size, instances) = match generated {
+        Ok(found) => found,
+        Err(reason) => {
+            out.reason = Some(format!("no instances: {reason}"));
+            return out;
+        }
+    };
+    out.max_size = Some(size);
+    check_instances(
+        package,
+        bound_to_check,
+        bound,
+        &types,
+        &instances,
+        options,
+        Some(size),
+        &mut out,
+    );
+    out
+}
+
+/// Runs instances of a method, checks them against its bound and fills `out`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_instances(
+    package: &Package,
+    bound_to_check: &BoundToCheck,
+    bound: &MethodBound,
+    types: &[String],
+    instances: &[Generated<Vec<Value>>],
+    options: &ValidateOptions<'_>,
+    size: Option<u32>,
+    out: &mut MethodValidation,
+) {
+    // Sizes and bound values first: the largest bound sets the step limit.
+    let prepared: Vec<Option<(u64, f64)>> = instances
+        .par_iter()
+        .map(|g| {
+            let (measures, size) = bound.prepare(&g.value).ok()?;
+            let value = bound.value_at(&measures)?.to_f64().unwrap_or(f64::MAX);
+            Some((size, value))
+        })
+        .collect();
+    let largest = prepared.iter().flatten().map(|(_, b)| *b).fold(0.0, f64::max);
+    let backend = CpuBackend::new(package, run_config(options.model, largest));
+    let values: Vec<Vec<Value>> = instances.iter().map(|g| g.value.clone()).collect();
+    let key = (
+        bound_to_check.class.as_str(),
+        bound_to_check.name.as_str(),
+        bound_to_check.descriptor.as_str(),
+    );
+    let outcomes = backend.run(key, &values);
+    let verdicts: Vec<Verdict> = instances
+        .par_iter()
+        .zip(&outcomes)
+        .map(|(g, outcome)| bound.check(options.model, &g.value, outcome))
+        .collect();
+    let mut tally = Tally::default();
+    for (((generated, outcome), verdict), prepared) in instances.iter().zip(&outcomes).zip(&verdicts).zip(&prepared) {
+        let group = prepared.map_or(0, |(s, _)| s);
+        let measured = jresa_gpu_validate::check::metric(options.model, &outcome.metrics);
+        let make_detail = || {
+            detail(
+                generated.number,
+                &generated.value,
+                types,
+                outcome,
+                verdict,
+                measured,
+                replay_command(options, bound_to_check, size, generated.number),
+            )
+        };
+        if options.instance.is_some() {
+            out.replayed = Some(make_detail());
+        }
+        tally.add(verdict, group, make_detail);
+    }
+    tally.finish(out);
+}

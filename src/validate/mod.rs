@@ -1,0 +1,333 @@
+//! Validation of bounds by execution (`jresa validate`): every method with a bound is run on the VM
+//! on bounded-exhaustive instances (`instances`: from its signature, with Korat structures for
+//! objects; or `sequences`: states reached by call sequences), each instance's measured cost is
+//! compared with the bound evaluated at the instance's sizes, and the results are gathered per
+//! method (`tally`): instances, violations, tightness (measured / bound) overall and per size.
+//!
+//! **A violation is a measured cost above the bound on an instance inside the bound's assumptions;
+//! every one is reported with its instance number, which replays it alone (`--instance`). The
+//! bounds come from the analysis (`validate`) or from the caller (`validate_bounds`, which tests
+//! use to inject wrong bounds); nothing else differs between the two.**
+
+mod instances;
+mod sequences;
+mod tally;
+
+use crate::analyze::{AnalysisReport, MethodReport};
+use crate::classfile::{ClassFile, ClassPath};
+use crate::vm_source::JvmClassSource;
+use jresa_analyses::bounds::CostModel;
+use jresa_gpu_validate::check::MethodBound;
+use jresa_gpu_validate::generate::Strategy;
+use jresa_gpu_validate::sequence::SequenceSettings;
+use jresa_gpu_validate::{ClassSource, Package};
+use serde::Serialize;
+
+pub use tally::{InstanceDetail, SizeRow};
+
+/// Version of the JSON report of `jresa validate`.
+pub const VALIDATION_VERSION: u32 = 1;
+
+/// Violating instances listed per method, at most (all are counted).
+pub const MAX_LISTED_VIOLATIONS: usize = 10;
+
+/// Sequence exploration instead of instances from signatures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequenceOptions {
+    /// The data-structure class (internal name); `None` to take the one input class that declares
+    /// every method named.
+    pub class: Option<String>,
+    /// The names of the methods called in sequences (every overload of each).
+    pub methods: Vec<String>,
+    pub settings: SequenceSettings,
+}
+
+/// How a validation runs.
+#[derive(Clone)]
+pub struct ValidateOptions<'a> {
+    pub model: CostModel,
+    /// The largest scope tried: ints up to it, arrays and strings up to this length, structures up
+    /// to this many objects per class.
+    pub max_size: u32,
+    /// Instances per method at most: the scope is the largest size up to `max_size` whose
+    /// instances fit.
+    pub max_instances: usize,
+    pub strategy: Strategy,
+    /// Run only this instance (its number at `max_size`, or the call number in sequences).
+    pub instance: Option<u128>,
+    pub sequences: Option<SequenceOptions>,
+    /// The command line a replay starts with (inputs and options that change instances), to which
+    /// `--method`, `--max-size` and `--instance` are added.
+    pub replay_prefix: String,
+    /// Called once per finished method.
+    pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
+}
+
+impl ValidateOptions<'_> {
+    /// Options with the given model and scope, and no replay, sequences or progress.
+    pub fn new(model: CostModel, max_size: u32, max_instances: usize) -> ValidateOptions<'static> {
+        ValidateOptions {
+            model,
+            max_size,
+            max_instances,
+            strategy: Strategy::Worklist,
+            instance: None,
+            sequences: None,
+            replay_prefix: "jresa validate".into(),
+            progress: None,
+        }
+    }
+}
+
+/// A method and the bound to check (or why it has none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundToCheck {
+    /// Internal name (slashes).
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    pub bound: Option<MethodBound>,
+    /// The bound's text and class, for the report.
+    pub bound_text: Option<String>,
+    pub complexity: Option<String>,
+    /// Why there is no bound.
+    pub reason: Option<String>,
+    /// The analysis' status (`bounded`, `unbounded`, `unknown`, `error`).
+    pub status: String,
+    pub source_file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl BoundToCheck {
+    /// The bound of an analysed method.
+    pub fn of_report(report: &MethodReport) -> BoundToCheck {
+        let bound = report.bound.as_ref().map(|expr| MethodBound {
+            expr: expr.clone(),
+            parameters: report.parameters.clone(),
+            ranges: report
+                .parameter_ranges
+                .iter()
+                .map(|r| (r.parameter.clone(), r.min, r.max))
+                .collect(),
+        });
+        let reason = match (&bound, &report.reason) {
+            (Some(_), _) => None,
+            (None, Some(reason)) => Some(format!("no bound ({}): {reason}", report.status)),
+            (None, None) => Some(format!("no bound ({})", report.status)),
+        };
+        BoundToCheck {
+            class: report.class.replace('.', "/"),
+            name: report.name.clone(),
+            descriptor: report.descriptor.clone(),
+            bound,
+            bound_text: report.upper_bound.clone(),
+            complexity: report.complexity.clone(),
+            reason,
+            status: report.status.clone(),
+            source_file: report.source_file.clone(),
+            line: report.line,
+        }
+    }
+}
+
+/// Summary of a sequence exploration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SequenceSummary {
+    pub class: String,
+    pub methods: Vec<String>,
+    pub max_length: u32,
+    pub values: u32,
+    pub matching: String,
+    pub calls: usize,
+    pub states: usize,
+    pub dropped_states: usize,
+    pub failed_calls: usize,
+    pub truncated: bool,
+}
+
+/// The verdict on a method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValidationStatus {
+    /// Every judged instance is within the bound.
+    Confirmed,
+    /// Some instance exceeds the bound.
+    Violated,
+    /// Nothing was judged (no bound, no instances, the VM could not run it).
+    NotValidated,
+}
+
+impl ValidationStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            ValidationStatus::Confirmed => "confirmed",
+            ValidationStatus::Violated => "violated",
+            ValidationStatus::NotValidated => "not validated",
+        }
+    }
+}
+
+/// The validation of one method.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MethodValidation {
+    /// Binary name with dots.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    pub status: ValidationStatus,
+    /// The analysis' status of the method (`bounded`, `unbounded`, `unknown`, `error`).
+    pub analysis_status: String,
+    pub bound: Option<String>,
+    pub complexity: Option<String>,
+    pub parameters: Vec<String>,
+    /// Why the method was not validated, or what limited it.
+    pub reason: Option<String>,
+    /// The scope the instances cover (signature mode).
+    pub max_size: Option<u32>,
+    /// Instances run.
+    pub instances: usize,
+    /// Instances judged against the bound.
+    pub checked: usize,
+    pub violations: usize,
+    /// Instances outside the bound's assumptions (cyclic structures, parameters outside the
+    /// ranges the bound is proven for).
+    pub skipped: usize,
+    /// Instances the VM could not judge (refused, or stopped by a limit within the bound).
+    pub inconclusive: usize,
+    pub max_ratio: Option<f64>,
+    pub median_ratio: Option<f64>,
+    pub by_size: Vec<SizeRow>,
+    /// The first violating instances.
+    pub violating_instances: Vec<InstanceDetail>,
+    /// The instance `--instance` asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replayed: Option<InstanceDetail>,
+    #[serde(skip)]
+    pub source_file: Option<String>,
+    #[serde(skip)]
+    pub line: Option<u32>,
+}
+
+/// The result of a validation run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValidationReport {
+    pub version: u32,
+    pub cost_model: String,
+    pub backend: String,
+    pub strategy: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequences: Option<SequenceSummary>,
+    pub methods: Vec<MethodValidation>,
+}
+
+impl ValidationReport {
+    /// Violations over all methods.
+    pub fn violations(&self) -> usize {
+        self.methods.iter().map(|m| m.violations).sum()
+    }
+}
+
+/// Validates the bounds of an analysis report (methods without a bound are listed, not run).
+pub fn validate(
+    classes: &[ClassFile],
+    classpath: Option<ClassPath>,
+    report: &AnalysisReport,
+    options: &ValidateOptions<'_>,
+) -> Result<ValidationReport, String> {
+    let bounds: Vec<BoundToCheck> = report.methods.iter().map(BoundToCheck::of_report).collect();
+    validate_bounds(classes, classpath, &bounds, options)
+}
+
+/// Validates the given bounds: the entry point for bounds that do not come from the analysis.
+/// `Err` when the methods cannot be packaged for the VM at all, or the sequence options name
+/// nothing that can be explored.
+pub fn validate_bounds(
+    classes: &[ClassFile],
+    classpath: Option<ClassPath>,
+    bounds: &[BoundToCheck],
+    options: &ValidateOptions<'_>,
+) -> Result<ValidationReport, String> {
+    let source = JvmClassSource::new(classes.iter().cloned(), classpath);
+    let mut report = ValidationReport {
+        version: VALIDATION_VERSION,
+        cost_model: options.model.name().to_owned(),
+        backend: "cpu".into(),
+        strategy: options.strategy.name().to_owned(),
+        sequences: None,
+        methods: Vec::new(),
+    };
+    if let Some(sequence_options) = &options.sequences {
+        let (methods, summary) = sequences::validate_sequences(&source, classes, bounds, sequence_options, options)?;
+        report.methods = methods;
+        report.sequences = Some(summary);
+        return Ok(report);
+    }
+    let package = build_package(&source, classes, bounds)?;
+    for bound in bounds {
+        report
+            .methods
+            .push(instances::validate_method(&package, &source, bound, options));
+        if let Some(progress) = options.progress {
+            progress(1);
+        }
+    }
+    Ok(report)
+}
+
+/// The package of every method with a bound and every `repOK()` of the inputs.
+fn build_package(source: &JvmClassSource, classes: &[ClassFile], bounds: &[BoundToCheck]) -> Result<Package, String> {
+    let mut entries: Vec<(String, String, String)> = bounds
+        .iter()
+        .filter(|b| b.bound.is_some())
+        .filter(|b| {
+            source
+                .class(&b.class)
+                .and_then(|c| c.method(&b.name, &b.descriptor).map(|m| m.has_code))
+                .unwrap_or(false)
+        })
+        .map(|b| (b.class.clone(), b.name.clone(), b.descriptor.clone()))
+        .collect();
+    for class in classes {
+        if class
+            .methods
+            .iter()
+            .any(|m| m.name == "repOK" && m.descriptor == "()Z" && m.code.is_some())
+        {
+            entries.push((class.name.clone(), "repOK".into(), "()Z".into()));
+        }
+    }
+    entries.sort();
+    entries.dedup();
+    Package::build(source, &entries).map_err(|e| format!("the methods cannot be packaged for the VM: {e}"))
+}
+
+/// A method's validation before anything ran: its identity and bound.
+fn blank(bound: &BoundToCheck) -> MethodValidation {
+    MethodValidation {
+        class: bound.class.replace('/', "."),
+        name: bound.name.clone(),
+        descriptor: bound.descriptor.clone(),
+        status: ValidationStatus::NotValidated,
+        analysis_status: bound.status.clone(),
+        bound: bound
+            .bound_text
+            .clone()
+            .or_else(|| bound.bound.as_ref().map(|b| b.expr.to_string())),
+        complexity: bound.complexity.clone(),
+        parameters: bound.bound.as_ref().map(|b| b.parameters.clone()).unwrap_or_default(),
+        reason: bound.reason.clone(),
+        max_size: None,
+        instances: 0,
+        checked: 0,
+        violations: 0,
+        skipped: 0,
+        inconclusive: 0,
+        max_ratio: None,
+        median_ratio: None,
+        by_size: Vec::new(),
+        violating_instances: Vec::new(),
+        replayed: None,
+        source_file: bound.source_file.clone(),
+        line: bound.line,
+    }
+}

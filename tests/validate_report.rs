@@ -1,0 +1,278 @@
+//! Tests of `jresa validate`: golden text and JSON reports of the data-structure fixtures of
+//! `tests/data/validate/` (Korat structures through `repOK`), the allocations-model regression
+//! fixture, sequence exploration with both state matchings, both exploration strategies, the
+//! backends, plots, SARIF and Markdown; and, through the library, a deliberately wrong bound that
+//! must be caught as a violation and replayed from its instance number.
+
+#[path = "data/analyze/support.rs"]
+mod analyze_support;
+#[path = "data/report/support.rs"]
+mod report_support;
+
+use jresa::analyze::analyze;
+use jresa::classfile::ClassPath;
+use jresa::validate::{validate_bounds, BoundToCheck, ValidateOptions, ValidationStatus};
+use jresa_analyses::bounds::expr::CostExpr;
+use jresa_analyses::bounds::CostModel;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use report_support::{jresa, validate_sarif};
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn data_dir() -> PathBuf {
+    root().join("tests/data/validate")
+}
+
+/// Runs `jresa validate` from the repository root (so replay commands name relative paths).
+fn validate_cli(args: &[&str]) -> report_support::Output {
+    let mut all = vec!["validate", "--quiet"];
+    all.extend_from_slice(args);
+    jresa(root(), &all)
+}
+
+fn check_golden(name: &str, actual: &str) {
+    if let Some(problem) = analyze_support::check(&data_dir().join(name), actual) {
+        panic!("{problem}");
+    }
+}
+
+#[test]
+fn data_structure_reports_match_their_golden_files() {
+    let fixture = "tests/data/validate/SortedList.java";
+    let text = validate_cli(&[fixture, "--max-size", "3"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    check_golden("SortedList.txt", &text.stdout);
+    let json = validate_cli(&[fixture, "--max-size", "3", "--format", "json"]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    check_golden("SortedList.json", &json.stdout);
+    let parsed: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(parsed["version"], 1);
+    for method in parsed["methods"].as_array().expect("methods") {
+        for key in [
+            "class",
+            "name",
+            "descriptor",
+            "instances",
+            "violations",
+            "max_ratio",
+            "median_ratio",
+        ] {
+            assert!(method.get(key).is_some(), "{key} missing in {method}");
+        }
+    }
+    // Korat found the sorted lists of up to 3 cells through `repOK`: `add` ran on all of them.
+    let add = parsed["methods"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "add"))
+        .expect("add");
+    assert!(add["checked"].as_u64().unwrap_or(0) > 20, "{add}");
+    assert_eq!(add["status"], "confirmed");
+}
+
+#[test]
+fn implicit_exceptions_are_counted_as_allocations() {
+    let output = validate_cli(&[
+        "tests/data/validate/ImplicitAllocations.java",
+        "--cost-model",
+        "allocations",
+        "--max-size",
+        "3",
+    ]);
+    assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
+    check_golden("ImplicitAllocations.txt", &output.stdout);
+    assert!(output.stdout.contains("0 violations"));
+}
+
+#[test]
+fn sequences_check_every_call_and_shape_matching_keeps_fewer_states() {
+    let run = |matching: &str| {
+        let output = validate_cli(&[
+            "tests/data/validate/SortedList.java",
+            "--sequences",
+            "add,remove,contains",
+            "--max-len",
+            "4",
+            "--values",
+            "3",
+            "--matching",
+            matching,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(output.code, 0, "{}", output.stderr);
+        serde_json::from_str::<serde_json::Value>(&output.stdout).expect("JSON")
+    };
+    let complete = run("complete");
+    let shape = run("shape");
+    let states = |v: &serde_json::Value| v["sequences"]["states"].as_u64().unwrap_or(0);
+    let calls = |v: &serde_json::Value| v["sequences"]["calls"].as_u64().unwrap_or(0);
+    assert!(states(&complete) > 10, "{}", complete["sequences"]);
+    assert!(states(&shape) < states(&complete));
+    assert!(calls(&shape) < calls(&complete));
+    let methods = complete["methods"].as_array().expect("methods");
+    assert_eq!(methods.len(), 3);
+    let checked: u64 = methods.iter().map(|m| m["checked"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(checked, calls(&complete), "every call is checked");
+    assert!(methods
+        .iter()
+        .all(|m| m["violations"] == 0 && m["status"] == "confirmed"));
+    // A call replays alone from its number.
+    let output = validate_cli(&[
+        "tests/data/validate/SortedList.java",
+        "--sequences",
+        "add,remove,contains",
+        "--max-len",
+        "4",
+        "--values",
+        "3",
+        "--instance",
+        "7",
+    ]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(output.stdout.matches("replayed:").count(), 1, "{}", output.stdout);
+}
+
+#[test]
+fn both_strategies_number_the_same_instances() {
+    let run = |strategy: &str| {
+        let output = validate_cli(&[
+            "tests/data/analyze/Chain.java",
+            "--max-size",
+            "3",
+            "--strategy",
+            strategy,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(output.code, 0, "{}", output.stderr);
+        let mut value: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+        value["strategy"] = serde_json::Value::Null;
+        value
+    };
+    assert_eq!(run("index"), run("worklist"));
+}
+
+#[test]
+fn the_cuda_backend_is_refused_and_auto_runs_on_the_cpu() {
+    let output = jresa(
+        root(),
+        &["validate", "tests/data/analyze/Chain.java", "--backend", "cuda"],
+    );
+    assert_eq!(output.code, 2);
+    assert!(
+        output.stderr.contains("CUDA backend is not part of this build"),
+        "{}",
+        output.stderr
+    );
+    let output = jresa(
+        root(),
+        &[
+            "validate",
+            "tests/data/analyze/Chain.java",
+            "--max-size",
+            "2",
+            "--method",
+            "Chain.length",
+        ],
+    );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(output.stderr.contains("CPU backend"), "{}", output.stderr);
+}
+
+#[test]
+fn plots_sarif_and_markdown_cover_every_validated_method() {
+    let dir = analyze_support::scratch("validate-report", "plots");
+    let plots = dir.display().to_string();
+    let args = [
+        "tests/data/analyze/Chain.java",
+        "--max-size",
+        "3",
+        "--plot",
+        plots.as_str(),
+    ];
+    let output = validate_cli(&args);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let svg = std::fs::read_to_string(dir.join("Chain.length__I.svg")).expect("a plot of Chain.length");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("largest measured cost"),
+        "{svg}"
+    );
+    let written = std::fs::read_dir(&dir).expect("the plot directory").count();
+    assert_eq!(written, 9, "one plot per method of Chain");
+    let sarif = validate_cli(&["tests/data/analyze/Chain.java", "--max-size", "3", "--format", "sarif"]);
+    assert_eq!(sarif.code, 0);
+    // Confirmed bounds are not findings.
+    assert!(validate_sarif(&sarif.stdout).is_empty());
+    let markdown = validate_cli(&[
+        "tests/data/analyze/Chain.java",
+        "--max-size",
+        "3",
+        "--format",
+        "markdown",
+    ]);
+    assert!(markdown.stdout.starts_with("### jresa validate"), "{}", markdown.stdout);
+    assert!(markdown.stdout.contains("0 violations in"), "{}", markdown.stdout);
+}
+
+/// A wrong bound injected through the library: a quarter of `SortedList.sum`'s bound.
+#[test]
+fn a_scaled_down_bound_is_caught_and_its_violation_replays() {
+    let dir = analyze_support::scratch("validate-report", "wrong-bound");
+    let classes = analyze_support::compile_fixture(&data_dir().join("SortedList.java"), &dir);
+    let classpath = ClassPath::default_jdk().ok();
+    let report = analyze(&classes, classpath.as_ref(), CostModel::Instructions, &|c, m| {
+        c.name == "SortedList" && m.name == "sum"
+    });
+    let method = &report.methods[0];
+    let honest = BoundToCheck::of_report(method);
+    let mut wrong = honest.clone();
+    let mut bound = wrong.bound.clone().expect("sum has a bound");
+    let quarter = CostExpr::Const(BigRational::new(BigInt::from(1), BigInt::from(4)));
+    bound.expr = CostExpr::mul([quarter, bound.expr]);
+    wrong.bound_text = Some(bound.expr.to_string());
+    wrong.bound = Some(bound);
+    let mut options = ValidateOptions::new(CostModel::Instructions, 4, 5000);
+    options.replay_prefix = "jresa validate tests/data/validate/SortedList.java".into();
+    let validation = validate_bounds(
+        &classes,
+        ClassPath::default_jdk().ok(),
+        &[honest.clone(), wrong.clone()],
+        &options,
+    )
+    .expect("validation runs");
+    let (kept, caught) = (&validation.methods[0], &validation.methods[1]);
+    assert_eq!(kept.status, ValidationStatus::Confirmed, "{kept:?}");
+    assert_eq!(kept.violations, 0);
+    assert_eq!(caught.status, ValidationStatus::Violated, "{caught:?}");
+    assert!(caught.violations > 0 && caught.violations <= caught.checked);
+    assert_eq!(caught.checked, kept.checked, "both bounds judged the same instances");
+    let first = &caught.violating_instances[0];
+    assert!(
+        first.replay.ends_with(&format!(
+            " --max-size {} --instance {}",
+            caught.max_size.unwrap_or(0),
+            first.number
+        )),
+        "{}",
+        first.replay
+    );
+    // Replaying the instance alone reproduces it.
+    options.max_size = caught.max_size.expect("a scope");
+    options.instance = Some(first.number.parse().expect("a number"));
+    let replayed = validate_bounds(&classes, ClassPath::default_jdk().ok(), &[wrong], &options).expect("replay runs");
+    let again = replayed.methods[0].replayed.as_ref().expect("the replayed instance");
+    assert_eq!(again.arguments, first.arguments);
+    assert_eq!(again.measured, first.measured);
+    assert_eq!(again.verdict, "violation");
+    assert_eq!(replayed.methods[0].instances, 1);
+    // As SARIF, the violation is an error of the `jresa/violated` rule.
+    let summary = jresa::report::summary::of_validation(&validation, &|_, _| None);
+    let results = validate_sarif(&jresa::report::sarif::sarif(&summary));
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "jresa/violated");
+    assert!(jresa::report::markdown::markdown(&summary).contains("1 violated"));
+}
