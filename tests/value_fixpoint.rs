@@ -1,4 +1,5 @@
-//! The value analysis on the paper's running example (Fig. 1): the fixpoint infers the loop's
+//! The value analysis on the paper's running example (Fig. 1): for inputs small enough that `y * b`
+//! cannot overflow (the last level of `overflow::MARGINS`), the fixpoint infers the loop's
 //! precondition `y ≥ 1, b ≥ 2, z ≥ 0` and the multiplication's post-condition `y1 ≥ 2·y`.
 use jresa::classfile::read_inputs;
 use jresa::lift::lift_method;
@@ -6,7 +7,8 @@ use jresa_analyses::bounds::CostModel;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, ProcKind};
 use jresa_analyses::value::compile::{compile, CallResolver, Origin};
 use jresa_analyses::value::fixpoint::solve;
-use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
+use jresa_analyses::value::overflow::{self, Width};
+use jresa_analyses::value::polyhedra::{Constraint, LinearExpr};
 use std::path::Path;
 use std::process::Command;
 
@@ -44,7 +46,9 @@ fn the_log_loop_gets_the_papers_invariants() {
     let ir = lift("logLoop");
     let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
     let entry = program.of_ir[0][ir.entry.index()];
-    let result = solve(&program, &[(entry, Polyhedron::universe(program.procs[entry].inputs))]);
+    let widths = vec![Some(Width::Int); program.procs[entry].inputs];
+    let small_inputs = overflow::entry_condition(&widths, overflow::MARGINS.len() - 1);
+    let result = solve(&program, &[(entry, small_inputs)]);
     // The loop procedure and the positions of its inputs.
     let (loop_index, loop_proc) = ir
         .procs

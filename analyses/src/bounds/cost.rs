@@ -383,8 +383,10 @@ impl<'a> Solver<'a> {
                         Err(reason.clone())
                     };
                 }
-                Item::Wrap { dim, width, .. } => {
-                    overflow::wrap(state, *dim, *width, &rule.ranges);
+                Item::Wrap {
+                    dim, width, factors, ..
+                } => {
+                    overflow::wrap(state, *dim, *width, *factors, &rule.ranges);
                 }
                 Item::Marker { bytecodes } => {
                     if self.model_counts_bytecodes {
@@ -1085,10 +1087,16 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
                 args: args.iter().map(|d| map(*d)).collect(),
             },
             Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
-            Item::Wrap { dim, width, pc } => Item::Wrap {
+            Item::Wrap {
+                dim,
+                width,
+                pc,
+                factors,
+            } => Item::Wrap {
                 dim: map(*dim),
                 width: *width,
                 pc: *pc,
+                factors: factors.map(|(l, r)| (map(l), map(r))),
             },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,
@@ -1133,10 +1141,16 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
                 args: args.iter().map(|d| d + offset).collect(),
             },
             Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
-            Item::Wrap { dim, width, pc } => Item::Wrap {
+            Item::Wrap {
+                dim,
+                width,
+                pc,
+                factors,
+            } => Item::Wrap {
                 dim: dim + offset,
                 width: *width,
                 pc: *pc,
+                factors: factors.map(|(l, r)| (l + offset, r + offset)),
             },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,

@@ -72,11 +72,13 @@ pub enum Item {
         args: Vec<Dimension>,
     },
     /// `dim` holds the mathematical result of the integer operation at bytecode offset `pc`,
-    /// which the JVM wraps into `width`'s range: see [`super::overflow::wrap`].
+    /// which the JVM wraps into `width`'s range: see [`super::overflow::wrap`]. For a product of
+    /// two variables, `factors` are their dimensions (ranges of the factors can prove it in range).
     Wrap {
         dim: Dimension,
         width: Width,
         pc: u32,
+        factors: Option<(Dimension, Dimension)>,
     },
 }
 
@@ -705,6 +707,7 @@ impl<'a> RuleCompiler<'a> {
         let mut c: Vec<Constraint> = Vec::new();
         let mut items = Vec::new();
         let mut wrap: Option<(Dimension, Width)> = None;
+        let mut factors: Option<(Dimension, Dimension)> = None;
         match kind {
             StmtKind::Assign { dst, src } => {
                 if tracked(self.ty(src)) {
@@ -728,6 +731,9 @@ impl<'a> RuleCompiler<'a> {
                         }
                         _ => {
                             if let Some(aux_op) = AuxOp::of(*op, *ty) {
+                                if matches!(op, BinOp::Mul) {
+                                    factors = Some((l, r));
+                                }
                                 let callee = self.aux(aux_op);
                                 items.push(Item::Constrain(std::mem::take(&mut c)));
                                 items.push(Item::Call {
@@ -949,7 +955,12 @@ impl<'a> RuleCompiler<'a> {
             items.push(Item::Constrain(c));
         }
         if let Some((dim, width)) = wrap {
-            items.push(Item::Wrap { dim, width, pc });
+            items.push(Item::Wrap {
+                dim,
+                width,
+                pc,
+                factors,
+            });
         }
         items
     }

@@ -82,7 +82,13 @@ pub fn dead_dimensions(rule: &AbstractRule, kept: usize, final_uses: &[Dimension
                     mention(*d, k + 1);
                 }
             }
-            Item::Wrap { dim, .. } => mention(*dim, k + 1),
+            Item::Wrap { dim, factors, .. } => {
+                mention(*dim, k + 1);
+                if let Some((l, r)) = factors {
+                    mention(*l, k + 1);
+                    mention(*r, k + 1);
+                }
+            }
             Item::Opaque { .. } | Item::Marker { .. } => {}
         }
     }
@@ -228,8 +234,13 @@ impl<'a> Solver<'a> {
             match item {
                 Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
                 Item::Opaque { .. } | Item::Marker { .. } => {}
-                Item::Wrap { dim, width, pc } => {
-                    if !overflow::wrap(&mut state, *dim, *width, &rule.ranges) {
+                Item::Wrap {
+                    dim,
+                    width,
+                    pc,
+                    factors,
+                } => {
+                    if !overflow::wrap(&mut state, *dim, *width, *factors, &rule.ranges) {
                         self.overflows.insert((q, *pc));
                     }
                 }

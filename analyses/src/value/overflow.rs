@@ -16,7 +16,7 @@
 //! is below `2^31`.
 
 use super::compile::{AbsProcId, AbstractProgram, Item};
-use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron, Rational};
 use std::collections::HashSet;
 
 /// The range of values a dimension holds on the JVM.
@@ -64,8 +64,16 @@ impl Width {
 
 /// Applies a `Wrap` of `dim` to `state`: returns `true` when the state (with the ranges of the
 /// other dimensions in `ranges`) proves the value within `width`, leaving the state unchanged;
-/// otherwise replaces the state by one where `dim` is forgotten, and returns `false`. Dimensions out of the state's range are ignored.
-pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dimension, Width)]) -> bool {
+/// otherwise replaces the state by one where `dim` is forgotten, and returns `false`. Dimensions
+/// out of the state's range are ignored. For a product (`factors`), the product of the factors'
+/// ranges in the state also proves it (the polyhedron only has linear facts about the product).
+pub fn wrap(
+    state: &mut Polyhedron,
+    dim: Dimension,
+    width: Width,
+    factors: Option<(Dimension, Dimension)>,
+    ranges: &[(Dimension, Width)],
+) -> bool {
     if dim >= state.dimensions() {
         return true;
     }
@@ -86,10 +94,37 @@ pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dim
     if width.proves(dim).iter().all(|c| boxed.entails(c)) {
         return true;
     }
+    if let Some((left, right)) = factors {
+        if product_within(&boxed, left, right, width) {
+            return true;
+        }
+    }
     // The type's range would hold too, but its large constants make every later operation on
     // the state slower; the checks above add it where it matters.
     *state = state.project_out(&[dim]);
     false
+}
+
+/// Whether every product of a value of `left` and one of `right` in `state` lies within
+/// `width`'s provable range (interval multiplication over exact bounds).
+fn product_within(state: &Polyhedron, left: Dimension, right: Dimension, width: Width) -> bool {
+    if left >= state.dimensions() || right >= state.dimensions() {
+        return false;
+    }
+    let (Some(l0), Some(l1)) = state.bounds(&LinearExpr::variable(left)) else {
+        return false;
+    };
+    let (Some(r0), Some(r1)) = state.bounds(&LinearExpr::variable(right)) else {
+        return false;
+    };
+    let (low, high) = match width {
+        Width::Int => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        Width::Long => (-i64::MAX, i64::MAX),
+        Width::Size => return false,
+    };
+    let (low, high) = (Rational::from_integer(low.into()), Rational::from_integer(high.into()));
+    let products = [&l0 * &r0, &l0 * &r1, &l1 * &r0, &l1 * &r1];
+    products.iter().all(|p| *p >= low && *p <= high)
 }
 
 /// How far from its type's limits each input of an analysed method's entry is assumed to be, by
@@ -97,8 +132,14 @@ pub fn wrap(state: &mut Polyhedron, dim: Dimension, width: Width, ranges: &[(Dim
 /// analysed again at the next level, and its bound then holds under the stated precondition.
 /// Each entry is `(int and size margin, long margin)`.
 /// Small margins cover counters stepped by constants; `2^30` covers doubling, midpoints and sums
-/// of two sizes.
-pub const MARGINS: [(i64, i64); 3] = [(0, 0), (16, 16), (1 << 30, 1 << 62)];
+/// of two sizes; the last level keeps inputs within about `±2^15` (`±2^31` for longs), so that
+/// products of two of them stay in range.
+pub const MARGINS: [(i64, i64); 4] = [
+    (0, 0),
+    (16, 16),
+    (1 << 30, 1 << 62),
+    ((1 << 31) - (1 << 15) - 1, i64::MAX - (1 << 31)),
+];
 
 /// The precondition of an entry whose inputs have the given widths (`None` for untracked ones),
 /// at a level of [`MARGINS`]: each tracked input at least the margin away from its type's limits
