@@ -20,19 +20,7 @@ use support::{Expectation, Expected};
 /// Methods where the analysis disagrees with the fixture's expectation today, with what it says:
 /// the complexity of its bound when it reports one, else `nonterminating` (no bound and
 /// `terminates: false`) or its status (`unbounded`, `unknown`, `error`).
-const KNOWN: &[(&str, &str)] = &[
-    // FIXME: amortised inner loop: the inner loop advances the outer index, so ranking the outer
-    // loop by `n - i` needs the inner loop's postcondition `i' >= i`; no ranking function is found.
-    ("Logarithmic.chunks", "unbounded"),
-    // FIXME: amortised inner loop (`i = j` after scanning a run): both loops are ranked, but the
-    // inner loop's iterations are multiplied by the outer loop's instead of being shared: `|a|^2`
-    // instead of `|a|`.
-    ("Logarithmic.runs", "O(|a|^2)"),
-    // FIXME: merging two arrays: each loop is ranked, but against `|out|` (`-k+|out|-1`), and the
-    // first loop's cost is then "unbounded at this call" (the relation `|out| = |a| + |b|` is not
-    // used); status `unknown`.
-    ("ArrayLoops.merge", "unknown"),
-];
+const KNOWN: &[(&str, &str)] = &[];
 
 /// The compiled and analysed fixtures, shared by the tests of this file.
 struct Analysed {

@@ -298,6 +298,10 @@ struct Amortised {
     /// Over `%i` (inputs) and `%o<j>` (outputs).
     count: Linear,
     exit: CostExpr,
+    /// Over (inputs, outputs): what every returning run satisfies, from the loop's own invariant
+    /// (it may be stronger than the fixpoint's POST, which the widening of the call graph's
+    /// fixpoint weakens); it holds for every call within the head's precondition.
+    returns: Polyhedron,
 }
 
 /// The name of output `j` in an amortised count.
@@ -438,6 +442,9 @@ impl<'a> Solver<'a> {
                         Some(post) => {
                             let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
                             *state = state.meet(&embed(post, &targets, state.dimensions()));
+                            if let Some(solved) = self.amortised.get(callee) {
+                                *state = state.meet(&embed(&solved.returns, &targets, state.dimensions()));
+                            }
                         }
                         None => *state = Polyhedron::empty(state.dimensions()),
                     }
@@ -930,10 +937,20 @@ impl<'a> Solver<'a> {
         let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
         let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
         let count = upper_bound(&relation, &expr, &params, &names)?.scaled_down(&scale);
+        // The exits' relation between inputs and outputs (the last head values projected out).
+        let mapping: Vec<Option<Dimension>> = (0..2 * n + m)
+            .map(|d| match d {
+                d if d < n => Some(d),
+                d if d < 2 * n => None,
+                d => Some(d - n),
+            })
+            .collect();
+        let returns = relation.map_dims(&mapping, n + m);
         Some(Amortised {
             iteration,
             count,
             exit: exit_cost.clone(),
+            returns,
         })
     }
 
