@@ -8,7 +8,7 @@
 
 use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
-use crate::program::build_hierarchy;
+use crate::program::{build_hierarchy, class_decl};
 use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{Affine, Ranking};
@@ -143,8 +143,11 @@ impl CallResolver for Resolver<'_> {
 type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
 
 /// Lifts the methods outside the analysed class that its methods call, transitively, within the
-/// budget (small ones only).
-fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &ClassLookup<'_>) {
+/// budget (small ones only). Classes that lifted library code calls into but that the shared
+/// hierarchy lacks (it holds the program's own call owners) are added, with their supertypes, to
+/// a copy of it, which is returned when there were any.
+fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &ClassLookup<'_>) -> Option<Hierarchy> {
+    let mut extended: Option<Hierarchy> = None;
     let mut known: HashSet<(String, String, String)> = methods
         .iter()
         .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
@@ -178,7 +181,13 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
             .collect();
         next += 1;
         for (kind, method) in calls {
-            for target in hierarchy.targets(kind, &method).targets {
+            let current = extended.as_ref().unwrap_or(hierarchy);
+            if current.class(&method.class).is_none() && lookup(&method.class).is_some() {
+                let grown = extended.get_or_insert_with(|| hierarchy.clone());
+                add_with_supertypes(grown, &method.class, lookup);
+            }
+            let current = extended.as_ref().unwrap_or(hierarchy);
+            for target in current.targets(kind, &method).targets {
                 let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
                 if lifted >= LIBRARY_BUDGET || !known.insert(key) {
                     continue;
@@ -202,6 +211,22 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
                     lifted += 1;
                 }
             }
+        }
+    }
+    extended
+}
+
+/// Adds `name` and its supertypes (those `lookup` finds) to `hierarchy`.
+fn add_with_supertypes(hierarchy: &mut Hierarchy, name: &str, lookup: &ClassLookup<'_>) {
+    let mut pending = vec![name.to_owned()];
+    while let Some(name) = pending.pop() {
+        if hierarchy.class(&name).is_some() {
+            continue;
+        }
+        if let Some(class) = lookup(&name) {
+            pending.extend(class.super_name.iter().cloned());
+            pending.extend(class.interfaces.iter().cloned());
+            hierarchy.add(class_decl(&class));
         }
     }
 }
@@ -367,7 +392,8 @@ fn analyze_class(
         out_of_time.set(out_of_time.get() || late);
         late
     };
-    lift_callees(&mut methods, hierarchy, lookup);
+    let extended = lift_callees(&mut methods, hierarchy, lookup);
+    let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
         .enumerate()

@@ -71,7 +71,7 @@ pub struct Targets {
 }
 
 /// Classes by name with their direct subtypes.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Hierarchy {
     classes: HashMap<String, ClassDecl>,
     subtypes: HashMap<String, Vec<String>>,
