@@ -99,3 +99,16 @@ fn subtyping_follows_interfaces() {
     assert!(!h.is_subtype("Objects$Shape", "Objects$Square"));
     assert!(h.is_subtype("java/lang/String", "java/lang/CharSequence"));
 }
+
+#[test]
+fn virtual_call_of_a_native_method_selects_it() {
+    // `getClass` has no bytecode but is the implementation every class inherits.
+    let found = targets(
+        CallKind::Virtual,
+        method("Objects$Rect", "getClass", "()Ljava/lang/Class;"),
+    );
+    assert_eq!(
+        found,
+        vec![target("java/lang/Object", "getClass", "()Ljava/lang/Class;")]
+    );
+}

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
 pub const ACC_FINAL: u16 = 0x0010;
+pub const ACC_NATIVE: u16 = 0x0100;
 pub const ACC_INTERFACE: u16 = 0x0200;
 pub const ACC_ABSTRACT: u16 = 0x0400;
 
@@ -224,7 +225,8 @@ impl Hierarchy {
             }
             let decl = self.classes.get(&c)?;
             if let Some(m) = decl.method(&method.name, &method.descriptor) {
-                if m.access & (ACC_STATIC | ACC_PRIVATE) == 0 && m.has_code {
+                // A native method is an implementation too (`Object.getClass`, `Object.clone`).
+                if m.access & (ACC_STATIC | ACC_PRIVATE) == 0 && (m.has_code || m.access & ACC_NATIVE != 0) {
                     return Some(Target {
                         class: c,
                         name: m.name.clone(),

@@ -370,6 +370,7 @@ impl<'a> Solver<'a> {
             .cost
             .symbolic
             .iter()
+            .flatten()
             .flat_map(|e| e.terms().map(|(d, _)| d).collect::<Vec<_>>())
             .chain(params.iter().copied())
             .collect();
@@ -479,14 +480,18 @@ impl<'a> Solver<'a> {
             if state.is_empty() {
                 return Ok(None);
             }
-            for e in &rule.cost.symbolic {
-                match upper_bound(state, e, params, names) {
-                    Some(upper) => {
-                        terms.push(CostExpr::nat(upper.clone()));
-                        rest_terms.push(CostExpr::nat(upper));
+            for factors in &rule.cost.symbolic {
+                // Each factor is non-negative here, so the product of their bounds bounds it.
+                let mut bounds = Vec::new();
+                for e in factors {
+                    match upper_bound(state, e, params, names) {
+                        Some(upper) => bounds.push(CostExpr::nat(upper)),
+                        None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                     }
-                    None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                 }
+                let amount = CostExpr::mul(bounds);
+                terms.push(amount.clone());
+                rest_terms.push(amount);
             }
         }
         Ok(Some(RuleOutcome {
@@ -1126,11 +1131,16 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
     cost.symbolic = cost
         .symbolic
         .iter()
-        .filter_map(|e| {
-            LinearExpr::from_terms(
-                &e.terms().map(|(d, a)| (map(d), a)).collect::<Vec<_>>(),
-                e.constant_term(),
-            )
+        .filter_map(|factors| {
+            factors
+                .iter()
+                .map(|e| {
+                    LinearExpr::from_terms(
+                        &e.terms().map(|(d, a)| (map(d), a)).collect::<Vec<_>>(),
+                        e.constant_term(),
+                    )
+                })
+                .collect::<Option<Vec<_>>>()
         })
         .collect();
     AbstractRule {
@@ -1180,11 +1190,16 @@ fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
     cost.symbolic = cost
         .symbolic
         .iter()
-        .filter_map(|e| {
-            LinearExpr::from_terms(
-                &e.terms().map(|(d, a)| (d + offset, a)).collect::<Vec<_>>(),
-                e.constant_term(),
-            )
+        .filter_map(|factors| {
+            factors
+                .iter()
+                .map(|e| {
+                    LinearExpr::from_terms(
+                        &e.terms().map(|(d, a)| (d + offset, a)).collect::<Vec<_>>(),
+                        e.constant_term(),
+                    )
+                })
+                .collect::<Option<Vec<_>>>()
         })
         .collect();
     AbstractRule {

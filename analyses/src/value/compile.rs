@@ -87,7 +87,9 @@ pub enum Item {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RuleCost {
     pub constant: u64,
-    pub symbolic: Vec<LinearExpr>,
+    /// Amounts known only at run time (allocated lengths, consumed units): each entry is the
+    /// product of its factors, each factor non-negative where the amount is incurred.
+    pub symbolic: Vec<Vec<LinearExpr>>,
 }
 
 impl RuleCost {
@@ -497,6 +499,44 @@ impl<'a> RuleCompiler<'a> {
         vec![Item::Constrain(defs), Item::Call { callee, args, outs }]
     }
 
+    /// A call with no analysed target: a native method executes no bytecodes (and only counts
+    /// as an invocation at the call), and allocates nothing the allocations model counts, except
+    /// the natives of [`ALLOCATING_NATIVES`] (whose amounts are not known here: opaque). Other
+    /// calls are opaque.
+    fn outside_call(&self, kind: CallKind, method: &MethodRef) -> Item {
+        // The methods of an array class are `Object`'s; its `clone` allocates exactly a copy,
+        // which `stmt_cost` counts.
+        let on_array = method.class.starts_with('[');
+        let native = if on_array {
+            let on_object = MethodRef {
+                class: "java/lang/Object".into(),
+                ..method.clone()
+            };
+            self.resolver.is_native(kind, &on_object)
+        } else {
+            self.resolver.is_native(kind, method)
+        };
+        let allocation_free = is_array_clone(method)
+            || !ALLOCATING_NATIVES
+                .iter()
+                .any(|(class, name)| method.name == *name && (class.is_empty() || method.class == *class));
+        let name = format!(
+            "{}.{}{}",
+            method.class.replace('/', "."),
+            method.name,
+            method.descriptor
+        );
+        match (native, self.model) {
+            (true, CostModel::Allocations) if !allocation_free => Item::Opaque {
+                reason: format!("calls the native {name}, which may allocate"),
+            },
+            (true, _) => Item::Marker { bytecodes: 0 },
+            (false, _) => Item::Opaque {
+                reason: format!("calls {name}, which is not analysed"),
+            },
+        }
+    }
+
     /// What an exception raised by `kind` has cost beyond the rule's own bytecodes: the callee
     /// that threw it (for calls), and the construction of an exception the JVM raises itself.
     /// Returns the callee part and the implicit-exception part separately.
@@ -514,15 +554,7 @@ impl<'a> RuleCompiler<'a> {
                 match self.dispatch(*call_kind, method) {
                     Some(callee) => items.push(Item::Charge { callee, args: arg_dims }),
                     None if is_marker(method) => items.push(Item::Marker { bytecodes: 1 }),
-                    None if self.resolver.is_native(*call_kind, method) => items.push(Item::Marker { bytecodes: 0 }),
-                    None => items.push(Item::Opaque {
-                        reason: format!(
-                            "calls {}.{}{}, which is not analysed",
-                            method.class.replace('/', "."),
-                            method.name,
-                            method.descriptor
-                        ),
-                    }),
+                    None => items.push(self.outside_call(*call_kind, method)),
                 }
             }
             StmtKind::InvokeDynamic { name, .. } => items.push(Item::Opaque {
@@ -670,10 +702,43 @@ impl<'a> RuleCompiler<'a> {
                         Some(Operand::Int(n)) => cost.constant = u64::try_from(*n).unwrap_or(0),
                         Some(arg) => {
                             let d = self.operand(arg, &mut scratch);
-                            cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
+                            cost.symbolic
+                                .extend(LinearExpr::from_terms(&[(d, 1)], 0).map(|e| vec![e]));
                         }
                         None => {}
                     }
+                }
+            }
+            (CostModel::Allocations, StmtKind::NewMultiArray { lengths, .. }) => {
+                // `new T[l0]…[l(d-1)]` makes 1 + P0 + … + P(d-2) arrays holding P0 + … + P(d-1)
+                // elements, where Pk = l0·…·lk. When an inner length is negative, the JVM may
+                // have allocated the levels above it before it throws; the same products (of
+                // `nat` bounds) cover that too.
+                cost.constant = 1;
+                let mut factors: Vec<LinearExpr> = Vec::new();
+                for (k, length) in lengths.iter().enumerate() {
+                    let factor = match length {
+                        Operand::Int(n) => LinearExpr::from_terms(&[], i64::from(*n)),
+                        other => {
+                            let d = self.operand(other, &mut scratch);
+                            LinearExpr::from_terms(&[(d, 1)], 0)
+                        }
+                    };
+                    let Some(factor) = factor else { break };
+                    factors.push(factor);
+                    let times = if k + 1 < lengths.len() { 2 } else { 1 };
+                    for _ in 0..times {
+                        cost.symbolic.push(factors.clone());
+                    }
+                }
+            }
+            (CostModel::Allocations, StmtKind::Invoke { method, args, .. }) if !throws && is_array_clone(method) => {
+                // A copy of the array: one array of the receiver's length.
+                cost.constant = 1;
+                if let Some(receiver) = args.first() {
+                    let d = self.operand(receiver, &mut scratch);
+                    cost.symbolic
+                        .extend(LinearExpr::from_terms(&[(d, 1)], 0).map(|e| vec![e]));
                 }
             }
             (CostModel::Allocations, _) if throws => {}
@@ -684,17 +749,9 @@ impl<'a> RuleCompiler<'a> {
                     Operand::Int(n) => cost.constant += u64::try_from(*n).unwrap_or(0),
                     other => {
                         let d = self.operand(other, &mut scratch);
-                        cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
+                        cost.symbolic
+                            .extend(LinearExpr::from_terms(&[(d, 1)], 0).map(|e| vec![e]));
                     }
-                }
-            }
-            (CostModel::Allocations, StmtKind::NewMultiArray { lengths, .. }) => {
-                // FIXME: only the outer dimension's elements are counted symbolically; inner
-                // levels allocate l0·l1·… elements, which needs products of sizes here.
-                cost.constant = lengths.len() as u64;
-                if let Some(first) = lengths.first() {
-                    let d = self.operand(first, &mut scratch);
-                    cost.symbolic.extend(LinearExpr::from_terms(&[(d, 1)], 0));
                 }
             }
             _ => {}
@@ -895,17 +952,8 @@ impl<'a> RuleCompiler<'a> {
                         if is_marker(method) {
                             // `return` is the whole body of the marker methods.
                             items.push(Item::Marker { bytecodes: 1 });
-                        } else if self.resolver.is_native(*kind, method) {
-                            items.push(Item::Marker { bytecodes: 0 });
                         } else {
-                            items.push(Item::Opaque {
-                                reason: format!(
-                                    "calls {}.{}{}, which is not analysed",
-                                    method.class.replace('/', "."),
-                                    method.name,
-                                    method.descriptor
-                                ),
-                            });
+                            items.push(self.outside_call(*kind, method));
                         }
                     }
                 }
@@ -1027,6 +1075,23 @@ fn constant_of(operand: &Operand) -> Option<i64> {
 
 /// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
 /// whose bodies are a single `return`.
+/// The natives that create objects or arrays the allocations model counts (`clone` of any
+/// class or array, reflective array creation, `Unsafe` allocation), as (class, name); an empty
+/// class matches every class. The model counts what bytecode allocates and what these return;
+/// the JVM's own bookkeeping inside other natives (stack traces, messages) is outside it.
+const ALLOCATING_NATIVES: &[(&str, &str)] = &[
+    ("", "clone"),
+    ("java/lang/reflect/Array", "newArray"),
+    ("java/lang/reflect/Array", "multiNewArray"),
+    ("jdk/internal/misc/Unsafe", "allocateInstance"),
+    ("jdk/internal/misc/Unsafe", "allocateUninitializedArray0"),
+];
+
+/// `clone` of an array (`[I.clone()`, `[Ljava/lang/String;.clone()`).
+fn is_array_clone(method: &MethodRef) -> bool {
+    method.class.starts_with('[') && method.name == "clone" && method.descriptor == "()Ljava/lang/Object;"
+}
+
 fn is_marker(method: &MethodRef) -> bool {
     (method.class == crate::bounds::RESOURCE_CLASS && method.name == "consume")
         || (method.class == "jresa/spec/Loop" && method.name == "invariant")
