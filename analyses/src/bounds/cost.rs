@@ -1083,21 +1083,27 @@ fn accumulate(
     true
 }
 
-/// A constraint with every dimension moved up by `offset`.
-fn shift(c: &Constraint, offset: usize) -> Option<Constraint> {
-    let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (d + offset, a)).collect();
-    let e = LinearExpr::from_terms(&terms, c.expression().constant_term())?;
-    Some(Constraint::new(e, c.relation()))
-}
-
 /// A rule whose dimensions at or above `at` move up by one, leaving `at` free.
 fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
-    let map = |d: Dimension| if d >= at { d + 1 } else { d };
-    let constraint = |c: &Constraint| -> Option<Constraint> {
-        let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (map(d), a)).collect();
-        let e = LinearExpr::from_terms(&terms, c.expression().constant_term())?;
-        Some(Constraint::new(e, c.relation()))
+    renumber_rule(rule, rule.dims + 1, &|d| if d >= at { d + 1 } else { d })
+}
+
+/// A rule with every dimension moved up by `offset`.
+fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
+    renumber_rule(rule, rule.dims + offset, &|d| d + offset)
+}
+
+/// A rule over `dims` dimensions with each dimension `d` renamed `map(d)` (`map` is injective).
+/// A constraint or amount whose coefficients no longer fit is dropped, as when it is built.
+fn renumber_rule(rule: &AbstractRule, dims: usize, map: &dyn Fn(Dimension) -> Dimension) -> AbstractRule {
+    let expression = |e: &LinearExpr| -> Option<LinearExpr> {
+        LinearExpr::from_terms(
+            &e.terms().map(|(d, a)| (map(d), a)).collect::<Vec<_>>(),
+            e.constant_term(),
+        )
     };
+    let constraint =
+        |c: &Constraint| -> Option<Constraint> { Some(Constraint::new(expression(c.expression())?, c.relation())) };
     let items = rule
         .items
         .iter()
@@ -1131,20 +1137,10 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
     cost.symbolic = cost
         .symbolic
         .iter()
-        .filter_map(|factors| {
-            factors
-                .iter()
-                .map(|e| {
-                    LinearExpr::from_terms(
-                        &e.terms().map(|(d, a)| (map(d), a)).collect::<Vec<_>>(),
-                        e.constant_term(),
-                    )
-                })
-                .collect::<Option<Vec<_>>>()
-        })
+        .filter_map(|factors| factors.iter().map(expression).collect::<Option<Vec<_>>>())
         .collect();
     AbstractRule {
-        dims: rule.dims + 1,
+        dims,
         cost,
         guard: rule.guard.iter().filter_map(constraint).collect(),
         items,
@@ -1152,65 +1148,6 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
         may_throw: rule.may_throw,
         source: rule.source,
         ranges: rule.ranges.iter().map(|(d, w)| (map(*d), *w)).collect(),
-    }
-}
-
-/// A rule with every dimension moved up by `offset`.
-fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
-    let items = rule
-        .items
-        .iter()
-        .map(|item| match item {
-            Item::Constrain(cs) => Item::Constrain(cs.iter().filter_map(|c| shift(c, offset)).collect()),
-            Item::Opaque { reason } => Item::Opaque { reason: reason.clone() },
-            Item::Charge { callee, args } => Item::Charge {
-                callee: *callee,
-                args: args.iter().map(|d| d + offset).collect(),
-            },
-            Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
-            Item::Wrap {
-                dim,
-                width,
-                pc,
-                factors,
-            } => Item::Wrap {
-                dim: dim + offset,
-                width: *width,
-                pc: *pc,
-                factors: factors.map(|(l, r)| (l + offset, r + offset)),
-            },
-            Item::Call { callee, args, outs } => Item::Call {
-                callee: *callee,
-                args: args.iter().map(|d| d + offset).collect(),
-                outs: outs.iter().map(|d| d + offset).collect(),
-            },
-        })
-        .collect();
-    let mut cost = rule.cost.clone();
-    cost.symbolic = cost
-        .symbolic
-        .iter()
-        .filter_map(|factors| {
-            factors
-                .iter()
-                .map(|e| {
-                    LinearExpr::from_terms(
-                        &e.terms().map(|(d, a)| (d + offset, a)).collect::<Vec<_>>(),
-                        e.constant_term(),
-                    )
-                })
-                .collect::<Option<Vec<_>>>()
-        })
-        .collect();
-    AbstractRule {
-        dims: rule.dims + offset,
-        cost,
-        guard: rule.guard.iter().filter_map(|c| shift(c, offset)).collect(),
-        items,
-        returns: rule.returns,
-        may_throw: rule.may_throw,
-        source: rule.source,
-        ranges: rule.ranges.iter().map(|(d, w)| (d + offset, *w)).collect(),
     }
 }
 
