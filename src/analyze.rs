@@ -181,10 +181,10 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
             .collect();
         next += 1;
         for (kind, method) in calls {
-            let current = extended.as_ref().unwrap_or(hierarchy);
-            if current.class(&method.class).is_none() && lookup(&method.class).is_some() {
-                let grown = extended.get_or_insert_with(|| hierarchy.clone());
-                add_with_supertypes(grown, &method.class, lookup);
+            if extended.as_ref().unwrap_or(hierarchy).class(&method.class).is_none() {
+                if let Some(owner) = lookup(&method.class) {
+                    add_with_supertypes(extended.get_or_insert_with(|| hierarchy.clone()), &owner, lookup);
+                }
             }
             let current = extended.as_ref().unwrap_or(hierarchy);
             for target in current.targets(kind, &method).targets {
@@ -216,17 +216,18 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
     extended
 }
 
-/// Adds `name` and its supertypes (those `lookup` finds) to `hierarchy`.
-fn add_with_supertypes(hierarchy: &mut Hierarchy, name: &str, lookup: &ClassLookup<'_>) {
-    let mut pending = vec![name.to_owned()];
+/// Adds `class` and its supertypes (those `lookup` finds) to `hierarchy`.
+fn add_with_supertypes(hierarchy: &mut Hierarchy, class: &ClassFile, lookup: &ClassLookup<'_>) {
+    hierarchy.add(class_decl(class));
+    let mut pending: Vec<String> = class.super_name.iter().chain(&class.interfaces).cloned().collect();
     while let Some(name) = pending.pop() {
         if hierarchy.class(&name).is_some() {
             continue;
         }
-        if let Some(class) = lookup(&name) {
-            pending.extend(class.super_name.iter().cloned());
-            pending.extend(class.interfaces.iter().cloned());
-            hierarchy.add(class_decl(&class));
+        if let Some(supertype) = lookup(&name) {
+            pending.extend(supertype.super_name.iter().cloned());
+            pending.extend(supertype.interfaces.iter().cloned());
+            hierarchy.add(class_decl(&supertype));
         }
     }
 }

@@ -1073,8 +1073,6 @@ fn constant_of(operand: &Operand) -> Option<i64> {
     }
 }
 
-/// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
-/// whose bodies are a single `return`.
 /// The natives that create objects or arrays the allocations model counts (`clone` of any
 /// class or array, reflective array creation, `Unsafe` allocation), as (class, name); an empty
 /// class matches every class. The model counts what bytecode allocates and what these return;
@@ -1092,6 +1090,8 @@ fn is_array_clone(method: &MethodRef) -> bool {
     method.class.starts_with('[') && method.name == "clone" && method.descriptor == "()Ljava/lang/Object;"
 }
 
+/// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
+/// whose bodies are a single `return`.
 fn is_marker(method: &MethodRef) -> bool {
     (method.class == crate::bounds::RESOURCE_CLASS && method.name == "consume")
         || (method.class == "jresa/spec/Loop" && method.name == "invariant")
