@@ -10,18 +10,39 @@
 
 use crate::measure::{measures, Measure};
 use crate::metrics::Metrics;
+use crate::requires::Precondition;
 use crate::value::{Ending, Outcome, Value};
 use jresa_analyses::bounds::expr::CostExpr;
 use jresa_analyses::bounds::CostModel;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
+use std::fmt;
+use std::sync::Arc;
+
+/// What a bound is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoundForm {
+    /// A closed form over the parameters' measures (`jresa analyze`).
+    Closed(CostExpr),
+    /// The potential a precondition gives each instance (`jresa check`; under the consume model).
+    Potential(Arc<Precondition>),
+}
+
+impl fmt::Display for BoundForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoundForm::Closed(expr) => write!(f, "{expr}"),
+            BoundForm::Potential(precondition) => write!(f, "the potential of {}", precondition.text),
+        }
+    }
+}
 
 /// A bound to check, with the names of the method's parameters (`this` first for an instance
 /// method; references as `|a|`) and the ranges it is proven for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MethodBound {
-    pub expr: CostExpr,
+    pub form: BoundForm,
     pub parameters: Vec<String>,
     /// (parameter, min, max): the bound holds only for inputs whose measure is in the range.
     pub ranges: Vec<(String, i64, i64)>,
@@ -34,6 +55,17 @@ pub enum Skip {
     Cyclic,
     /// A parameter lies outside the range the bound is proven for.
     OutsideRange { parameter: String },
+    /// The arguments do not satisfy the precondition the bound is proven under.
+    OutsideRequires,
+}
+
+/// Why a bound has no value on an instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unvalued {
+    /// The instance is outside the bound's assumptions.
+    Skipped(Skip),
+    /// The bound cannot be evaluated there (the reason says why).
+    Inconclusive(String),
 }
 
 /// The verdict on one instance.
@@ -113,15 +145,25 @@ impl MethodBound {
         Ok((measured, size))
     }
 
-    /// The bound's exact value at the measures, or `None` when it names something else.
-    pub fn value_at(&self, measured: &[Measure]) -> Option<BigRational> {
-        self.expr.eval(&|name: &str| {
-            let k = self.parameters.iter().position(|p| p == name)?;
-            measured
-                .get(k)?
-                .value()
-                .map(|v| BigRational::from_integer(BigInt::from(v)))
-        })
+    /// The bound's exact value on the arguments (whose measures are `measured`), or why it has
+    /// none there.
+    pub fn value_at(&self, args: &[Value], measured: &[Measure]) -> Result<BigRational, Unvalued> {
+        match &self.form {
+            BoundForm::Closed(expr) => expr
+                .eval(&|name: &str| {
+                    let k = self.parameters.iter().position(|p| p == name)?;
+                    measured
+                        .get(k)?
+                        .value()
+                        .map(|v| BigRational::from_integer(BigInt::from(v)))
+                })
+                .ok_or_else(|| Unvalued::Inconclusive(format!("the bound `{expr}` names no parameter of the method"))),
+            BoundForm::Potential(precondition) => match precondition.potential(args) {
+                Ok(Some(value)) => Ok(value),
+                Ok(None) => Err(Unvalued::Skipped(Skip::OutsideRequires)),
+                Err(reason) => Err(Unvalued::Inconclusive(reason)),
+            },
+        }
     }
 
     /// The verdict on an instance that ran with `outcome`, under `model`.
@@ -130,10 +172,10 @@ impl MethodBound {
             Ok((measured, _)) => measured,
             Err(skip) => return Verdict::Skipped(skip),
         };
-        let Some(bound) = self.value_at(&measured) else {
-            return Verdict::Inconclusive {
-                reason: format!("the bound `{}` names no parameter of the method", self.expr),
-            };
+        let bound = match self.value_at(args, &measured) {
+            Ok(bound) => bound,
+            Err(Unvalued::Skipped(skip)) => return Verdict::Skipped(skip),
+            Err(Unvalued::Inconclusive(reason)) => return Verdict::Inconclusive { reason },
         };
         let cost = metric(model, &outcome.metrics);
         let exceeds = BigRational::from_integer(BigInt::from(cost)) > bound;

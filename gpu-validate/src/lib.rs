@@ -17,6 +17,7 @@ pub mod measure;
 pub mod metrics;
 pub mod natives;
 pub mod package;
+pub mod requires;
 pub mod sequence;
 pub mod source;
 pub mod value;

@@ -1,11 +1,14 @@
-//! `jresa validate`: analyses the inputs, then runs every method with a bound on bounded-exhaustive
-//! instances in the VM and checks each measured cost against the bound; exits 1 on a violation.
+//! `jresa validate`: analyses the inputs (or, with `--bounds check`, checks their specifications),
+//! then runs every method with a bound on bounded-exhaustive instances in the VM and checks each
+//! measured cost against the bound; exits 1 on a violation.
 use super::analyze::{run_analysis, ReportArgs};
 use super::sources::source_locator;
-use super::{InputArgs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
+use super::{InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
+use crate::check::check;
+use crate::classfile::{ClassFile, ClassPath};
 use crate::report;
 use crate::report::progress::Progress;
-use crate::validate::{validate, SequenceOptions, ValidateOptions};
+use crate::validate::{validate, validate_check, SequenceOptions, ValidateOptions, ValidationReport};
 use clap::ValueEnum;
 use jresa_analyses::bounds::CostModel;
 use jresa_gpu_validate::generate::Strategy;
@@ -31,6 +34,16 @@ pub enum StrategyArg {
     Worklist,
     /// Decode every instance from its number (re-execution by index).
     Index,
+}
+
+/// Which bounds are validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BoundsArg {
+    /// The closed-form bounds of `jresa analyze`.
+    Analyze,
+    /// The amortised bounds of `jresa check` (the potential of each verified or inferred
+    /// method's `@Requires`), under the consume cost model.
+    Check,
 }
 
 /// How sequence states are matched.
@@ -59,6 +72,9 @@ pub struct ValidateArgs {
     /// Where instances run.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: Backend,
+    /// Which bounds are validated.
+    #[arg(long, value_enum, default_value = "analyze")]
+    pub bounds: BoundsArg,
     /// How instances are enumerated (both give the same instances and numbers).
     #[arg(long, value_enum, default_value = "worklist")]
     pub strategy: StrategyArg,
@@ -109,7 +125,9 @@ fn replay_prefix(args: &ValidateArgs) -> String {
     if let Some(cp) = &args.input.classpath {
         words.push(format!("--classpath {}", shell_word(cp)));
     }
-    if args.report.cost_model != "instructions" {
+    if args.bounds == BoundsArg::Check {
+        words.push("--bounds check".into());
+    } else if args.report.cost_model != "instructions" {
         words.push(format!("--cost-model {}", args.report.cost_model));
     }
     if args.max_instances != 20000 {
@@ -132,6 +150,71 @@ fn replay_prefix(args: &ValidateArgs) -> String {
         ));
     }
     words.join(" ")
+}
+
+/// What is validated: the bounds of an analysis, or those of a check.
+enum Subject {
+    Analysis(super::analyze::AnalysisRun),
+    Check {
+        classes: Vec<ClassFile>,
+        classpath: Option<ClassPath>,
+        report: crate::check::CheckReport,
+        input_errors: bool,
+    },
+}
+
+impl Subject {
+    fn methods(&self) -> usize {
+        match self {
+            Subject::Analysis(run) => run.report.methods.len(),
+            Subject::Check { report, .. } => report.methods.len(),
+        }
+    }
+
+    fn input_errors(&self) -> bool {
+        match self {
+            Subject::Analysis(run) => run.input_errors,
+            Subject::Check { input_errors, .. } => *input_errors,
+        }
+    }
+
+    fn validate(&mut self, options: &ValidateOptions<'_>) -> Result<ValidationReport, String> {
+        match self {
+            Subject::Analysis(run) => validate(&run.classes, run.classpath.take(), &run.report, options),
+            Subject::Check {
+                classes,
+                classpath,
+                report,
+                ..
+            } => validate_check(classes, classpath.take(), report, options),
+        }
+    }
+}
+
+/// Reads the inputs and checks the specifications of the selected methods (diagnostics of
+/// malformed ones go to stderr).
+fn checked(input: &InputArgs) -> Result<Subject, u8> {
+    // The classes compiled from `.java` inputs are read into memory, so their files may go.
+    let Inputs {
+        loaded,
+        classpath,
+        _compiled,
+    } = Inputs::load(input)?;
+    let selected = Inputs::selector(input);
+    let report = check(&loaded.classes, classpath.as_ref(), &|class, method| {
+        selected(&class.name, &method.name, &method.descriptor)
+    });
+    eprint!("{}", report::check_diagnostics(&report));
+    let no_match = !input.methods.is_empty() && report.methods.is_empty();
+    if no_match {
+        eprintln!("error: no annotated method matches {}", input.methods.join(", "));
+    }
+    Ok(Subject::Check {
+        input_errors: !loaded.errors.is_empty() || no_match,
+        classes: loaded.classes,
+        classpath,
+        report,
+    })
 }
 
 pub fn run(args: &ValidateArgs) -> u8 {
@@ -160,12 +243,21 @@ pub fn run(args: &ValidateArgs) -> u8 {
         let class = args.class.clone().map(|c| format!("{c}.")).unwrap_or_default();
         input.methods = args.sequences.iter().map(|m| format!("{class}{m}")).collect();
     }
-    let run = match run_analysis(&input, &args.report) {
-        Ok(run) => run,
-        Err(code) => return code,
+    let mut subject = match args.bounds {
+        BoundsArg::Analyze => match run_analysis(&input, &args.report) {
+            Ok(run) => Subject::Analysis(run),
+            Err(code) => return code,
+        },
+        BoundsArg::Check => match checked(&input) {
+            Ok(subject) => subject,
+            Err(code) => return code,
+        },
     };
-    let model = CostModel::from_name(&args.report.cost_model).unwrap_or(CostModel::Instructions);
-    let progress = Progress::start_doing("validating", run.report.methods.len(), args.report.quiet);
+    let model = match args.bounds {
+        BoundsArg::Analyze => CostModel::from_name(&args.report.cost_model).unwrap_or(CostModel::Instructions),
+        BoundsArg::Check => CostModel::Consume,
+    };
+    let progress = Progress::start_doing("validating", subject.methods(), args.report.quiet);
     let advance = |methods: usize| progress.advance(methods);
     let options = ValidateOptions {
         model,
@@ -192,8 +284,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
         replay_prefix: replay_prefix(args),
         progress: Some(&advance),
     };
-    let mut run = run;
-    let result = validate(&run.classes, run.classpath.take(), &run.report, &options);
+    let result = subject.validate(&options);
     progress.finish();
     let validation = match result {
         Ok(validation) => validation,
@@ -226,8 +317,10 @@ pub fn run(args: &ValidateArgs) -> u8 {
             }
         }
     }
-    run.print_summary_line();
-    if run.input_errors {
+    if let Subject::Analysis(run) = &subject {
+        run.print_summary_line();
+    }
+    if subject.input_errors() {
         EXIT_INPUT_ERROR
     } else if validation.violations() > 0 {
         EXIT_VIOLATION

@@ -1,6 +1,11 @@
 //! Signature mode: a method's instances from its parameter types (ints, longs, arrays, strings,
 //! boxes; Korat structures for objects of program classes and for the receiver), in the largest
 //! scope up to `max_size` whose instances fit `max_instances`, run on the VM and checked.
+//!
+//! A method with a `@Requires` gets only instances that satisfy it: Korat searches each reference
+//! argument's structures with what the precondition requires of that argument alone as its
+//! predicate, and whole instances that do not satisfy the precondition are dropped (Tempo's
+//! `_ignoreIf`), keeping their numbers, so that replays still find them.
 
 use super::tally::{detail, Tally};
 use super::{blank, BoundToCheck, MethodValidation, ValidateOptions};
@@ -8,9 +13,10 @@ use jresa_analyses::bounds::CostModel;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::{MethodBound, Verdict};
 use jresa_gpu_validate::generate::{
-    decode, explore, instance, Choices, Domain, Finitization, Generated, KoratError, RepOk, Settings,
+    decode, explore, instance, instance_count, Choices, Domain, Finitization, Generated, KoratError, RepOk, Settings,
     StructurePredicate,
 };
+use jresa_gpu_validate::requires::{Precondition, RequiresPredicate};
 use jresa_gpu_validate::{ClassSource, CpuBackend, Limits, Package, RunConfig, Value};
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
@@ -47,41 +53,53 @@ pub(crate) fn parameter_types(source: &dyn ClassSource, bound: &BoundToCheck) ->
     Ok((types, method.is_static()))
 }
 
+/// What the structures of one argument must satisfy: what the precondition requires of it
+/// alone (by argument position), else the class's `repOK()` or acyclicity.
+type StructureKey = (String, bool, Option<usize>);
+
 /// The domains of a method's parameters at one scope; Korat structures are searched once per
-/// class and nullability.
+/// class, nullability and argument precondition.
 struct Domains<'p> {
     package: &'p Package,
     source: &'p dyn ClassSource,
     settings: Settings,
     limit: usize,
-    structures: HashMap<(String, bool), Result<Domain, String>>,
+    structures: HashMap<StructureKey, Result<Domain, String>>,
     too_many: bool,
     /// Whether the method is a constructor (its receiver is a fresh object).
     constructor: bool,
+    /// Per argument, what the precondition requires of it alone.
+    requires: &'p [Option<Precondition>],
 }
 
 impl Domains<'_> {
-    /// The structures of `class` (a receiver when `nullable` is false).
-    fn structures(&mut self, class: &str, nullable: bool) -> Option<Domain> {
-        let key = (class.to_owned(), nullable);
+    /// The structures of `class` (a receiver when `nullable` is false) for argument `argument`.
+    fn structures(&mut self, class: &str, nullable: bool, argument: Option<usize>) -> Option<Domain> {
+        let argument = argument.filter(|&k| self.requires.get(k).is_some_and(Option::is_some));
+        let key = (class.to_owned(), nullable, argument);
         if let Some(found) = self.structures.get(&key) {
             return found.as_ref().ok().cloned();
         }
-        let result = self.search(class, nullable);
+        let result = self.search(class, nullable, argument);
         let domain = result.as_ref().ok().cloned();
         self.structures.insert(key, result);
         domain
     }
 
-    fn search(&mut self, class: &str, nullable: bool) -> Result<Domain, String> {
+    fn search(&mut self, class: &str, nullable: bool, argument: Option<usize>) -> Result<Domain, String> {
         let Some(finitization) = Finitization::new(self.source, class, &self.settings, nullable) else {
             return Err(format!(
                 "{} is not a concrete program class: only null is generated",
                 class.replace('/', ".")
             ));
         };
-        let mut repok = RepOk::new(self.package, class);
-        let predicate = repok.as_mut().map(|p| p as &mut dyn StructurePredicate);
+        let requires = argument.and_then(|k| self.requires[k].as_ref());
+        let mut by_requires = requires.map(RequiresPredicate);
+        let mut repok = RepOk::new(self.package, class).filter(|_| by_requires.is_none());
+        let predicate = match by_requires.as_mut() {
+            Some(p) => Some(p as &mut dyn StructurePredicate),
+            None => repok.as_mut().map(|p| p as &mut dyn StructurePredicate),
+        };
         let max_candidates = self.limit * CANDIDATES_PER_INSTANCE + 10_000;
         match finitization.search(predicate, self.limit, max_candidates) {
             Ok(found) => Ok(Domain::OneOf(found.structures)),
@@ -106,13 +124,14 @@ impl Domains<'_> {
                 }])
             } else if receiver {
                 let class = &ty[1..ty.len() - 1];
-                match self.structures(class, false) {
+                match self.structures(class, false, Some(k)) {
                     Some(domain) => domain,
                     None if self.too_many => return Err(ScopeError::TooMany),
                     None => {
+                        let argument = Some(k).filter(|&k| self.requires.get(k).is_some_and(Option::is_some));
                         let reason = self
                             .structures
-                            .get(&(class.to_owned(), false))
+                            .get(&(class.to_owned(), false, argument))
                             .and_then(|r| r.as_ref().err().cloned())
                             .unwrap_or_default();
                         return Err(ScopeError::Failed(format!("no receivers can be generated: {reason}")));
@@ -120,7 +139,9 @@ impl Domains<'_> {
                 }
             } else {
                 let settings = self.settings.clone();
-                Domain::for_descriptor(ty, &settings, &mut |class| self.structures(class, true))
+                // The argument's own precondition applies to it, not to the elements of an array.
+                let argument = ty.starts_with('L').then_some(k);
+                Domain::for_descriptor(ty, &settings, &mut |class| self.structures(class, true, argument))
             };
             if self.too_many {
                 return Err(ScopeError::TooMany);
@@ -131,36 +152,82 @@ impl Domains<'_> {
     }
 }
 
-/// A scope and the instances generated at it.
-type ScopeInstances = (u32, Vec<Generated<Vec<Value>>>);
+/// A scope, the instances generated at it that satisfy the precondition, and how many did not.
+type ScopeInstances = (u32, Vec<Generated<Vec<Value>>>, usize);
+
+/// The method being generated for: its parameter types, whether it is static and whether it is
+/// a constructor, and its precondition.
+pub(crate) struct Signature<'a> {
+    types: &'a [String],
+    is_static: bool,
+    constructor: bool,
+    precondition: Option<&'a Precondition>,
+    /// Per argument, what the precondition requires of it alone.
+    requires: Vec<Option<Precondition>>,
+}
+
+impl<'a> Signature<'a> {
+    fn new(types: &'a [String], is_static: bool, constructor: bool, precondition: Option<&'a Precondition>) -> Self {
+        let requires = (0..types.len())
+            .map(|k| precondition.and_then(|p| p.for_argument(k)))
+            .collect();
+        Signature {
+            types,
+            is_static,
+            constructor,
+            precondition,
+            requires,
+        }
+    }
+
+    fn domains<'p>(&'p self, package: &'p Package, source: &'p dyn ClassSource, size: u32, limit: usize) -> Domains<'p> {
+        Domains {
+            package,
+            source,
+            settings: Settings::with_size(size),
+            limit,
+            structures: HashMap::new(),
+            too_many: false,
+            constructor: self.constructor,
+            requires: &self.requires,
+        }
+    }
+
+    /// Whether an instance satisfies the precondition (every one does when there is none).
+    fn admits(&self, args: &[Value]) -> bool {
+        self.precondition.is_none_or(|p| p.holds(args))
+    }
+}
 
 /// The domains and instances of the largest scope up to `max_size` within `limit` instances.
 fn largest_scope(
     package: &Package,
     source: &dyn ClassSource,
-    types: &[String],
-    (is_static, constructor): (bool, bool),
+    signature: &Signature<'_>,
     options: &ValidateOptions<'_>,
 ) -> Result<ScopeInstances, String> {
+    let (types, is_static) = (signature.types, signature.is_static);
     let mut best: Option<ScopeInstances> = None;
     for size in 0..=options.max_size {
-        let mut domains = Domains {
-            package,
-            source,
-            settings: Settings::with_size(size),
-            limit: options.max_instances,
-            structures: HashMap::new(),
-            too_many: false,
-            constructor,
-        };
+        let mut domains = signature.domains(package, source, size, options.max_instances);
         let domains = match domains.of(types, is_static) {
             Ok(domains) => domains,
             Err(ScopeError::TooMany) => break,
             Err(ScopeError::Failed(reason)) => return Err(reason),
         };
+        // The domains are finite trees of choices: a scope with too many instances is known
+        // before any is built.
+        if instance_count(&domains).is_none_or(|n| n > options.max_instances as u128) {
+            break;
+        }
         let program = |c: &mut Choices| instance(&domains, c);
         match explore(&program, options.strategy, options.max_instances) {
-            Ok(found) => best = Some((size, found)),
+            Ok(found) => {
+                let total = found.len();
+                let admitted: Vec<_> = found.into_iter().filter(|g| signature.admits(&g.value)).collect();
+                let dropped = total - admitted.len();
+                best = Some((size, admitted, dropped));
+            }
             Err(_) => break,
         }
     }
@@ -176,20 +243,13 @@ fn largest_scope(
 fn replayed_instance(
     package: &Package,
     source: &dyn ClassSource,
-    types: &[String],
-    (is_static, constructor): (bool, bool),
+    signature: &Signature<'_>,
     options: &ValidateOptions<'_>,
     number: u128,
 ) -> Result<Vec<Generated<Vec<Value>>>, String> {
-    let mut domains = Domains {
-        package,
-        source,
-        settings: Settings::with_size(options.max_size),
-        limit: usize::MAX / (2 * CANDIDATES_PER_INSTANCE),
-        structures: HashMap::new(),
-        too_many: false,
-        constructor,
-    };
+    let (types, is_static) = (signature.types, signature.is_static);
+    let limit = usize::MAX / (2 * CANDIDATES_PER_INSTANCE);
+    let mut domains = signature.domains(package, source, options.max_size, limit);
     let domains = match domains.of(types, is_static) {
         Ok(domains) => domains,
         Err(ScopeError::TooMany) => return Err("too many structures".into()),
@@ -197,7 +257,8 @@ fn replayed_instance(
     };
     let program = |c: &mut Choices| instance(&domains, c);
     match decode(&program, number) {
-        Some(value) => Ok(vec![Generated { number, value }]),
+        Some(value) if signature.admits(&value) => Ok(vec![Generated { number, value }]),
+        Some(_) => Err(format!("instance {number} does not satisfy the @Requires")),
         None => Err(format!("there is no instance {number} at size {}", options.max_size)),
     }
 }
@@ -240,6 +301,7 @@ pub(crate) fn validate_method(
     package: &Package,
     source: &dyn ClassSource,
     bound_to_check: &BoundToCheck,
+    precondition: Option<&Result<Precondition, String>>,
     options: &ValidateOptions<'_>,
 ) -> MethodValidation {
     let mut out = blank(bound_to_check);
@@ -253,14 +315,22 @@ pub(crate) fn validate_method(
             return out;
         }
     };
-    let kind = (is_static, bound_to_check.name == "<init>");
-    let generated = match options.instance {
-        Some(number) => {
-            replayed_instance(package, source, &types, kind, options, number).map(|found| (options.max_size, found))
+    let precondition = match precondition {
+        Some(Ok(precondition)) => Some(precondition),
+        Some(Err(reason)) => {
+            out.reason = Some(format!("instances from the signature only: the @Requires cannot be decided ({reason})"));
+            None
         }
-        None => largest_scope(package, source, &types, kind, options),
+        None => None,
     };
-    let (size, instances) = match generated {
+    out.requires = precondition.map(|p| p.text.clone());
+    let signature = Signature::new(&types, is_static, bound_to_check.name == "<init>", precondition);
+    let generated = match options.instance {
+        Some(number) => replayed_instance(package, source, &signature, options, number)
+            .map(|found| (options.max_size, found, 0)),
+        None => largest_scope(package, source, &signature, options),
+    };
+    let (size, instances, dropped) = match generated {
         Ok(found) => found,
         Err(reason) => {
             out.reason = Some(format!("no instances: {reason}"));
@@ -268,6 +338,7 @@ pub(crate) fn validate_method(
         }
     };
     out.max_size = Some(size);
+    out.outside_requires = dropped;
     check_instances(
         package,
         bound_to_check,
@@ -298,7 +369,7 @@ pub(crate) fn check_instances(
         .par_iter()
         .map(|g| {
             let (measures, size) = bound.prepare(&g.value).ok()?;
-            let value = bound.value_at(&measures)?.to_f64().unwrap_or(f64::MAX);
+            let value = bound.value_at(&g.value, &measures).ok()?.to_f64().unwrap_or(f64::MAX);
             Some((size, value))
         })
         .collect();

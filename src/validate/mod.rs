@@ -10,17 +10,22 @@
 //! use to inject wrong bounds); nothing else differs between the two.**
 
 mod instances;
+mod requires;
 mod sequences;
 mod tally;
 
 use crate::analyze::{AnalysisReport, MethodReport};
+use crate::check::{CheckReport, MethodCheck};
 use crate::classfile::{ClassFile, ClassPath};
 use crate::vm_source::JvmClassSource;
 use jresa_analyses::bounds::CostModel;
-use jresa_gpu_validate::check::MethodBound;
+use jresa_analyses::amortised::session::Status;
+use jresa_gpu_validate::check::{BoundForm, MethodBound};
 use jresa_gpu_validate::generate::Strategy;
+use jresa_gpu_validate::requires::Precondition;
 use jresa_gpu_validate::sequence::SequenceSettings;
 use jresa_gpu_validate::{ClassSource, Package};
+use num_rational::BigRational;
 use serde::Serialize;
 
 pub use tally::{InstanceDetail, SizeRow};
@@ -96,13 +101,17 @@ pub struct BoundToCheck {
     pub status: String,
     pub source_file: Option<String>,
     pub line: Option<u32>,
+    /// For a bound of `jresa check`: the values of the method's resource variables. The bound is
+    /// the potential its `@Requires` gives each instance (`bound` is filled in from the classfile
+    /// when the validation starts).
+    pub resources: Option<Vec<(String, BigRational)>>,
 }
 
 impl BoundToCheck {
     /// The bound of an analysed method.
     pub fn of_report(report: &MethodReport) -> BoundToCheck {
         let bound = report.bound.as_ref().map(|expr| MethodBound {
-            expr: expr.clone(),
+            form: BoundForm::Closed(expr.clone()),
             parameters: report.parameters.clone(),
             ranges: report
                 .parameter_ranges
@@ -126,6 +135,35 @@ impl BoundToCheck {
             status: report.status.clone(),
             source_file: report.source_file.clone(),
             line: report.line,
+            resources: None,
+        }
+    }
+
+    /// The bound `jresa check` proved for an annotated method (verified or inferred), checked
+    /// under the consume model; a method whose specification failed has none.
+    pub fn of_check(method: &MethodCheck) -> BoundToCheck {
+        let resources = method
+            .outcome
+            .as_ref()
+            .filter(|o| matches!(o.status, Status::Verified | Status::Inferred))
+            .map(|o| o.resource_variables.clone());
+        let reason = match (&resources, &method.reason) {
+            (Some(_), _) => None,
+            (None, Some(reason)) => Some(format!("no bound ({}): {reason}", method.status)),
+            (None, None) => Some(format!("no bound ({})", method.status)),
+        };
+        BoundToCheck {
+            class: method.class.replace('.', "/"),
+            name: method.name.clone(),
+            descriptor: method.descriptor.clone(),
+            bound: None,
+            bound_text: method.bound.clone(),
+            complexity: None,
+            reason,
+            status: method.status.clone(),
+            source_file: method.source_file.clone(),
+            line: method.method_line,
+            resources,
         }
     }
 }
@@ -184,6 +222,11 @@ pub struct MethodValidation {
     pub reason: Option<String>,
     /// The scope the instances cover (signature mode).
     pub max_size: Option<u32>,
+    /// The `@Requires` the instances satisfy (signature mode; instances from the signature that
+    /// do not satisfy it are dropped, as Tempo's `_ignoreIf`).
+    pub requires: Option<String>,
+    /// Instances from the signature dropped for not satisfying `requires`.
+    pub outside_requires: usize,
     /// Instances run.
     pub instances: usize,
     /// Instances judged against the bound.
@@ -227,6 +270,22 @@ impl ValidationReport {
     }
 }
 
+/// Validates the bounds `jresa check` proved (under the consume model, which `options` must
+/// name): each verified or inferred method runs on instances of its `@Requires`, and its cost must
+/// stay within the potential the precondition gives the instance.
+pub fn validate_check(
+    classes: &[ClassFile],
+    classpath: Option<ClassPath>,
+    report: &CheckReport,
+    options: &ValidateOptions<'_>,
+) -> Result<ValidationReport, String> {
+    if options.model != CostModel::Consume {
+        return Err("the bounds of `jresa check` count `Resource.consume` units: use --cost-model consume".into());
+    }
+    let bounds: Vec<BoundToCheck> = report.methods.iter().map(BoundToCheck::of_check).collect();
+    validate_bounds(classes, classpath, &bounds, options)
+}
+
 /// Validates the bounds of an analysis report (methods without a bound are listed, not run).
 pub fn validate(
     classes: &[ClassFile],
@@ -248,6 +307,16 @@ pub fn validate_bounds(
     options: &ValidateOptions<'_>,
 ) -> Result<ValidationReport, String> {
     let source = JvmClassSource::new(classes.iter().cloned(), classpath);
+    let preconditions: Vec<Option<Result<Precondition, String>>> = bounds
+        .iter()
+        .map(|b| requires::precondition(classes, &source, b))
+        .collect();
+    let bounds: Vec<BoundToCheck> = bounds
+        .iter()
+        .zip(&preconditions)
+        .map(|(b, p)| requires::with_potential(b, p.as_ref()))
+        .collect();
+    let bounds = &bounds[..];
     let mut report = ValidationReport {
         version: VALIDATION_VERSION,
         cost_model: options.model.name().to_owned(),
@@ -263,10 +332,14 @@ pub fn validate_bounds(
         return Ok(report);
     }
     let package = build_package(&source, classes, bounds)?;
-    for bound in bounds {
-        report
-            .methods
-            .push(instances::validate_method(&package, &source, bound, options));
+    for (bound, precondition) in bounds.iter().zip(&preconditions) {
+        report.methods.push(instances::validate_method(
+            &package,
+            &source,
+            bound,
+            precondition.as_ref(),
+            options,
+        ));
         if let Some(progress) = options.progress {
             progress(1);
         }
@@ -312,11 +385,13 @@ fn blank(bound: &BoundToCheck) -> MethodValidation {
         bound: bound
             .bound_text
             .clone()
-            .or_else(|| bound.bound.as_ref().map(|b| b.expr.to_string())),
+            .or_else(|| bound.bound.as_ref().map(|b| b.form.to_string())),
         complexity: bound.complexity.clone(),
         parameters: bound.bound.as_ref().map(|b| b.parameters.clone()).unwrap_or_default(),
         reason: bound.reason.clone(),
         max_size: None,
+        requires: None,
+        outside_requires: 0,
         instances: 0,
         checked: 0,
         violations: 0,

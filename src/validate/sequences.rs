@@ -134,6 +134,7 @@ pub(crate) fn validate_sequences(
                     status: "error".into(),
                     source_file: None,
                     line: None,
+                    resources: None,
                 })
         })
         .collect();

@@ -59,6 +59,7 @@ fn verdict_text(verdict: &Verdict) -> String {
         Verdict::Skipped(Skip::OutsideRange { parameter }) => {
             format!("skipped: {parameter} outside the range the bound is proven for")
         }
+        Verdict::Skipped(Skip::OutsideRequires) => "skipped: outside the precondition".into(),
         Verdict::Inconclusive { reason } => format!("inconclusive: {reason}"),
     }
 }
@@ -110,6 +111,7 @@ impl Tally {
                 let key = match skip {
                     Skip::Cyclic => "cyclic structure".to_owned(),
                     Skip::OutsideRange { parameter } => format!("{parameter} outside its proven range"),
+                    Skip::OutsideRequires => "outside the precondition".to_owned(),
                 };
                 *self.skipped.entry(key).or_default() += 1;
             }

@@ -47,6 +47,12 @@ impl CostModel {
 /// The internal name of the class whose `consume` calls the `consume` model counts.
 pub const RESOURCE_CLASS: &str = "jresa/spec/Resource";
 
+/// Whether a method is one of the specification markers (`Resource.consume`, `Loop.invariant`):
+/// static methods that only return, whose classes programs need not ship.
+pub fn is_spec_marker(class: &str, name: &str) -> bool {
+    (class == RESOURCE_CLASS && name == "consume") || (class == "jresa/spec/Loop" && name == "invariant")
+}
+
 /// Whether a statement is a call of `Resource.consume()` or `Resource.consume(int)`.
 pub fn is_consume_call(kind: &StmtKind) -> Option<&MethodRef> {
     match kind {

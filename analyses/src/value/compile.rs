@@ -1093,6 +1093,5 @@ fn is_array_clone(method: &MethodRef) -> bool {
 /// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
 /// whose bodies are a single `return`.
 fn is_marker(method: &MethodRef) -> bool {
-    (method.class == crate::bounds::RESOURCE_CLASS && method.name == "consume")
-        || (method.class == "jresa/spec/Loop" && method.name == "invariant")
+    crate::bounds::is_spec_marker(&method.class, &method.name)
 }

@@ -190,6 +190,30 @@ impl Domain {
         }
     }
 
+    /// How many values the domain generates (`None` past `u128`).
+    pub fn count(&self) -> Option<u128> {
+        let lengths = |max_length: u32, per_element: u128| -> Option<u128> {
+            let mut total: u128 = 0;
+            let mut of_length: u128 = 1;
+            for _ in 0..=max_length {
+                total = total.checked_add(of_length)?;
+                of_length = of_length.checked_mul(per_element)?;
+            }
+            Some(total)
+        };
+        match self {
+            Domain::Int { min, max } => Some((i64::from(*max) - i64::from(*min) + 1).max(0) as u128),
+            Domain::Long { min, max } => Some((i128::from(*max) - i128::from(*min) + 1).max(0) as u128),
+            Domain::Char(units) => Some(units.len() as u128),
+            Domain::Nullable(inner) => inner.count()?.checked_add(1),
+            Domain::Array {
+                max_length, element, ..
+            } => lengths(*max_length, element.count()?),
+            Domain::Str { max_length, alphabet } => lengths(*max_length, alphabet.len() as u128),
+            Domain::OneOf(values) => Some(values.len() as u128),
+        }
+    }
+
     /// Generates one value (its `Value::Ref`s numbered from 0).
     pub fn choose(&self, choices: &mut Choices) -> Result<Value, Stop> {
         Ok(match self {
@@ -243,6 +267,11 @@ impl Domain {
     }
 }
 
+/// How many instances [`instance`] generates over these domains (`None` past `u128`).
+pub fn instance_count(domains: &[Domain]) -> Option<u128> {
+    domains.iter().try_fold(1u128, |total, d| total.checked_mul(d.count()?))
+}
+
 /// The Tempo generator of whole instances: one value per parameter domain, in order, each
 /// argument's object ordinals shifted past the arguments before it.
 pub fn instance(domains: &[Domain], choices: &mut Choices) -> Result<Vec<Value>, Stop> {
@@ -272,9 +301,13 @@ mod tests {
         let all = explore_worklist(&|c: &mut Choices| instance(&arrays, c), 1000).expect("small");
         // null, then lengths 0..=2 over 4 element values.
         assert_eq!(all.len(), 1 + 1 + 4 + 16);
+        assert_eq!(instance_count(&arrays), Some(all.len() as u128));
         let strings = [Domain::for_descriptor("Ljava/lang/String;", &settings, &mut no_classes)];
         let all = explore_worklist(&|c: &mut Choices| instance(&strings, c), 1000).expect("small");
         assert_eq!(all.len(), 1 + 1 + 2 + 4);
+        assert_eq!(instance_count(&strings), Some(all.len() as u128));
+        let both = [ints[0].clone(), strings[0].clone()];
+        assert_eq!(instance_count(&both), Some(5 * 8));
         let distinct: std::collections::HashSet<String> = all.iter().map(|g| format!("{:?}", g.value)).collect();
         assert_eq!(distinct.len(), all.len());
     }

@@ -8,5 +8,5 @@ pub mod domain;
 pub mod korat;
 
 pub use choice::{decode, explore, Choices, Generated, Stop, Strategy, TooMany};
-pub use domain::{instance, Domain, Settings};
+pub use domain::{instance, instance_count, Domain, Settings};
 pub use korat::{Finitization, KoratError, RepOk, StructurePredicate, Structures};

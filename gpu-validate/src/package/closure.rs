@@ -198,7 +198,16 @@ impl Closure {
         } else {
             class
         };
-        self.hierarchy.resolve(class, name, descriptor)
+        let resolved = self.hierarchy.resolve(class, name, descriptor);
+        if resolved.is_none() && jresa_analyses::bounds::is_spec_marker(class, name) && self.info_by_name(class).is_none() {
+            // A marker whose class is missing: `body` runs it as a method that only returns.
+            return Some(Target {
+                class: class.to_owned(),
+                name: name.to_owned(),
+                descriptor: descriptor.to_owned(),
+            });
+        }
+        resolved
     }
 
     /// JVM selection (JVMS 5.4.6) of the method a receiver of class `receiver` runs for the
@@ -408,7 +417,7 @@ impl Discovery<'_> {
             .info_by_name(&key.0)
             .and_then(|info| info.method(&key.1, &key.2))
             .is_some_and(|m| m.is_static())
-            || key.0 == jresa_analyses::bounds::RESOURCE_CLASS;
+            || jresa_analyses::bounds::is_spec_marker(&key.0, &key.1);
         self.closure.method_index.insert(key.clone(), id);
         self.closure.methods.push(MethodEntry {
             key: key.clone(),
@@ -504,9 +513,9 @@ impl Discovery<'_> {
                 "{display} is past the package's budget of {MAX_METHODS} methods"
             ));
         }
-        let marker = class == jresa_analyses::bounds::RESOURCE_CLASS && name == "consume";
+        let marker = jresa_analyses::bounds::is_spec_marker(&class, &name);
         if marker && self.closure.info_by_name(&class).is_none() {
-            // The marker class need not be on the class path: its methods only return.
+            // The marker classes need not be on the class path: their methods only return.
             return Body::Native(Native::NoOp);
         }
         match natives::lookup(&class, &name, &descriptor) {
