@@ -14,6 +14,7 @@ use jresa::classfile::ClassPath;
 use jresa::validate::{validate_bounds, BoundToCheck, ValidateOptions, ValidationStatus};
 use jresa_analyses::bounds::expr::CostExpr;
 use jresa_analyses::bounds::CostModel;
+use jresa_gpu_validate::check::BoundForm;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use report_support::{jresa, validate_sarif};
@@ -232,8 +233,11 @@ fn a_scaled_down_bound_is_caught_and_its_violation_replays() {
     let mut wrong = honest.clone();
     let mut bound = wrong.bound.clone().expect("sum has a bound");
     let quarter = CostExpr::Const(BigRational::new(BigInt::from(1), BigInt::from(4)));
-    bound.expr = CostExpr::mul([quarter, bound.expr]);
-    wrong.bound_text = Some(bound.expr.to_string());
+    let BoundForm::Closed(expr) = bound.form else {
+        panic!("the analysis gives closed forms")
+    };
+    bound.form = BoundForm::Closed(CostExpr::mul([quarter, expr]));
+    wrong.bound_text = Some(bound.form.to_string());
     wrong.bound = Some(bound);
     let mut options = ValidateOptions::new(CostModel::Instructions, 4, 5000);
     options.replay_prefix = "jresa validate tests/data/validate/SortedList.java".into();

@@ -42,6 +42,14 @@ fn method_text(out: &mut String, m: &MethodValidation) {
             m.instances, m.checked, m.violations, m.skipped, m.inconclusive
         );
     }
+    if let Some(requires) = &m.requires {
+        let dropped = match m.outside_requires {
+            0 => String::new(),
+            1 => " (1 instance of the signature outside it dropped)".to_owned(),
+            n => format!(" ({n} instances of the signature outside it dropped)"),
+        };
+        let _ = writeln!(out, "  generated from @Requires {requires}{dropped}");
+    }
     if let (Some(max), Some(median)) = (m.max_ratio, m.median_ratio) {
         let _ = writeln!(
             out,
