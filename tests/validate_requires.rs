@@ -180,7 +180,15 @@ fn instances_come_from_the_preconditions() {
         ("Preconditions.txt", &[][..]),
         ("Preconditions.check.txt", &["--bounds", "check"][..]),
     ] {
-        let mut args = vec!["validate", "--quiet", fixture, "--cost-model", "consume", "--max-size", "3"];
+        let mut args = vec![
+            "validate",
+            "--quiet",
+            fixture,
+            "--cost-model",
+            "consume",
+            "--max-size",
+            "3",
+        ];
         args.extend_from_slice(extra);
         let output = report_support::jresa(dir, &args);
         assert_eq!(output.code, 0, "{}", output.stderr);
@@ -223,7 +231,9 @@ fn the_bounds_of_check_hold_on_every_instance_of_the_check_fixtures() {
 fn a_scaled_down_potential_is_caught() {
     let source = root().join("tests/data/check/Lists.java");
     let classes = check_support::compile_against_specs("validate-requires-scaled", &source);
-    let report = check(&classes, ClassPath::default_jdk().ok().as_ref(), &|_, m| m.name == "sum");
+    let report = check(&classes, ClassPath::default_jdk().ok().as_ref(), &|_, m| {
+        m.name == "sum"
+    });
     let honest = BoundToCheck::of_check(&report.methods[0]);
     let mut wrong = honest.clone();
     // `sum` consumes one unit per cell; claim half of that.
@@ -232,12 +242,16 @@ fn a_scaled_down_potential_is_caught() {
         *value = value.clone() / int(2);
     }
     let options = ValidateOptions::new(CostModel::Consume, 3, 5000);
-    let validation = validate_bounds(&classes, ClassPath::default_jdk().ok(), &[honest, wrong], &options).expect("runs");
+    let validation =
+        validate_bounds(&classes, ClassPath::default_jdk().ok(), &[honest, wrong], &options).expect("runs");
     let (kept, caught) = (&validation.methods[0], &validation.methods[1]);
     assert_eq!(kept.status, ValidationStatus::Confirmed, "{kept:?}");
     assert_eq!(caught.status, ValidationStatus::Violated, "{caught:?}");
     assert_eq!(caught.checked, kept.checked);
     // Lists of one cell or more: 1 > 1/2, ..., only the empty list is within.
     assert_eq!(caught.violations, caught.checked - 1);
-    assert!(caught.violating_instances[0].bound.as_deref() == Some("1/2"), "{caught:?}");
+    assert!(
+        caught.violating_instances[0].bound.as_deref() == Some("1/2"),
+        "{caught:?}"
+    );
 }

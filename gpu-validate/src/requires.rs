@@ -533,7 +533,10 @@ pub struct RequiresPredicate<'a>(pub &'a Precondition);
 
 impl StructurePredicate for RequiresPredicate<'_> {
     fn check(&mut self, structure: &Value) -> Result<(bool, Vec<FieldRead>), String> {
-        Ok((self.0.holds(std::slice::from_ref(structure)), every_field_read(structure)))
+        Ok((
+            self.0.holds(std::slice::from_ref(structure)),
+            every_field_read(structure),
+        ))
     }
 }
 

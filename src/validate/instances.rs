@@ -180,7 +180,13 @@ impl<'a> Signature<'a> {
         }
     }
 
-    fn domains<'p>(&'p self, package: &'p Package, source: &'p dyn ClassSource, size: u32, limit: usize) -> Domains<'p> {
+    fn domains<'p>(
+        &'p self,
+        package: &'p Package,
+        source: &'p dyn ClassSource,
+        size: u32,
+        limit: usize,
+    ) -> Domains<'p> {
         Domains {
             package,
             source,
@@ -318,7 +324,9 @@ pub(crate) fn validate_method(
     let precondition = match precondition {
         Some(Ok(precondition)) => Some(precondition),
         Some(Err(reason)) => {
-            out.reason = Some(format!("instances from the signature only: the @Requires cannot be decided ({reason})"));
+            out.reason = Some(format!(
+                "instances from the signature only: the @Requires cannot be decided ({reason})"
+            ));
             None
         }
         None => None,
@@ -326,8 +334,9 @@ pub(crate) fn validate_method(
     out.requires = precondition.map(|p| p.text.clone());
     let signature = Signature::new(&types, is_static, bound_to_check.name == "<init>", precondition);
     let generated = match options.instance {
-        Some(number) => replayed_instance(package, source, &signature, options, number)
-            .map(|found| (options.max_size, found, 0)),
+        Some(number) => {
+            replayed_instance(package, source, &signature, options, number).map(|found| (options.max_size, found, 0))
+        }
         None => largest_scope(package, source, &signature, options),
     };
     let (size, instances, dropped) = match generated {
@@ -339,6 +348,12 @@ pub(crate) fn validate_method(
     };
     out.max_size = Some(size);
     out.outside_requires = dropped;
+    if instances.is_empty() && dropped > 0 {
+        out.reason = Some(format!(
+            "no instance up to scope {size} satisfies the @Requires ({dropped} generated from the signature)"
+        ));
+        return out;
+    }
     check_instances(
         package,
         bound_to_check,

@@ -50,7 +50,10 @@ pub(crate) fn precondition(
 
 /// The bound to check of a method: for a bound of `jresa check`, the potential of its
 /// precondition at the proven resource values (or why there is none); other bounds unchanged.
-pub(crate) fn with_potential(bound: &BoundToCheck, precondition: Option<&Result<Precondition, String>>) -> BoundToCheck {
+pub(crate) fn with_potential(
+    bound: &BoundToCheck,
+    precondition: Option<&Result<Precondition, String>>,
+) -> BoundToCheck {
     let mut out = bound.clone();
     let Some(resources) = &bound.resources else {
         return out;

@@ -199,7 +199,10 @@ impl Closure {
             class
         };
         let resolved = self.hierarchy.resolve(class, name, descriptor);
-        if resolved.is_none() && jresa_analyses::bounds::is_spec_marker(class, name) && self.info_by_name(class).is_none() {
+        if resolved.is_none()
+            && jresa_analyses::bounds::is_spec_marker(class, name)
+            && self.info_by_name(class).is_none()
+        {
             // A marker whose class is missing: `body` runs it as a method that only returns.
             return Some(Target {
                 class: class.to_owned(),
