@@ -369,8 +369,17 @@ pub(crate) fn eliminate(
                     lower.expression(),
                     positive_coefficient / common,
                 ) {
-                    Some(expression) => next.push(Constraint::greater_or_equal_zero(expression)),
-                    None => exact = false,
+                    // A combination whose coefficients are huge (products of constants near
+                    // the types' limits) makes every later linear program slow; dropping it only
+                    // enlarges the projection.
+                    Some(expression)
+                        if expression
+                            .terms()
+                            .all(|(_, c)| c.unsigned_abs() <= limits::MAX_COMBINED_COEFFICIENT) =>
+                    {
+                        next.push(Constraint::greater_or_equal_zero(expression))
+                    }
+                    Some(_) | None => exact = false,
                 }
             }
         }

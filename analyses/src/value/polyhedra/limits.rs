@@ -28,3 +28,11 @@ pub const REDUNDANCY_REMOVAL_THRESHOLD: usize = 12;
 /// constraints took 450 ms in a 10-dimensional join, one keeping 33 took 15 ms. Past this a join
 /// falls back to its template hull and a projection keeps the sparsest rows.
 pub const MAX_ELIMINATION_ROWS: usize = 64;
+
+/// The largest coefficient (on a dimension) a Fourier–Motzkin combination may have to be kept.
+/// Combinations of constraints that carry the types' limits (`2^31 - 16`, ...) as coefficients
+/// of the hull's lifted dimensions reach `2^31` and more, and the exact simplex of every later
+/// redundancy test then works on rationals of hundreds of bits (seconds per join); such rows
+/// are rarely facets of a useful invariant. Dropping a combination keeps the projection sound
+/// (larger).
+pub const MAX_COMBINED_COEFFICIENT: u64 = 1 << 24;
