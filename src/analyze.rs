@@ -652,6 +652,10 @@ fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractPr
         let line = ir.line_of(head.pc);
         let ranking_function = info.ranking.as_ref().map(|r| match r {
             Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, &head_names),
+            Ranking::Absolute(f) => {
+                let absolute: Vec<String> = head_names.iter().map(|n| format!("abs({n})")).collect();
+                affine_text(f, &absolute)
+            }
             Ranking::Doubling { growing, bound } => {
                 format!(
                     "log2({} / {})",

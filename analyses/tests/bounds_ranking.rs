@@ -95,3 +95,25 @@ fn wrong_candidates_fail_the_exact_check() {
     });
     assert!(!verify(2, &[&t], &wrong));
 }
+
+#[test]
+fn loops_whose_variable_changes_sign_are_ranked_by_its_absolute_value() {
+    // Variable x: x > 0 steps to -(x - 1); x < 0 steps to -(x + 1). No linear function decreases
+    // on both; |x| does.
+    let positive = Polyhedron::from_constraints(2, [ge(&[(0, 1)], -1), eq(&[(1, 1), (0, 1)], -1)]);
+    let negative = Polyhedron::from_constraints(2, [ge(&[(0, -1)], -1), eq(&[(1, 1), (0, 1)], 1)]);
+    let transitions = [positive, negative];
+    let found = find(1, &transitions).expect("a ranking function");
+    let Ranking::Absolute(f) = &found else {
+        panic!("{found:?}")
+    };
+    assert_eq!(f.coefficients, vec![r(1)]);
+    let live: Vec<&Polyhedron> = transitions.iter().collect();
+    assert!(verify(1, &live, &found));
+    // A variable that grows in absolute value is not ranked: x > 0 steps to -(x + 1).
+    let growing = Polyhedron::from_constraints(2, [ge(&[(0, 1)], -1), eq(&[(1, 1), (0, 1)], 1)]);
+    let escaping = [growing, transitions[1].clone()];
+    assert!(find(1, &escaping).is_none());
+    let live: Vec<&Polyhedron> = escaping.iter().collect();
+    assert!(!verify(1, &live, &found), "the same function fails there");
+}

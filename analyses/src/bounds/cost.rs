@@ -224,6 +224,31 @@ fn iterations_of(ranking: &Ranking) -> CostExpr {
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
+        Ranking::Absolute(f) => {
+            // f(|x|) = L(x) + Σ c_i·|x_i| over the positive coefficients (a negative one only
+            // stands on a variable that is never negative, where |x_i| = x_i), and
+            // max(0, L + S) ≤ nat(L) + S with |x_i| = nat(x_i) + nat(-x_i).
+            let mut rest = Linear::constant(0);
+            rest.constant = f.constant.clone();
+            let mut parts = Vec::new();
+            for (i, c) in f.coefficients.iter().enumerate() {
+                if c.is_zero() {
+                    continue;
+                }
+                let mut term = Linear::constant(0);
+                term.terms.insert(input_name(i), c.clone());
+                if num_traits::Signed::is_positive(c) {
+                    let mut negated = Linear::constant(0);
+                    negated.terms.insert(input_name(i), -c.clone());
+                    parts.push(CostExpr::nat(term));
+                    parts.push(CostExpr::nat(negated));
+                } else {
+                    rest = rest.plus(&term);
+                }
+            }
+            parts.push(CostExpr::nat(rest));
+            CostExpr::add(parts)
+        }
     }
 }
 

@@ -6,7 +6,13 @@
 //! - **linear**: `f(x) ≥ 1` on every transition and `f(x) - f(x') ≥ 1`: at most `nat(f(x0))` iterations;
 //! - **halving**: `f(x) ≥ 1` and `f(x) ≥ 2·f(x')`: at most `log2(nat(f(x0))+1)` (bits) iterations;
 //! - **doubling**: `g(x) ≥ 1`, `g(x') ≥ 2·g(x)`, `h(x) - g(x) ≥ 1`, `h(x') ≤ h(x)`: at most
-//!   `log2(nat(h(x0)-1)+1)` iterations (a growing variable that stays below a bound).
+//!   `log2(nat(h(x0)-1)+1)` iterations (a growing variable that stays below a bound);
+//! - **absolute**: a linear ranking function of the variables' absolute values, for loops whose
+//!   variables change sign (Euclid's algorithm with `%` on any ints): each transition is split by
+//!   the signs of the (at most [`MAX_SIGNED`]) variables that may be negative before or after it,
+//!   each piece is mapped to the absolute values (exactly: a dimension negated), and a linear
+//!   ranking function with non-negative coefficients on those variables is searched on the pieces:
+//!   at most `nat(f(|x0|))` iterations.
 //!
 //! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
 //! are rounded to small rationals and every condition is re-proved by exact polyhedral entailment.
@@ -18,6 +24,10 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// Variables that may be negative an absolute ranking function splits on (each doubles the
+/// pieces of a transition twice: before and after).
+pub const MAX_SIGNED: usize = 3;
 
 /// The largest number of a transition's constraint that enters the floating-point LP.
 const LP_MAGNITUDE: u64 = 1 << 40;
@@ -38,6 +48,9 @@ pub enum Ranking {
     Halving(Affine),
     /// At most `log2(nat(bound(x0)-1)+1)` iterations, where `growing` at least doubles each time.
     Doubling { growing: Affine, bound: Affine },
+    /// At most `nat(f(|x0|))` iterations: `f` applies to the absolute values of the variables
+    /// (its coefficients on variables that may be negative are non-negative).
+    Absolute(Affine),
 }
 
 /// An affine function of `2n` variables to be required non-negative on a transition, as the sum
@@ -66,6 +79,69 @@ pub fn find(n: usize, transitions: &[Polyhedron]) -> Option<Ranking> {
     halving(n, &live)
         .or_else(|| doubling(n, &live))
         .or_else(|| linear(n, &live))
+        .or_else(|| absolute(n, &live))
+}
+
+/// The variables that may be negative before or after some transition.
+fn signed_variables(n: usize, transitions: &[&Polyhedron]) -> Vec<usize> {
+    (0..n)
+        .filter(|&i| {
+            transitions.iter().any(|t| {
+                [i, n + i]
+                    .iter()
+                    .any(|&d| !t.entails(&Constraint::greater_or_equal_zero(LinearExpr::variable(d))))
+            })
+        })
+        .collect()
+}
+
+/// The pieces of the transitions by the signs of `signed` variables, before and after, each
+/// mapped to the absolute values (a variable negative in a piece has its dimension negated).
+/// `None` when a constraint's coefficient cannot be negated in 64 bits.
+fn absolute_pieces(n: usize, transitions: &[&Polyhedron], signed: &[usize]) -> Option<Vec<Polyhedron>> {
+    let dims: Vec<usize> = signed.iter().flat_map(|&i| [i, n + i]).collect();
+    let mut pieces = Vec::new();
+    for transition in transitions {
+        for signs in 0u32..(1 << dims.len()) {
+            let negative = |d: usize| dims.iter().position(|&x| x == d).is_some_and(|k| signs & (1 << k) != 0);
+            let mut piece = Polyhedron::universe(transition.dimensions());
+            for constraint in transition.constraints() {
+                let expression = constraint.expression();
+                let mut coefficients = expression.coefficients().to_vec();
+                for (d, c) in coefficients.iter_mut().enumerate() {
+                    if negative(d) {
+                        *c = c.checked_neg()?;
+                    }
+                }
+                piece.add_constraint(Constraint::new(
+                    LinearExpr::new(coefficients, expression.constant_term()),
+                    constraint.relation(),
+                ));
+            }
+            // In the piece every split variable is its absolute value: non-negative.
+            for &d in &dims {
+                piece.add_constraint(Constraint::greater_or_equal_zero(LinearExpr::variable(d)));
+            }
+            if !piece.is_empty() {
+                pieces.push(piece);
+            }
+        }
+    }
+    Some(pieces)
+}
+
+fn absolute(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+    let signed = signed_variables(n, transitions);
+    if signed.is_empty() || signed.len() > MAX_SIGNED {
+        return None;
+    }
+    let pieces = absolute_pieces(n, transitions, &signed)?;
+    let live: Vec<&Polyhedron> = pieces.iter().collect();
+    let Some(Ranking::Linear(f)) = linear(n, &live) else {
+        return None;
+    };
+    let ranking = Ranking::Absolute(f);
+    verify(n, transitions, &ranking).then_some(ranking)
 }
 
 fn linear(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
@@ -382,6 +458,17 @@ pub fn verify(n: usize, transitions: &[&Polyhedron], ranking: &Ranking) -> bool 
             exact_constraint(n, &[(1, f, false)], &-one.clone()),
             exact_constraint(n, &[(1, f, false), (-2, f, true)], &zero),
         ],
+        Ranking::Absolute(f) => {
+            let signed = signed_variables(n, transitions);
+            if signed.iter().any(|&i| f.coefficients[i].is_negative()) {
+                return false;
+            }
+            let Some(pieces) = absolute_pieces(n, transitions, &signed) else {
+                return false;
+            };
+            let live: Vec<&Polyhedron> = pieces.iter().collect();
+            return verify(n, &live, &Ranking::Linear(f.clone()));
+        }
         Ranking::Doubling { growing, bound } => vec![
             exact_constraint(n, &[(1, growing, false)], &-one.clone()),
             exact_constraint(n, &[(1, growing, true), (-2, growing, false)], &zero),
