@@ -276,7 +276,15 @@ struct PathMode {
     /// add `iteration cost · count(args, outs)` to an accumulator dimension placed right after
     /// the head's inputs, which every transition then carries as its last dimension.
     amortise: bool,
+    /// Rules that call auxiliary operations (`%`, `/`, shifts, ...) are split by the operations'
+    /// cases (see [`aux_variants`]), so that transitions keep disjunctions the operations'
+    /// convex post-conditions lose (`|x % y| < |y|` over all signs).
+    split_aux: bool,
 }
+
+/// Variants of a rule split per auxiliary operation it calls, at most this many; past it the
+/// rule is not split.
+const MAX_AUX_VARIANTS: usize = 64;
 
 /// What `rule_cost` finds of one rule.
 struct RuleOutcome {
@@ -728,7 +736,14 @@ impl<'a> Solver<'a> {
             // procedures the path continues in start after the leading dimensions.
             let offset = path.offset;
             let skip = accumulator.filter(|_| offset == base);
-            for rule in &proc.rules {
+            let split: Vec<AbstractRule>;
+            let rules: &[AbstractRule] = if mode.split_aux {
+                split = proc.rules.iter().flat_map(|r| self.aux_variants(r)).collect();
+                &split
+            } else {
+                &proc.rules
+            };
+            for rule in rules {
                 if done.len() + pending.len() > MAX_PATHS {
                     return Err(format!(
                         "more than {MAX_PATHS} paths through the loop of {}",
@@ -851,11 +866,30 @@ impl<'a> Solver<'a> {
         };
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
-        let plain = PathMode { amortise: false };
-        let first = self.paths(head, component, &pre, 0, &params, plain)?;
-        let transitions: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let mut plain = PathMode {
+            amortise: false,
+            split_aux: false,
+        };
+        let mut first = self.paths(head, component, &pre, 0, &params, plain)?;
+        let mut transitions: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let mut ranking = ranking::find(inputs, &transitions);
+        if ranking.is_none() {
+            // The cases of the operations the loop runs may rank it where their hull does not.
+            let split = PathMode {
+                amortise: false,
+                split_aux: true,
+            };
+            if let Ok(paths) = self.paths(head, component, &pre, 0, &params, split) {
+                let more: Vec<Polyhedron> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+                if let Some(found) = ranking::find(inputs, &more) {
+                    ranking = Some(found);
+                    transitions = more;
+                    first = paths;
+                    plain = split;
+                }
+            }
+        }
         let never_exits = !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
-        let ranking = ranking::find(inputs, &transitions);
         let Some(ranking) = ranking else {
             self.loops.push(LoopInfo {
                 head,
@@ -1008,7 +1042,10 @@ impl<'a> Solver<'a> {
         }
         let n = self.program.procs[head].inputs;
         let params: Vec<Dimension> = (0..n).collect();
-        let mode = PathMode { amortise: true };
+        let mode = PathMode {
+            amortise: true,
+            split_aux: false,
+        };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
         let phi = ranking::potential(n, &spending)?;
@@ -1114,6 +1151,70 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
 }
 
 /// A rule with every dimension moved up by `offset`.
+impl Solver<'_> {
+    /// The variants of a rule with each call of an auxiliary operation followed by the
+    /// constraints of one of the operation's cases (over the call's arguments and outputs, and a
+    /// fresh dimension for the case's other result), at most [`MAX_AUX_VARIANTS`]; the rule
+    /// itself when it calls none or would have more. Every run of the rule follows one variant:
+    /// the cases cover every input on which the operation completes.
+    fn aux_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
+        let mut variants = vec![rule.clone()];
+        for (k, item) in rule.items.iter().enumerate() {
+            let Item::Call { callee, args, outs } = item else {
+                continue;
+            };
+            let aux = &self.program.procs[*callee];
+            if !matches!(aux.origin, Origin::Aux(_)) || aux.rules.len() < 2 {
+                continue;
+            }
+            if variants.len() * aux.rules.len() > MAX_AUX_VARIANTS {
+                return vec![rule.clone()];
+            }
+            let mut next = Vec::with_capacity(variants.len() * aux.rules.len());
+            for variant in &variants {
+                for case in &aux.rules {
+                    // Case dimensions: inputs, outputs, then locals (fresh in the variant).
+                    let fresh = variant.dims;
+                    let map = |d: Dimension| -> Dimension {
+                        if d < aux.inputs {
+                            args[d]
+                        } else if d < aux.inputs + aux.outputs {
+                            outs[d - aux.inputs]
+                        } else {
+                            fresh + d - aux.inputs - aux.outputs
+                        }
+                    };
+                    let extra = case.dims.saturating_sub(aux.inputs + aux.outputs);
+                    let constraints: Option<Vec<Constraint>> = case
+                        .guard
+                        .iter()
+                        .map(|c| {
+                            let terms: Vec<(Dimension, i64)> =
+                                c.expression().terms().map(|(d, a)| (map(d), a)).collect();
+                            Some(Constraint::new(
+                                LinearExpr::from_terms(&terms, c.expression().constant_term())?,
+                                c.relation(),
+                            ))
+                        })
+                        .collect();
+                    let Some(constraints) = constraints else {
+                        return vec![rule.clone()];
+                    };
+                    let mut with_case = variant.clone();
+                    with_case.dims += extra;
+                    // The item index is the same in every variant: constraints go right after
+                    // the call, shifting later items by the ones inserted before.
+                    let position = k + 1 + (with_case.items.len() - rule.items.len());
+                    with_case.items.insert(position, Item::Constrain(constraints));
+                    next.push(with_case);
+                }
+            }
+            variants = next;
+        }
+        variants
+    }
+}
+
 fn shift_rule(rule: &AbstractRule, offset: usize) -> AbstractRule {
     renumber_rule(rule, rule.dims + offset, &|d| d + offset)
 }

@@ -45,4 +45,20 @@ public class Signs {
         }
         return c;
     }
+
+    // Euclid's algorithm on any ints: |x % y| < |y| in every sign case.
+    // expect: O(b)
+    static int gcd(int a, int b) {
+        while (b != 0) {
+            int t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    // expect: O(b)
+    static int gcdRecursive(int a, int b) {
+        return b == 0 ? a : gcdRecursive(b, a % b);
+    }
 }
