@@ -460,7 +460,20 @@ fn analyze_class(
             let mut report = MethodReport::new(class, reports_method(&reports, m));
             let Some(costs) = &costs else {
                 // A retry that ran out of time leaves the previous attempt's result standing.
-                if let Some(previous) = fallback[k].take() {
+                if let Some(mut previous) = fallback[k].take() {
+                    let why = if out_of_time.get() {
+                        "its time budget"
+                    } else {
+                        "its evaluation budget"
+                    };
+                    let note = format!(
+                        "(the retry with inputs at least {} from the types' limits exceeded {why})",
+                        overflow::MARGINS[level[k]].0
+                    );
+                    previous.reason = Some(match previous.reason.take() {
+                        Some(reason) => format!("{reason} {note}"),
+                        None => note,
+                    });
                     finished[k] = Some(previous);
                     continue;
                 }
