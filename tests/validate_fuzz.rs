@@ -33,7 +33,7 @@ fn setting(name: &str, default: u64) -> u64 {
 }
 
 /// The fixtures whose methods (those with an `// expect:` line) are templates.
-const FIXTURES: &[&str] = &["Basic", "Recursive", "Logarithmic", "Chain", "ArrayLoops"];
+const FIXTURES: &[&str] = &["Basic", "Recursive", "Logarithmic", "Chain", "ArrayLoops", "Signs"];
 
 /// Compiles every source in `dir` with one `javac` run, dropping the sources javac reports errors
 /// in and trying again; returns the sources that compiled.
