@@ -165,11 +165,21 @@ fn preconditions_mean_what_they_say_on_concrete_heaps() {
     );
     assert!(only_a.for_argument(1).is_none(), "b is unconstrained");
 
-    // Terms a precondition cannot know are refused.
-    for text in ["{ @ret != null | | 1 }", "{ | lseg(1, @arg q, null) | 0 }"] {
+    // Terms a precondition cannot know, and ill-typed ones, are refused.
+    for text in [
+        "{ @ret != null | | 1 }",
+        "{ | lseg(1, @arg q, null) | 0 }",
+        "{ | [(@arg p).value:ref -> null] | 0 }",
+        "{ | [(@arg p).missing:int -> ?] | 0 }",
+    ] {
         let assertions = parse_assertions(text).expect("parses");
-        assert!(Precondition::new(text, assertions, vec!["p".into()], &[cell_d.into()], &source).is_err());
+        assert!(
+            Precondition::new(text, assertions, vec!["p".into()], &[cell_d.into()], &source).is_err(),
+            "{text}"
+        );
     }
+    let over_int = parse_assertions("{ | lseg(1, @arg n, null) | 0 }").expect("parses");
+    assert!(Precondition::new("", over_int, vec!["n".into()], &["I".into()], &source).is_err());
 }
 
 #[test]

@@ -228,6 +228,37 @@ impl Precondition {
                 }
             }
         }
+        // Where the analysis needs a reference, a parameter of primitive type cannot stand, and a
+        // field assertion's type must be the field's.
+        let descriptor_of = |name: &str| params.iter().position(|p| p == name).and_then(|k| descriptors.get(k));
+        for disjunct in &assertions.disjuncts {
+            for heap in &disjunct.heap {
+                let references: Vec<&Term> = match heap {
+                    HeapAssertion::Field { object, .. } => vec![object],
+                    HeapAssertion::Lseg { from, to, .. } => vec![from, to],
+                    HeapAssertion::Tree { root, .. } => vec![root],
+                };
+                for term in references {
+                    if let TermKind::Arg(name) = &term.kind {
+                        if descriptor_of(name).is_some_and(|d| !d.starts_with('L') && !d.starts_with('[')) {
+                            return Err(format!("`@arg {name}` is not a reference"));
+                        }
+                    }
+                }
+                if let HeapAssertion::Field { object, field, ty, .. } = heap {
+                    let TermKind::Arg(name) = &object.kind else { continue };
+                    let Some(class) = descriptor_of(name).and_then(|d| class_of(d)) else {
+                        continue;
+                    };
+                    let Some(found) = layout(source, &class).and_then(|l| l.field(field).cloned()) else {
+                        return Err(format!("`@arg {name}` has no field `{field}`"));
+                    };
+                    if type_of(&found.descriptor) != *ty {
+                        return Err(format!("the field `{field}` is not of type {}", ty.keyword()));
+                    }
+                }
+            }
+        }
         let mut links = HashMap::new();
         let mut pending: Vec<String> = descriptors.iter().filter_map(|d| class_of(d)).collect();
         while let Some(class) = pending.pop() {
@@ -584,6 +615,17 @@ fn heap_terms(heap: &HeapAssertion) -> Vec<&Term> {
         HeapAssertion::Field { object, target, .. } => std::iter::once(object).chain(target.as_ref()).collect(),
         HeapAssertion::Lseg { from, to, .. } => vec![from, to],
         HeapAssertion::Tree { root, .. } => vec![root],
+    }
+}
+
+/// The assertion type of a field descriptor (`int` for every int-like type).
+fn type_of(descriptor: &str) -> TypeName {
+    match descriptor.as_bytes().first() {
+        Some(b'J') => TypeName::Long,
+        Some(b'F') => TypeName::Float,
+        Some(b'D') => TypeName::Double,
+        Some(b'L' | b'[') => TypeName::Ref,
+        _ => TypeName::Int,
     }
 }
 
