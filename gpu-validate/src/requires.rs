@@ -329,6 +329,24 @@ impl Precondition {
         })
     }
 
+    /// Whether argument `k` may be an object of an earlier argument's structure: a segment
+    /// runs from an earlier argument to it, or a data fact equates them.
+    pub fn may_share(&self, k: usize) -> bool {
+        let Some(name) = self.params.get(k) else {
+            return false;
+        };
+        let earlier = |t: &Term| matches!(&t.kind, TermKind::Arg(n) if self.params[..k].contains(n));
+        let this = |t: &Term| matches!(&t.kind, TermKind::Arg(n) if n == name);
+        self.assertions.disjuncts.iter().any(|d| {
+            d.heap
+                .iter()
+                .any(|h| matches!(h, HeapAssertion::Lseg { from, to, .. } if earlier(from) && this(to)))
+                || d.data.iter().any(|f| {
+                    f.op == DataOp::Eq && ((earlier(&f.lhs) && this(&f.rhs)) || (this(&f.lhs) && earlier(&f.rhs)))
+                })
+        })
+    }
+
     /// Whether the arguments satisfy the precondition.
     pub fn holds(&self, args: &[Value]) -> bool {
         let heap = Heap::of(args);

@@ -70,6 +70,8 @@ struct Domains<'p> {
     constructor: bool,
     /// Per argument, what the precondition requires of it alone.
     requires: &'p [Option<Precondition>],
+    /// Per argument, whether it may share an earlier argument's objects.
+    shared: &'p [bool],
 }
 
 impl Domains<'_> {
@@ -141,7 +143,16 @@ impl Domains<'_> {
                 let settings = self.settings.clone();
                 // The argument's own precondition applies to it, not to the elements of an array.
                 let argument = ty.starts_with('L').then_some(k);
-                Domain::for_descriptor(ty, &settings, &mut |class| self.structures(class, true, argument))
+                let own = Domain::for_descriptor(ty, &settings, &mut |class| self.structures(class, true, argument));
+                let class = ty.strip_prefix('L').and_then(|t| t.strip_suffix(';'));
+                match (class, self.shared.get(k)) {
+                    // The precondition links it to an earlier argument: it may be one of its objects.
+                    (Some(class), Some(true)) => Domain::Sharing {
+                        class: class.to_owned(),
+                        own: Box::new(own),
+                    },
+                    _ => own,
+                }
             };
             if self.too_many {
                 return Err(ScopeError::TooMany);
@@ -164,6 +175,8 @@ pub(crate) struct Signature<'a> {
     precondition: Option<&'a Precondition>,
     /// Per argument, what the precondition requires of it alone.
     requires: Vec<Option<Precondition>>,
+    /// Per argument, whether it may share an earlier argument's objects.
+    shared: Vec<bool>,
 }
 
 impl<'a> Signature<'a> {
@@ -171,12 +184,16 @@ impl<'a> Signature<'a> {
         let requires = (0..types.len())
             .map(|k| precondition.and_then(|p| p.for_argument(k)))
             .collect();
+        let shared = (0..types.len())
+            .map(|k| precondition.is_some_and(|p| p.may_share(k)))
+            .collect();
         Signature {
             types,
             is_static,
             constructor,
             precondition,
             requires,
+            shared,
         }
     }
 
@@ -196,6 +213,7 @@ impl<'a> Signature<'a> {
             too_many: false,
             constructor: self.constructor,
             requires: &self.requires,
+            shared: &self.shared,
         }
     }
 

@@ -66,6 +66,12 @@ pub enum Domain {
     },
     /// One of these values (each written as a first argument; `Value::Ref`s are shifted as needed).
     OneOf(Vec<Value>),
+    /// In a whole instance ([`instance`]): one of the objects of class `class` the arguments
+    /// before it built (the same object, shared), or else a value of `own`. Elsewhere: `own`.
+    Sharing {
+        class: String,
+        own: Box<Domain>,
+    },
 }
 
 /// Boxed primitive classes and their value's descriptor.
@@ -186,6 +192,7 @@ impl Domain {
             Domain::Long { min, max } => (*min..=*max).map(Value::Long).collect(),
             Domain::Char(units) => units.iter().map(|&u| Value::Int(i32::from(u))).collect(),
             Domain::OneOf(values) => values.clone(),
+            Domain::Sharing { own, .. } => own.values(),
             _ => Vec::new(),
         }
     }
@@ -211,6 +218,9 @@ impl Domain {
             } => lengths(*max_length, element.count()?),
             Domain::Str { max_length, alphabet } => lengths(*max_length, alphabet.len() as u128),
             Domain::OneOf(values) => Some(values.len() as u128),
+            // The shared objects depend on the earlier arguments: counted as one more value (an
+            // under-count only lets `explore` find the real number).
+            Domain::Sharing { own, .. } => own.count()?.checked_add(1),
         }
     }
 
@@ -263,6 +273,7 @@ impl Domain {
                 let k = choices.choice(0, values.len() as i64 - 1)?;
                 values[k as usize].clone()
             }
+            Domain::Sharing { own, .. } => own.choose(choices)?,
         })
     }
 }
@@ -278,11 +289,56 @@ pub fn instance(domains: &[Domain], choices: &mut Choices) -> Result<Vec<Value>,
     let mut values = Vec::with_capacity(domains.len());
     let mut built = 0;
     for domain in domains {
+        if let Domain::Sharing { class, own } = domain {
+            let shared: Vec<u32> = built_classes(&values)
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.as_deref() == Some(class.as_str()))
+                .map(|(k, _)| k as u32)
+                .collect();
+            // The shared objects first, then the argument's own values.
+            let k = choices.choice(0, shared.len() as i64)? as usize;
+            if k < shared.len() {
+                values.push(Value::Ref(shared[k]));
+                continue;
+            }
+            let value = own.choose(choices)?;
+            values.push(value.with_refs_shifted(built));
+            built += value.built_objects();
+            continue;
+        }
         let value = domain.choose(choices)?;
         values.push(value.with_refs_shifted(built));
         built += value.built_objects();
     }
     Ok(values)
+}
+
+/// The classes of the objects and arrays (`None`) the values build, in build order (the numbers
+/// `Value::Ref` counts).
+fn built_classes(values: &[Value]) -> Vec<Option<String>> {
+    fn walk(value: &Value, out: &mut Vec<Option<String>>) {
+        match value {
+            Value::Array { elements, .. } => {
+                out.push(None);
+                for element in elements {
+                    walk(element, out);
+                }
+            }
+            Value::Object { class, fields } => {
+                out.push(Some(class.clone()));
+                for (_, field) in fields {
+                    walk(field, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for value in values {
+        walk(value, &mut out);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -310,6 +366,25 @@ mod tests {
         assert_eq!(instance_count(&both), Some(5 * 8));
         let distinct: std::collections::HashSet<String> = all.iter().map(|g| format!("{:?}", g.value)).collect();
         assert_eq!(distinct.len(), all.len());
+    }
+
+    #[test]
+    fn a_sharing_argument_may_be_any_earlier_object_of_its_class() {
+        let node = |next: Value| Value::Object {
+            class: "Node".into(),
+            fields: vec![("next".into(), next)],
+        };
+        let two = node(node(Value::Null));
+        let domains = [
+            Domain::OneOf(vec![two.clone()]),
+            Domain::Sharing {
+                class: "Node".into(),
+                own: Box::new(Domain::OneOf(vec![Value::Null])),
+            },
+        ];
+        let all = explore_worklist(&|c: &mut Choices| instance(&domains, c), 10).expect("small");
+        let seconds: Vec<Value> = all.iter().map(|g| g.value[1].clone()).collect();
+        assert_eq!(seconds, vec![Value::Ref(0), Value::Ref(1), Value::Null]);
     }
 
     #[test]

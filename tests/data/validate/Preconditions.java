@@ -69,4 +69,15 @@ public class Preconditions {
         }
         return n;
     }
+
+    // A segment from p up to q, which lies further down the same list: q shares p's cells.
+    @Requires("{ | lseg(1, @arg p, @arg q) * lseg(0, @arg q, null) | 0 }")
+    static int segment(Cell p, Cell q) {
+        int n = 0;
+        for (Cell c = p; c != q; c = c.next) {
+            Resource.consume();
+            n++;
+        }
+        return n;
+    }
 }
