@@ -1167,7 +1167,10 @@ impl Solver<'_> {
             if !matches!(aux.origin, Origin::Aux(_)) || aux.rules.len() < 2 {
                 continue;
             }
-            if variants.len() * aux.rules.len() > MAX_AUX_VARIANTS {
+            if variants.len() * aux.rules.len() > MAX_AUX_VARIANTS
+                || args.len() != aux.inputs
+                || outs.len() != aux.outputs
+            {
                 return vec![rule.clone()];
             }
             let mut next = Vec::with_capacity(variants.len() * aux.rules.len());
