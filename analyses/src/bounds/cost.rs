@@ -607,7 +607,7 @@ impl<'a> Solver<'a> {
             heads.retain(|p| self.program.procs[*p].is_method_entry);
         }
         if heads.is_empty() {
-            let reason = format!("a cycle with no single entry ({})", self.names(component));
+            let reason = format!("a cycle with no single entry (through {})", self.names(component));
             for &p in component {
                 self.bounds[p] = Bound::Unknown(reason.clone());
             }
@@ -643,10 +643,35 @@ impl<'a> Solver<'a> {
             })
     }
 
+    /// The methods a component runs through, as `Class.method` (at most four, then how many
+    /// more).
     fn names(&self, component: &[AbsProcId]) -> String {
-        let mut names: Vec<&str> = component.iter().map(|p| self.program.procs[*p].name.as_str()).collect();
-        names.truncate(4);
-        names.join(", ")
+        let mut methods: Vec<String> = Vec::new();
+        for p in component {
+            let name = self.program.procs[*p].name.as_str();
+            let name = name.strip_prefix("dispatch ").unwrap_or(name);
+            // Block procedures are `method/b<k>...`; the method is `class.name(descriptor)`.
+            let method = match name.rsplit_once('/') {
+                Some((method, block))
+                    if block.starts_with('b') && block[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                {
+                    method
+                }
+                _ => name,
+            };
+            let short = method.split('(').next().unwrap_or(method);
+            let short = short.rsplit('/').next().unwrap_or(short).to_owned();
+            if !methods.contains(&short) {
+                methods.push(short);
+            }
+        }
+        let more = methods.len().saturating_sub(4);
+        methods.truncate(4);
+        let mut text = methods.join(", ");
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text
     }
 
     /// Dispatch procedures of a solved cycle cost the most of their targets (whose inputs are the
