@@ -124,46 +124,35 @@ impl Heap {
     /// The candidates of an existential of type `ty`: the values of that kind the instance
     /// holds, and one it does not.
     fn candidates(&self, ty: TypeName) -> Vec<Cell> {
-        let mut all: Vec<Cell> = self
-            .args
-            .iter()
-            .chain(self.objects.iter().flat_map(|o| o.fields.values()))
-            .copied()
-            .collect();
-        match ty {
+        // Numbers by their bits (a bijection for longs), so both kinds share one search.
+        let (bits, cell): NumberBits = match ty {
             TypeName::Ref => {
                 let mut out = vec![Cell::Null];
                 out.extend((0..self.objects.len() as u32).map(Cell::Object));
-                out
+                return out;
             }
-            TypeName::Int | TypeName::Long => {
-                all.retain(|c| matches!(c, Cell::Number(_)));
-                let fresh = all
-                    .iter()
-                    .filter_map(|c| if let Cell::Number(v) = c { Some(*v) } else { None })
-                    .max()
-                    .map_or(0, |m| m.saturating_add(1));
-                all.push(Cell::Number(fresh));
-                dedup(all)
-            }
-            TypeName::Float | TypeName::Double => {
-                all.retain(|c| matches!(c, Cell::Bits(_)));
-                let fresh = all
-                    .iter()
-                    .filter_map(|c| if let Cell::Bits(v) = c { Some(*v) } else { None })
-                    .max()
-                    .map_or(0, |m| m.wrapping_add(1));
-                all.push(Cell::Bits(fresh));
-                dedup(all)
-            }
-        }
+            TypeName::Int | TypeName::Long => (
+                |c| if let Cell::Number(v) = c { Some(*v as u64) } else { None },
+                |v| Cell::Number(v as i64),
+            ),
+            TypeName::Float | TypeName::Double => (|c| if let Cell::Bits(v) = c { Some(*v) } else { None }, Cell::Bits),
+        };
+        let held: HashSet<u64> = self
+            .args
+            .iter()
+            .chain(self.objects.iter().flat_map(|o| o.fields.values()))
+            .filter_map(bits)
+            .collect();
+        let fresh = (0u64..).find(|v| !held.contains(v)).unwrap_or(0);
+        let mut out: Vec<u64> = held.into_iter().collect();
+        out.sort_unstable();
+        out.push(fresh);
+        out.into_iter().map(cell).collect()
     }
 }
 
-fn dedup(cells: Vec<Cell>) -> Vec<Cell> {
-    let mut seen = HashSet::new();
-    cells.into_iter().filter(|c| seen.insert(*c)).collect()
-}
+/// How a kind of number is read from a cell as bits, and written back.
+type NumberBits = (fn(&Cell) -> Option<u64>, fn(u64) -> Cell);
 
 /// The links of a class: its list link, its two tree links.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

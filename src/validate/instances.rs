@@ -75,10 +75,17 @@ struct Domains<'p> {
 }
 
 impl Domains<'_> {
+    /// The cache key of the structures of `class` for argument `argument`: the argument counts
+    /// only when the precondition constrains it.
+    fn key(&self, class: &str, nullable: bool, argument: Option<usize>) -> StructureKey {
+        let argument = argument.filter(|&k| self.requires.get(k).is_some_and(Option::is_some));
+        (class.to_owned(), nullable, argument)
+    }
+
     /// The structures of `class` (a receiver when `nullable` is false) for argument `argument`.
     fn structures(&mut self, class: &str, nullable: bool, argument: Option<usize>) -> Option<Domain> {
-        let argument = argument.filter(|&k| self.requires.get(k).is_some_and(Option::is_some));
-        let key = (class.to_owned(), nullable, argument);
+        let key = self.key(class, nullable, argument);
+        let argument = key.2;
         if let Some(found) = self.structures.get(&key) {
             return found.as_ref().ok().cloned();
         }
@@ -130,10 +137,9 @@ impl Domains<'_> {
                     Some(domain) => domain,
                     None if self.too_many => return Err(ScopeError::TooMany),
                     None => {
-                        let argument = Some(k).filter(|&k| self.requires.get(k).is_some_and(Option::is_some));
                         let reason = self
                             .structures
-                            .get(&(class.to_owned(), false, argument))
+                            .get(&self.key(class, false, Some(k)))
                             .and_then(|r| r.as_ref().err().cloned())
                             .unwrap_or_default();
                         return Err(ScopeError::Failed(format!("no receivers can be generated: {reason}")));

@@ -119,11 +119,9 @@ impl BoundToCheck {
                 .map(|r| (r.parameter.clone(), r.min, r.max))
                 .collect(),
         });
-        let reason = match (&bound, &report.reason) {
-            (Some(_), _) => None,
-            (None, Some(reason)) => Some(format!("no bound ({}): {reason}", report.status)),
-            (None, None) => Some(format!("no bound ({})", report.status)),
-        };
+        let reason = bound
+            .is_none()
+            .then(|| no_bound(&report.status, report.reason.as_deref()));
         BoundToCheck {
             class: report.class.replace('.', "/"),
             name: report.name.clone(),
@@ -147,11 +145,9 @@ impl BoundToCheck {
             .as_ref()
             .filter(|o| matches!(o.status, Status::Verified | Status::Inferred))
             .map(|o| o.resource_variables.clone());
-        let reason = match (&resources, &method.reason) {
-            (Some(_), _) => None,
-            (None, Some(reason)) => Some(format!("no bound ({}): {reason}", method.status)),
-            (None, None) => Some(format!("no bound ({})", method.status)),
-        };
+        let reason = resources
+            .is_none()
+            .then(|| no_bound(&method.status, method.reason.as_deref()));
         BoundToCheck {
             class: method.class.replace('.', "/"),
             name: method.name.clone(),
@@ -165,6 +161,14 @@ impl BoundToCheck {
             line: method.method_line,
             resources,
         }
+    }
+}
+
+/// Why a method has no bound to check: its status and the reason the analysis gave.
+fn no_bound(status: &str, reason: Option<&str>) -> String {
+    match reason {
+        Some(reason) => format!("no bound ({status}): {reason}"),
+        None => format!("no bound ({status})"),
     }
 }
 

@@ -742,6 +742,8 @@ impl<'a> Solver<'a> {
             start.add_constraints(LinearExpr::from_terms(&[(acc, 1)], 0).map(Constraint::equal_zero));
         }
         let mut done = Vec::new();
+        // Each procedure's rules split by auxiliary cases, built once per enumeration.
+        let mut split_rules: HashMap<AbsProcId, Vec<AbstractRule>> = HashMap::new();
         let mut pending = vec![(
             head,
             PathState {
@@ -761,10 +763,10 @@ impl<'a> Solver<'a> {
             // procedures the path continues in start after the leading dimensions.
             let offset = path.offset;
             let skip = accumulator.filter(|_| offset == base);
-            let split: Vec<AbstractRule>;
             let rules: &[AbstractRule] = if mode.split_aux {
-                split = proc.rules.iter().flat_map(|r| self.aux_variants(r)).collect();
-                &split
+                split_rules
+                    .entry(p)
+                    .or_insert_with(|| proc.rules.iter().flat_map(|r| self.aux_variants(r)).collect())
             } else {
                 &proc.rules
             };
