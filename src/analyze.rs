@@ -14,6 +14,7 @@ use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{Affine, Ranking};
 use jresa_analyses::bounds::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::exceptions;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind, Ty};
 use jresa_analyses::value::compile::{compile, AbstractProgram, CallResolver, Origin};
 use jresa_analyses::value::fixpoint;
@@ -22,7 +23,7 @@ use jresa_analyses::value::polyhedra::Polyhedron;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -122,7 +123,6 @@ impl CallResolver for Resolver<'_> {
     }
 
     fn is_native(&self, kind: CallKind, method: &MethodRef) -> bool {
-        const ACC_NATIVE: u16 = 0x0100;
         let targets = self.hierarchy.targets(kind, method);
         targets.complete
             && !targets.targets.is_empty()
@@ -139,60 +139,123 @@ impl CallResolver for Resolver<'_> {
     }
 }
 
+/// The constructors the cost analysis charges for exceptions of these classes.
+fn exception_constructors(classes: &[&str]) -> Vec<(CallKind, MethodRef)> {
+    classes
+        .iter()
+        .flat_map(|class| {
+            exceptions::CHARGED_DESCRIPTORS.map(|descriptor| {
+                let method = MethodRef {
+                    class: (*class).to_owned(),
+                    name: "<init>".into(),
+                    descriptor: descriptor.into(),
+                };
+                (CallKind::Special, method)
+            })
+        })
+        .collect()
+}
+
+/// The access flag of a native method.
+const ACC_NATIVE: u16 = 0x0100;
+
 /// Finds a class by internal name among the inputs, then on the classpath.
 type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
 
 /// Lifts the methods outside the analysed class that its methods call, transitively, within the
-/// budget (small ones only). Classes that lifted library code calls into but that the shared
-/// hierarchy lacks (it holds the program's own call owners) are added, with their supertypes, to
-/// a copy of it, which is returned when there were any.
+/// budget (small ones only). The constructors of the exceptions the JVM raises in these methods
+/// come first (every method shares them, so they never lose the budget to one method's callees).
+/// Classes that lifted library code calls into but that the shared hierarchy lacks (it holds the
+/// program's own call owners) are added, with their supertypes, to a copy of it, which is returned
+/// when there were any.
 fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &ClassLookup<'_>) -> Option<Hierarchy> {
-    let mut extended: Option<Hierarchy> = None;
-    let mut known: HashSet<(String, String, String)> = methods
-        .iter()
-        .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
-        .collect();
-    let mut next = 0;
-    let mut lifted = 0;
-    while next < methods.len() && lifted < LIBRARY_BUDGET {
-        let calls: Vec<(CallKind, MethodRef)> = methods[next]
-            .procs
+    let mut lifting = Lifting {
+        hierarchy,
+        lookup,
+        extended: None,
+        known: methods
             .iter()
-            .flat_map(|p| &p.rules)
-            .flat_map(|r| &r.body)
-            .flat_map(|s| {
-                let mut calls = Vec::new();
-                if let StmtKind::Invoke { kind, method, .. } = &s.kind {
-                    calls.push((*kind, method.clone()));
-                }
-                // The constructors the JVM runs for the exceptions it raises itself.
-                for class in s.kind.implicit_exceptions() {
-                    for descriptor in ["()V", "(Ljava/lang/String;)V"] {
-                        let method = MethodRef {
-                            class: (*class).to_owned(),
-                            name: "<init>".into(),
-                            descriptor: descriptor.into(),
-                        };
-                        calls.push((CallKind::Special, method));
+            .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
+            .collect(),
+        lifted: 0,
+    };
+    let mut raised: Vec<&'static str> = Vec::new();
+    for s in methods
+        .iter()
+        .flat_map(|m| &m.procs)
+        .flat_map(|p| &p.rules)
+        .flat_map(|r| &r.body)
+    {
+        for class in s.kind.implicit_exceptions() {
+            if !raised.contains(class) {
+                raised.push(class);
+            }
+        }
+    }
+    let first = methods.len();
+    lifting.lift(methods, exception_constructors(&raised).into());
+    lifting.closure(methods, first);
+    lifting.closure(methods, 0);
+    lifting.extended
+}
+
+/// The state of lifting library callees (see `lift_callees`).
+struct Lifting<'a, 'l> {
+    hierarchy: &'a Hierarchy,
+    lookup: &'a ClassLookup<'l>,
+    extended: Option<Hierarchy>,
+    known: HashSet<(String, String, String)>,
+    lifted: usize,
+}
+
+impl Lifting<'_, '_> {
+    /// Lifts the callees of `methods[from..]` and of every method lifted meanwhile, breadth-first.
+    fn closure(&mut self, methods: &mut Vec<MethodIr>, from: usize) {
+        let mut next = from;
+        while next < methods.len() && self.lifted < LIBRARY_BUDGET {
+            let calls: VecDeque<(CallKind, MethodRef)> = methods[next]
+                .procs
+                .iter()
+                .flat_map(|p| &p.rules)
+                .flat_map(|r| &r.body)
+                .flat_map(|s| {
+                    let mut calls = Vec::new();
+                    if let StmtKind::Invoke { kind, method, .. } = &s.kind {
+                        calls.push((*kind, method.clone()));
                     }
-                }
-                calls
-            })
-            .collect();
-        next += 1;
-        for (kind, method) in calls {
-            if extended.as_ref().unwrap_or(hierarchy).class(&method.class).is_none() {
-                if let Some(owner) = lookup(&method.class) {
-                    add_with_supertypes(extended.get_or_insert_with(|| hierarchy.clone()), &owner, lookup);
+                    // The constructors the JVM runs for the exceptions it raises itself.
+                    calls.extend(exception_constructors(s.kind.implicit_exceptions()));
+                    calls
+                })
+                .collect();
+            next += 1;
+            self.lift(methods, calls);
+        }
+    }
+
+    /// Lifts the targets of `calls` that are small enough and not lifted yet; a native target
+    /// adds the constructors of the exceptions it raises.
+    fn lift(&mut self, methods: &mut Vec<MethodIr>, mut calls: VecDeque<(CallKind, MethodRef)>) {
+        while let Some((kind, method)) = calls.pop_front() {
+            if self
+                .extended
+                .as_ref()
+                .unwrap_or(self.hierarchy)
+                .class(&method.class)
+                .is_none()
+            {
+                if let Some(owner) = (self.lookup)(&method.class) {
+                    let extended = self.extended.get_or_insert_with(|| self.hierarchy.clone());
+                    add_with_supertypes(extended, &owner, self.lookup);
                 }
             }
-            let current = extended.as_ref().unwrap_or(hierarchy);
+            let current = self.extended.as_ref().unwrap_or(self.hierarchy);
             for target in current.targets(kind, &method).targets {
                 let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
-                if lifted >= LIBRARY_BUDGET || !known.insert(key) {
+                if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key) {
                     continue;
                 }
-                let Some(class) = lookup(&target.class) else {
+                let Some(class) = (self.lookup)(&target.class) else {
                     continue;
                 };
                 let Some(decl) = class
@@ -202,18 +265,25 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
                 else {
                     continue;
                 };
+                if decl.access & ACC_NATIVE != 0 {
+                    // What the native raises is constructed by the JVM.
+                    calls.extend(exception_constructors(exceptions::of_native(
+                        &target.class,
+                        &target.name,
+                    )));
+                    continue;
+                }
                 let Ok(ir) = lift_method(&class, decl) else {
                     continue;
                 };
                 let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
                 if statements <= LIBRARY_METHOD_STATEMENTS {
                     methods.push(ir);
-                    lifted += 1;
+                    self.lifted += 1;
                 }
             }
         }
     }
-    extended
 }
 
 /// Adds `class` and its supertypes (those `lookup` finds) to `hierarchy`.

@@ -49,18 +49,7 @@ pub fn build_hierarchy(classes: &[ClassFile], classpath: Option<&ClassPath>) -> 
         }
     }
     // The exceptions the JVM raises itself are constructed by it, so their classes are needed too.
-    pending.extend(
-        [
-            "java/lang/NullPointerException",
-            "java/lang/ArrayIndexOutOfBoundsException",
-            "java/lang/ArithmeticException",
-            "java/lang/ClassCastException",
-            "java/lang/NegativeArraySizeException",
-            "java/lang/ArrayStoreException",
-            "java/lang/IllegalMonitorStateException",
-        ]
-        .map(String::from),
-    );
+    pending.extend(jresa_analyses::ir::exceptions::all_classes().map(String::from));
     let mut seen: HashSet<String> = classes.iter().map(|c| c.name.clone()).collect();
     while let Some(name) = pending.pop() {
         if !seen.insert(name.clone()) {

@@ -177,6 +177,13 @@ impl MethodBound {
             Err(Unvalued::Skipped(skip)) => return Verdict::Skipped(skip),
             Err(Unvalued::Inconclusive(reason)) => return Verdict::Inconclusive { reason },
         };
+        if let Some(failure) = &outcome.failed_initializer {
+            // Initialisation is outside the measured call on the JVM, where the initialiser
+            // succeeds: this run is not faithful to it.
+            return Verdict::Inconclusive {
+                reason: format!("{failure} in the VM"),
+            };
+        }
         let cost = metric(model, &outcome.metrics);
         let exceeds = BigRational::from_integer(BigInt::from(cost)) > bound;
         let stopped = match &outcome.ending {

@@ -112,5 +112,6 @@ fn refused(reason: String) -> Outcome {
         metrics: Default::default(),
         initialization: Default::default(),
         cct: None,
+        failed_initializer: None,
     }
 }

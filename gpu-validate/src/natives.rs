@@ -352,22 +352,6 @@ pub fn lookup(class: &str, name: &str, descriptor: &str) -> Option<Behaviour> {
         .map(|entry| entry.3)
 }
 
-/// The internal names of the classes of the exceptions the VM raises itself, with the descriptor of
-/// the constructor HotSpot runs for each (`NullPointerException` gets no message; the others get
-/// one, `ExceptionInInitializerError` the exception the initialiser threw).
-pub const VM_EXCEPTIONS: &[(&str, &str)] = &[
-    ("java/lang/NullPointerException", "()V"),
-    ("java/lang/ArrayIndexOutOfBoundsException", "(Ljava/lang/String;)V"),
-    ("java/lang/ArithmeticException", "(Ljava/lang/String;)V"),
-    ("java/lang/NegativeArraySizeException", "(Ljava/lang/String;)V"),
-    ("java/lang/ClassCastException", "(Ljava/lang/String;)V"),
-    ("java/lang/ArrayStoreException", "(Ljava/lang/String;)V"),
-    ("java/lang/ExceptionInInitializerError", "(Ljava/lang/Throwable;)V"),
-    ("java/lang/NoClassDefFoundError", "(Ljava/lang/String;)V"),
-    ("java/lang/CloneNotSupportedException", "(Ljava/lang/String;)V"),
-    ("java/lang/IllegalArgumentException", "(Ljava/lang/String;)V"),
-];
-
 /// Parts of the JDK the VM does not run (a package when the entry ends with `/`, else a class and
 /// its nested classes), because they need JVM services it does not provide
 /// (method handles, reflection, threads, class loading, I/O, security): their methods are not

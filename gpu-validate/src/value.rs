@@ -143,4 +143,7 @@ pub struct Outcome {
     pub initialization: Metrics,
     /// The calling-context tree, when the run asked for it.
     pub cct: Option<CallingContextTree>,
+    /// The first static initialiser that failed during the run, with what it threw: on the JVM
+    /// initialisation happens before the measured call, so such a run is not faithful to it.
+    pub failed_initializer: Option<String>,
 }

@@ -668,32 +668,9 @@ impl StmtKind {
     }
 
     /// The JVM exception classes the statement itself raises (besides whatever a callee, a class
-    /// initializer or the JVM's resource limits raise), for documentation and the VM.
+    /// initializer or the JVM's resource limits raise): its row of `ir::exceptions`.
     pub fn implicit_exceptions(&self) -> &'static [&'static str] {
-        const NPE: &str = "java/lang/NullPointerException";
-        const AIOOBE: &str = "java/lang/ArrayIndexOutOfBoundsException";
-        match self {
-            StmtKind::Binary {
-                op: BinOp::Div | BinOp::Rem,
-                ty: Ty::Int | Ty::Long,
-                ..
-            } => &["java/lang/ArithmeticException"],
-            StmtKind::GetField { .. }
-            | StmtKind::PutField { .. }
-            | StmtKind::ArrayLength { .. }
-            | StmtKind::MonitorEnter { .. }
-            | StmtKind::Throw { .. } => &[NPE],
-            StmtKind::Invoke { kind, .. } if *kind != CallKind::Static => &[NPE],
-            StmtKind::MonitorExit { .. } => &[NPE, "java/lang/IllegalMonitorStateException"],
-            StmtKind::ArrayLoad { .. } => &[NPE, AIOOBE],
-            StmtKind::ArrayStore { elem: ElemTy::Ref, .. } => &[NPE, AIOOBE, "java/lang/ArrayStoreException"],
-            StmtKind::ArrayStore { .. } => &[NPE, AIOOBE],
-            StmtKind::NewArray { .. } | StmtKind::NewRefArray { .. } | StmtKind::NewMultiArray { .. } => {
-                &["java/lang/NegativeArraySizeException"]
-            }
-            StmtKind::CheckCast { .. } => &["java/lang/ClassCastException"],
-            _ => &[],
-        }
+        super::exceptions::of_stmt(self)
     }
 }
 

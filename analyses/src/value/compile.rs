@@ -346,7 +346,19 @@ impl<'a> RuleCompiler<'a> {
             if self.model == CostModel::Instructions {
                 partial.constant = u64::from(stmt.bytecodes);
             }
-            if let Some(edge) = &stmt.handler {
+            if let (Some(edge), StmtKind::Throw { .. }) = (&stmt.handler, &stmt.kind) {
+                // A null thrown value raises a `NullPointerException` instead, caught by the same
+                // handler list; a non-null one goes to the handler as it is.
+                if !implicit.is_empty() {
+                    let mut alternative = items.clone();
+                    alternative.extend(implicit.iter().cloned());
+                    alternative.extend(self.handler_call(edge));
+                    handler_rules.push((k, alternative, partial.clone(), true));
+                }
+                let mut alternative = items.clone();
+                alternative.extend(self.handler_call(edge));
+                handler_rules.push((k, alternative, partial, true));
+            } else if let Some(edge) = &stmt.handler {
                 let mut alternative = items.clone();
                 alternative.extend(exceptional);
                 alternative.extend(self.handler_call(edge));
@@ -504,18 +516,8 @@ impl<'a> RuleCompiler<'a> {
     /// the natives of [`ALLOCATING_NATIVES`] (whose amounts are not known here: opaque). Other
     /// calls are opaque.
     fn outside_call(&self, kind: CallKind, method: &MethodRef) -> Item {
-        // The methods of an array class are `Object`'s; its `clone` allocates exactly a copy,
-        // which `stmt_cost` counts.
-        let on_array = method.class.starts_with('[');
-        let native = if on_array {
-            let on_object = MethodRef {
-                class: "java/lang/Object".into(),
-                ..method.clone()
-            };
-            self.resolver.is_native(kind, &on_object)
-        } else {
-            self.resolver.is_native(kind, method)
-        };
+        let native = self.native_call(kind, method);
+        // The `clone` of an array allocates exactly a copy, which `stmt_cost` counts.
         let allocation_free = is_array_clone(method)
             || !ALLOCATING_NATIVES
                 .iter()
@@ -534,6 +536,20 @@ impl<'a> RuleCompiler<'a> {
             (false, _) => Item::Opaque {
                 reason: format!("calls {name}, which is not analysed"),
             },
+        }
+    }
+
+    /// Whether every target of a call outside the program is a native method (the methods of an
+    /// array class are `Object`'s).
+    fn native_call(&self, kind: CallKind, method: &MethodRef) -> bool {
+        if method.class.starts_with('[') {
+            let on_object = MethodRef {
+                class: "java/lang/Object".into(),
+                ..method.clone()
+            };
+            self.resolver.is_native(kind, &on_object)
+        } else {
+            self.resolver.is_native(kind, method)
         }
     }
 
@@ -568,17 +584,40 @@ impl<'a> RuleCompiler<'a> {
             _ => {}
         }
         let mut implicit = Vec::new();
-        let mut classes = kind.implicit_exceptions();
+        let mut classes: Vec<&'static str> = kind.implicit_exceptions().to_vec();
         if self.only_npe_on_this(kind) {
             // `this` is never null, so the only implicit exception is ruled out.
-            classes = &[];
+            classes.clear();
         }
-        if !classes.is_empty() && !matches!(kind, StmtKind::Throw { .. }) {
+        if let StmtKind::Invoke {
+            kind: call_kind,
+            method,
+            ..
+        } = kind
+        {
+            if self.dispatch(*call_kind, method).is_none() && self.native_call(*call_kind, method) {
+                // An exception raised inside the native: constructed by the JVM like the
+                // instruction's own.
+                for class in exceptions::of_native(&method.class, &method.name) {
+                    if !classes.contains(class) {
+                        classes.push(class);
+                    }
+                }
+            }
+        }
+        if let StmtKind::Throw { value } = kind {
+            // `athrow` of null: only where the thrown value may be null (size 0).
+            let d = self.operand(value, &mut defs);
+            implicit.extend(eq(&[(d, 1)], 0).map(|c| Item::Constrain(vec![c])));
+        }
+        if !classes.is_empty() {
             let callee = self.implicit_exception_proc(classes);
             implicit.push(Item::Charge {
                 callee,
                 args: Vec::new(),
             });
+        } else {
+            implicit.clear();
         }
         if !defs.is_empty() {
             items.insert(0, Item::Constrain(defs));
@@ -626,14 +665,13 @@ impl<'a> RuleCompiler<'a> {
     /// The procedure whose rules construct each of the given exception classes with each of the
     /// constructors the JVM may use (no arguments, or a message): one allocation under the
     /// allocations model, plus what the constructor costs.
-    fn implicit_exception_proc(&mut self, classes: &'static [&'static str]) -> AbsProcId {
-        let key: Vec<&'static str> = classes.to_vec();
-        if let Some(id) = self.program.implicit_exceptions.get(&key) {
+    fn implicit_exception_proc(&mut self, classes: Vec<&'static str>) -> AbsProcId {
+        if let Some(id) = self.program.implicit_exceptions.get(&classes) {
             return *id;
         }
         let mut rules = Vec::new();
-        for class in classes {
-            for descriptor in ["()V", "(Ljava/lang/String;)V"] {
+        for class in &classes {
+            for descriptor in exceptions::CHARGED_DESCRIPTORS {
                 let method = MethodRef {
                     class: (*class).to_owned(),
                     name: "<init>".into(),
@@ -684,7 +722,7 @@ impl<'a> RuleCompiler<'a> {
             origin: Origin::Implicit,
         });
         let id = self.program.procs.len() - 1;
-        self.program.implicit_exceptions.insert(key, id);
+        self.program.implicit_exceptions.insert(classes, id);
         id
     }
 

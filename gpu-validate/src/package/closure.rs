@@ -6,9 +6,10 @@
 //! either has its target packaged or is encoded as a refusal.** Receivers whose class escaped the
 //! analysis find no dispatch entry, which the VM reports as a refusal, never as a wrong call.
 
-use crate::natives::{self, Behaviour, Native, VM_EXCEPTIONS};
+use crate::natives::{self, Behaviour, Native};
 use crate::source::{ClassInfo, ClassSource};
 use jresa_analyses::hierarchy::{Hierarchy, Target};
+use jresa_analyses::ir::exceptions;
 use jresa_analyses::ir::{CallKind, Cond, FieldRef, MethodIr, Operand, StmtKind};
 use jresa_analyses::treegraph::{schedule_method, MethodSchedule, ScheduleLimits};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -315,7 +316,7 @@ impl Discovery<'_> {
             let handle = self.class_handle(name);
             self.instantiate(handle);
         }
-        for &(class, descriptor) in VM_EXCEPTIONS {
+        for &(class, descriptor) in exceptions::CONSTRUCTORS {
             let handle = self.class_handle(class);
             self.instantiate(handle);
             self.method(&(class.to_owned(), "<init>".to_owned(), descriptor.to_owned()));

@@ -12,6 +12,7 @@ use super::{Package, WellKnown};
 use crate::isa::{self, class, method, NONE};
 use crate::source::ConstantValue;
 use jresa_analyses::bounds::RESOURCE_CLASS;
+use jresa_analyses::ir::exceptions;
 use std::collections::HashMap;
 
 /// Offsets computed here and used by the encoder.
@@ -137,16 +138,16 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
         cloneable: handle_of("java/lang/Cloneable"),
         serializable: handle_of("java/io/Serializable"),
         error: handle_of("java/lang/Error"),
-        null_pointer: handle_of("java/lang/NullPointerException"),
-        array_index: handle_of("java/lang/ArrayIndexOutOfBoundsException"),
-        arithmetic: handle_of("java/lang/ArithmeticException"),
-        negative_array_size: handle_of("java/lang/NegativeArraySizeException"),
-        class_cast: handle_of("java/lang/ClassCastException"),
-        array_store: handle_of("java/lang/ArrayStoreException"),
-        initializer_error: handle_of("java/lang/ExceptionInInitializerError"),
-        no_class_def: handle_of("java/lang/NoClassDefFoundError"),
-        clone_not_supported: handle_of("java/lang/CloneNotSupportedException"),
-        illegal_argument: handle_of("java/lang/IllegalArgumentException"),
+        null_pointer: handle_of(exceptions::NULL_POINTER),
+        array_index: handle_of(exceptions::ARRAY_INDEX),
+        arithmetic: handle_of(exceptions::ARITHMETIC),
+        negative_array_size: handle_of(exceptions::NEGATIVE_ARRAY_SIZE),
+        class_cast: handle_of(exceptions::CLASS_CAST),
+        array_store: handle_of(exceptions::ARRAY_STORE),
+        initializer_error: handle_of(exceptions::INITIALIZER_ERROR),
+        no_class_def: handle_of(exceptions::NO_CLASS_DEF),
+        clone_not_supported: handle_of(exceptions::CLONE_NOT_SUPPORTED),
+        illegal_argument: handle_of(exceptions::ILLEGAL_ARGUMENT),
         primitives: [NONE; 11],
         ..WellKnown::default()
     };

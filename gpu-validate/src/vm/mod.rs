@@ -93,6 +93,8 @@ pub struct Machine<'p> {
     /// Counters outside (0) and inside (1) class initialisation.
     pub(crate) metrics: [Metrics; 2],
     pub(crate) init_depth: u32,
+    /// The first initialiser that threw during the current run (see `Outcome`).
+    pub(crate) failed_initializer: Option<String>,
     pub(crate) tree: FlatTree,
     // Registers of the running frame.
     pub(crate) pc: usize,
@@ -141,6 +143,7 @@ impl<'p> Machine<'p> {
             interned: Vec::new(),
             metrics: [Metrics::default(); 2],
             init_depth: 0,
+            failed_initializer: None,
             tree: FlatTree::default(),
             pc: 0,
             sp: 0,
@@ -299,6 +302,7 @@ impl<'p> Machine<'p> {
             metrics: self.metrics[0],
             initialization: self.metrics[1],
             cct,
+            failed_initializer: self.failed_initializer.take(),
         }
     }
 
@@ -336,6 +340,7 @@ impl<'p> Machine<'p> {
         self.read_seen.clear();
         self.metrics = [Metrics::default(); 2];
         self.init_depth = 0;
+        self.failed_initializer = None;
         self.frames.clear();
         if self.config.cct {
             self.tree.reset();
@@ -759,6 +764,13 @@ impl<'p> Machine<'p> {
             if kind == isa::FRAME_CLINIT {
                 self.class_state[extra as usize] = ERRONEOUS;
                 self.init_depth -= 1;
+                if self.failed_initializer.is_none() {
+                    self.failed_initializer = Some(format!(
+                        "the initialiser of {} threw {}",
+                        self.class_name(extra).replace('/', "."),
+                        self.class_name(self.heap[exception as usize]).replace('/', ".")
+                    ));
+                }
                 let error = self.pkg.well_known.error;
                 if error == NONE || !self.is_instance(exception, error) {
                     self.sp = self.top_operand_end();
