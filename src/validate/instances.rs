@@ -13,8 +13,8 @@ use jresa_analyses::bounds::CostModel;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::{MethodBound, Verdict};
 use jresa_gpu_validate::generate::{
-    decode, explore, instance, instance_count, Choices, Domain, Finitization, Generated, KoratError, RepOk, Settings,
-    StructurePredicate,
+    decode, explore, instance, instance_count, Choices, Domain, Finitization, Generated, KoratError, MethodReads,
+    RepOk, Settings, StructurePredicate,
 };
 use jresa_gpu_validate::requires::{Precondition, RequiresPredicate};
 use jresa_gpu_validate::{ClassSource, CpuBackend, Limits, Package, RunConfig, Value};
@@ -72,6 +72,9 @@ struct Domains<'p> {
     requires: &'p [Option<Precondition>],
     /// Per argument, whether it may share an earlier argument's objects.
     shared: &'p [bool],
+    /// The method under test (class, name, descriptor) and its parameter types, whose reads
+    /// drive the search of a receiver with too many fields to enumerate.
+    method: Option<((&'p str, &'p str, &'p str), &'p [String])>,
 }
 
 impl Domains<'_> {
@@ -110,14 +113,31 @@ impl Domains<'_> {
             None => repok.as_mut().map(|p| p as &mut dyn StructurePredicate),
         };
         let max_candidates = self.limit * CANDIDATES_PER_INSTANCE + 10_000;
+        let unconstrained = predicate.is_none();
         match finitization.search(predicate, self.limit, max_candidates) {
             Ok(found) => Ok(Domain::OneOf(found.structures)),
+            Err(KoratError::TooMany) if unconstrained && !nullable => {
+                self.by_method_reads(&finitization, max_candidates).ok_or_else(|| {
+                    self.too_many = true;
+                    "too many structures".to_owned()
+                })
+            }
             Err(KoratError::TooMany) => {
                 self.too_many = true;
                 Err("too many structures".into())
             }
             Err(KoratError::Predicate(reason)) => Err(reason),
         }
+    }
+
+    /// The receivers of the method under test that differ in the fields it reads (see
+    /// `MethodReads`), when the package runs it and they are few enough.
+    fn by_method_reads(&self, finitization: &Finitization, max_candidates: usize) -> Option<Domain> {
+        let (key, types) = self.method?;
+        let rest: Vec<Value> = types.iter().skip(1).map(|t| default_value(t)).collect();
+        let mut reads = MethodReads::new(self.package, key, rest)?;
+        let found = finitization.search(Some(&mut reads), self.limit, max_candidates).ok()?;
+        Some(Domain::OneOf(found.structures))
     }
 
     /// The domain of every parameter.
@@ -183,6 +203,8 @@ pub(crate) struct Signature<'a> {
     requires: Vec<Option<Precondition>>,
     /// Per argument, whether it may share an earlier argument's objects.
     shared: Vec<bool>,
+    /// The method (class, name, descriptor), for receivers searched by its reads.
+    method: Option<(&'a str, &'a str, &'a str)>,
 }
 
 impl<'a> Signature<'a> {
@@ -200,6 +222,7 @@ impl<'a> Signature<'a> {
             precondition,
             requires,
             shared,
+            method: None,
         }
     }
 
@@ -220,12 +243,25 @@ impl<'a> Signature<'a> {
             constructor: self.constructor,
             requires: &self.requires,
             shared: &self.shared,
+            method: self.method.map(|key| (key, self.types)),
         }
     }
 
     /// Whether an instance satisfies the precondition (every one does when there is none).
     fn admits(&self, args: &[Value]) -> bool {
         self.precondition.is_none_or(|p| p.holds(args))
+    }
+}
+
+/// The value of a parameter of this descriptor that a run starts from when nothing is chosen:
+/// zero, or null.
+fn default_value(descriptor: &str) -> Value {
+    match descriptor {
+        "J" => Value::Long(0),
+        "F" => Value::Float(0),
+        "D" => Value::Double(0),
+        "Z" | "B" | "C" | "S" | "I" => Value::Int(0),
+        _ => Value::Null,
     }
 }
 
@@ -356,7 +392,14 @@ pub(crate) fn validate_method(
         None => None,
     };
     out.requires = precondition.map(|p| p.text.clone());
-    let signature = Signature::new(&types, is_static, bound_to_check.name == "<init>", precondition);
+    let mut signature = Signature::new(&types, is_static, bound_to_check.name == "<init>", precondition);
+    if !is_static {
+        signature.method = Some((
+            bound_to_check.class.as_str(),
+            bound_to_check.name.as_str(),
+            bound_to_check.descriptor.as_str(),
+        ));
+    }
     let generated = match options.instance {
         Some(number) => {
             replayed_instance(package, source, &signature, options, number).map(|found| (options.max_size, found, 0))

@@ -79,6 +79,48 @@ impl StructurePredicate for RepOk<'_> {
     }
 }
 
+/// The method under test as the predicate of its receiver's search, for classes whose fields are
+/// too many to enumerate: every structure is valid, and the search varies only the fields the run
+/// reads (Korat's pruning by field access), so structures that differ only in fields the method
+/// never reads, with its other arguments at their defaults, are generated once. Fields it does not
+/// read keep their first value; what it reads is enumerated within the scope.
+pub struct MethodReads<'p> {
+    machine: Machine<'p>,
+    launcher: u32,
+    /// The arguments after the receiver.
+    rest: Vec<Value>,
+}
+
+impl<'p> MethodReads<'p> {
+    /// The predicate for the receiver of `class.name descriptor`, with the other arguments
+    /// `rest`; `None` when the package has no entry for the method.
+    pub fn new(package: &'p Package, key: (&str, &str, &str), rest: Vec<Value>) -> Option<MethodReads<'p>> {
+        let launcher = package.entry(key.0, key.1, key.2)?;
+        let config = RunConfig {
+            limits: Limits {
+                max_bytecodes: REPOK_MAX_BYTECODES,
+                ..Limits::default()
+            },
+            cct: false,
+        };
+        Some(MethodReads {
+            machine: Machine::new(package, config),
+            launcher,
+            rest,
+        })
+    }
+}
+
+impl StructurePredicate for MethodReads<'_> {
+    fn check(&mut self, structure: &Value) -> Result<(bool, Vec<FieldRead>), String> {
+        let mut args = Vec::with_capacity(1 + self.rest.len());
+        args.push(structure.clone());
+        args.extend(self.rest.iter().cloned());
+        let (_, reads) = self.machine.run_traced(self.launcher, &args);
+        Ok((true, reads))
+    }
+}
+
 /// What a field of a pool class ranges over.
 #[derive(Clone, Debug, PartialEq)]
 enum FieldDomain {

@@ -9,4 +9,4 @@ pub mod korat;
 
 pub use choice::{decode, explore, Choices, Generated, Stop, Strategy, TooMany};
 pub use domain::{instance, instance_count, Domain, Settings};
-pub use korat::{Finitization, KoratError, RepOk, StructurePredicate, Structures};
+pub use korat::{Finitization, KoratError, MethodReads, RepOk, StructurePredicate, Structures};
