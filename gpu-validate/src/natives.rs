@@ -42,10 +42,18 @@ pub enum Native {
     ThrowableFillInStackTrace,
     UnsafeArrayBaseOffset,
     UnsafeArrayIndexScale,
+    ReturnTrue,
+    UnsafeObjectFieldOffset,
+    UnsafeGetInt,
+    UnsafePutInt,
+    UnsafeCompareAndSetInt,
+    UnsafeGetLong,
+    UnsafePutLong,
+    UnsafeCompareAndSetLong,
 }
 
 /// Every native, in `repr` order.
-const ALL: [Native; 33] = [
+const ALL: [Native; 41] = [
     Native::ObjectHashCode,
     Native::ObjectGetClass,
     Native::ObjectClone,
@@ -79,6 +87,14 @@ const ALL: [Native; 33] = [
     Native::ThrowableFillInStackTrace,
     Native::UnsafeArrayBaseOffset,
     Native::UnsafeArrayIndexScale,
+    Native::ReturnTrue,
+    Native::UnsafeObjectFieldOffset,
+    Native::UnsafeGetInt,
+    Native::UnsafePutInt,
+    Native::UnsafeCompareAndSetInt,
+    Native::UnsafeGetLong,
+    Native::UnsafePutLong,
+    Native::UnsafeCompareAndSetLong,
 ];
 
 impl Native {
@@ -342,6 +358,25 @@ const REGISTRY: &[(&str, &str, &str, Behaviour)] = &[
         "(Ljava/lang/Class;)I",
         Behaviour::Run(Native::UnsafeArrayIndexScale),
     ),
+    // Field access through `Unsafe` (what `AtomicInteger` and `AtomicLong` run on): single-threaded,
+    // so the volatile natives are plain accesses.
+    ("jdk/internal/misc/Unsafe", "objectFieldOffset1", "(Ljava/lang/Class;Ljava/lang/String;)J", Behaviour::Run(Native::UnsafeObjectFieldOffset)),
+    ("jdk/internal/misc/Unsafe", "getInt", "(Ljava/lang/Object;J)I", Behaviour::Run(Native::UnsafeGetInt)),
+    ("jdk/internal/misc/Unsafe", "getLong", "(Ljava/lang/Object;J)J", Behaviour::Run(Native::UnsafeGetLong)),
+    ("jdk/internal/misc/Unsafe", "getIntVolatile", "(Ljava/lang/Object;J)I", Behaviour::Run(Native::UnsafeGetInt)),
+    ("jdk/internal/misc/Unsafe", "getLongVolatile", "(Ljava/lang/Object;J)J", Behaviour::Run(Native::UnsafeGetLong)),
+    ("jdk/internal/misc/Unsafe", "putInt", "(Ljava/lang/Object;JI)V", Behaviour::Run(Native::UnsafePutInt)),
+    ("jdk/internal/misc/Unsafe", "putLong", "(Ljava/lang/Object;JJ)V", Behaviour::Run(Native::UnsafePutLong)),
+    ("jdk/internal/misc/Unsafe", "putIntVolatile", "(Ljava/lang/Object;JI)V", Behaviour::Run(Native::UnsafePutInt)),
+    ("jdk/internal/misc/Unsafe", "putLongVolatile", "(Ljava/lang/Object;JJ)V", Behaviour::Run(Native::UnsafePutLong)),
+    ("jdk/internal/misc/Unsafe", "compareAndSetInt", "(Ljava/lang/Object;JII)Z", Behaviour::Run(Native::UnsafeCompareAndSetInt)),
+    ("jdk/internal/misc/Unsafe", "compareAndSetLong", "(Ljava/lang/Object;JJJ)Z", Behaviour::Run(Native::UnsafeCompareAndSetLong)),
+    (
+        "java/util/concurrent/atomic/AtomicLong",
+        "VMSupportsCS8",
+        "()Z",
+        Behaviour::Run(Native::ReturnTrue),
+    ),
 ];
 
 /// What the VM does with a method it knows by name, if anything.
@@ -409,8 +444,18 @@ pub const UNSUPPORTED_PACKAGES: &[(&str, &str)] = &[
     ("sun/reflect/", "reflection is not supported"),
 ];
 
+/// Classes of the unsupported parts that the VM runs all the same: single-threaded, their
+/// `Unsafe` field accesses are plain ones.
+pub const SUPPORTED_INSIDE: &[&str] = &[
+    "java/util/concurrent/atomic/AtomicInteger",
+    "java/util/concurrent/atomic/AtomicLong",
+];
+
 /// Why the VM does not run methods of this class, when it is in an unsupported part of the JDK.
 pub fn unsupported(class: &str) -> Option<&'static str> {
+    if SUPPORTED_INSIDE.contains(&class) {
+        return None;
+    }
     UNSUPPORTED_PACKAGES
         .iter()
         .find(|(prefix, _)| {

@@ -140,6 +140,29 @@ impl Domains<'_> {
         Some(Domain::OneOf(found.structures))
     }
 
+    /// The receivers of an abstract class or interface: the structures of its concrete program
+    /// subclasses in the package (a method inherited by them runs on each), in name order.
+    fn below(&mut self, class: &str, k: usize) -> Option<Domain> {
+        let mut below: Vec<String> = self
+            .package
+            .class_names
+            .iter()
+            .filter(|name| name.as_str() != class && !name.starts_with('[') && is_below(self.source, name, class))
+            .cloned()
+            .collect();
+        below.sort();
+        let mut structures = Vec::new();
+        for sub in below {
+            if let Some(Domain::OneOf(found)) = self.structures(&sub, false, Some(k)) {
+                structures.extend(found);
+            }
+            if self.too_many {
+                return None;
+            }
+        }
+        (!structures.is_empty()).then_some(Domain::OneOf(structures))
+    }
+
     /// The domain of every parameter.
     fn of(&mut self, types: &[String], is_static: bool) -> Result<Vec<Domain>, ScopeError> {
         let mut domains = Vec::new();
@@ -153,7 +176,7 @@ impl Domains<'_> {
                 }])
             } else if receiver {
                 let class = &ty[1..ty.len() - 1];
-                match self.structures(class, false, Some(k)) {
+                match self.structures(class, false, Some(k)).or_else(|| self.below(class, k)) {
                     Some(domain) => domain,
                     None if self.too_many => return Err(ScopeError::TooMany),
                     None => {
@@ -251,6 +274,26 @@ impl<'a> Signature<'a> {
     fn admits(&self, args: &[Value]) -> bool {
         self.precondition.is_none_or(|p| p.holds(args))
     }
+}
+
+/// Whether `class` is a proper subtype of `ancestor` (through superclasses and interfaces).
+fn is_below(source: &dyn ClassSource, class: &str, ancestor: &str) -> bool {
+    let mut pending = vec![class.to_owned()];
+    let mut seen = 0;
+    while let Some(name) = pending.pop() {
+        seen += 1;
+        if seen > 256 {
+            return false;
+        }
+        let Some(info) = source.class(&name) else { continue };
+        for parent in info.super_name.iter().chain(&info.interfaces) {
+            if parent == ancestor {
+                return true;
+            }
+            pending.push(parent.clone());
+        }
+    }
+    false
 }
 
 /// The value of a parameter of this descriptor that a run starts from when nothing is chosen:

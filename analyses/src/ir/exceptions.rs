@@ -143,6 +143,18 @@ pub const NATIVES: &[(&str, &str, &[&str])] = &[
     ("java/lang/Throwable", "getStackTraceDepth", &[]),
     ("java/lang/Thread", "currentThread", &[]),
     ("jdk/internal/misc/Unsafe", "arrayBaseOffset0", &[]),
+    ("jdk/internal/misc/Unsafe", "objectFieldOffset1", &[]),
+    ("jdk/internal/misc/Unsafe", "getInt", &[]),
+    ("jdk/internal/misc/Unsafe", "getLong", &[]),
+    ("jdk/internal/misc/Unsafe", "getIntVolatile", &[]),
+    ("jdk/internal/misc/Unsafe", "getLongVolatile", &[]),
+    ("jdk/internal/misc/Unsafe", "putInt", &[]),
+    ("jdk/internal/misc/Unsafe", "putLong", &[]),
+    ("jdk/internal/misc/Unsafe", "putIntVolatile", &[]),
+    ("jdk/internal/misc/Unsafe", "putLongVolatile", &[]),
+    ("jdk/internal/misc/Unsafe", "compareAndSetInt", &[]),
+    ("jdk/internal/misc/Unsafe", "compareAndSetLong", &[]),
+    ("java/util/concurrent/atomic/AtomicLong", "VMSupportsCS8", &[]),
     ("jdk/internal/misc/Unsafe", "arrayIndexScale0", &[]),
 ];
 

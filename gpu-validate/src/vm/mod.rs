@@ -17,6 +17,7 @@ mod capture;
 mod convert;
 mod interp;
 mod natives;
+mod unsafe_fields;
 
 use crate::isa::{self, class, frame, method, proc, NONE};
 use crate::metrics::{ContextMethod, FlatTree, Metrics};

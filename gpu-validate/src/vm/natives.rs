@@ -212,6 +212,14 @@ impl Machine<'_> {
             }
             Native::ThrowableFillInStackTrace => result[0] = arg(self, 0),
             Native::UnsafeArrayBaseOffset => result[0] = 16,
+            Native::ReturnTrue => result[0] = 1,
+            Native::UnsafeObjectFieldOffset
+            | Native::UnsafeGetInt
+            | Native::UnsafePutInt
+            | Native::UnsafeCompareAndSetInt
+            | Native::UnsafeGetLong
+            | Native::UnsafePutLong
+            | Native::UnsafeCompareAndSetLong => result = self.unsafe_field(native, at)?,
             Native::UnsafeArrayIndexScale => {
                 let class = self.mirror_class(arg(self, 1));
                 result[0] = match pkg.class_word(class, class::ELEMENT) {
