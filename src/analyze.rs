@@ -236,7 +236,11 @@ impl Lifting<'_, '_> {
     /// Lifts the targets of `calls` that are small enough and not lifted yet; a native target
     /// adds the constructors of the exceptions it raises.
     fn lift(&mut self, methods: &mut Vec<MethodIr>, mut calls: VecDeque<(CallKind, MethodRef)>) {
-        while let Some((kind, method)) = calls.pop_front() {
+        while let Some((kind, mut method)) = calls.pop_front() {
+            if method.class.starts_with('[') {
+                // The methods of an array class are `Object`'s.
+                method.class = "java/lang/Object".into();
+            }
             if self
                 .extended
                 .as_ref()

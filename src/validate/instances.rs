@@ -151,16 +151,16 @@ impl Domains<'_> {
             .cloned()
             .collect();
         below.sort();
-        let mut structures = Vec::new();
+        let mut structures: Option<Vec<Value>> = None;
         for sub in below {
             if let Some(Domain::OneOf(found)) = self.structures(&sub, false, Some(k)) {
-                structures.extend(found);
+                structures.get_or_insert_with(Vec::new).extend(found);
             }
             if self.too_many {
                 return None;
             }
         }
-        (!structures.is_empty()).then_some(Domain::OneOf(structures))
+        structures.map(Domain::OneOf)
     }
 
     /// The domain of every parameter.

@@ -321,18 +321,51 @@ impl Discovery<'_> {
             self.instantiate(handle);
             self.method(&(class.to_owned(), "<init>".to_owned(), descriptor.to_owned()));
         }
+        let mut inputs = Vec::new();
         for root in roots {
             let handle = self.class_handle(&root.0);
             self.require_init(handle);
             self.method(root);
-            // The classes of the parameters: inputs are built in the heap as instances of them.
+            // Receivers are built as instances of the root's class or of a program subclass (the
+            // roots' classes), and other inputs as instances of the parameters' classes.
+            inputs.push(root.0.clone());
             if let Some((params, _)) = split_descriptor(&root.2) {
                 for param in params {
                     if let Some(class) = class_of_descriptor(&param) {
                         let handle = self.class_handle(&class);
                         self.instantiate_with_components(handle);
+                        inputs.push(class);
                     }
                 }
+            }
+        }
+        self.instantiate_inputs(inputs);
+    }
+
+    /// Marks instantiated the concrete program classes that generated inputs may hold: the given
+    /// classes and, transitively, the classes of their instance fields.
+    fn instantiate_inputs(&mut self, mut pending: Vec<String>) {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(name) = pending.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(info) = self.source.class(&name) else { continue };
+            if info.library {
+                continue;
+            }
+            if info.access & (crate::source::ACC_ABSTRACT | crate::source::ACC_INTERFACE) == 0 {
+                let handle = self.class_handle(&name);
+                self.instantiate(handle);
+            }
+            let mut class = Some(info);
+            while let Some(current) = class.take().filter(|c| !c.library) {
+                for field in current.fields.iter().filter(|f| !f.is_static()) {
+                    if let Some(target) = class_of_descriptor(&field.descriptor).filter(|t| !t.starts_with('[')) {
+                        pending.push(target);
+                    }
+                }
+                class = current.super_name.as_deref().and_then(|s| self.source.class(s));
             }
         }
     }
