@@ -15,7 +15,11 @@ fn data_dir() -> PathBuf {
 /// Compiles one Java source into a fresh directory and returns its classes, sorted by name.
 fn compile(source: &Path) -> Vec<ClassFile> {
     let stem = source.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture");
-    let out = std::env::temp_dir().join(format!("jresa-lift-golden-{}-{stem}", std::process::id()));
+    // A fresh directory per call: the tests of this file run in parallel, and an example and a
+    // fixture may share a name.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("jresa-lift-golden-{}-{call}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
     let status = Command::new("javac")

@@ -63,7 +63,12 @@ impl Machine<'_> {
         self.pkg
             .instance_fields
             .get(&class_name)
-            .and_then(|fields| fields.iter().find(|((n, _), _)| *n == wanted).map(|(_, offset)| *offset))
+            .and_then(|fields| {
+                fields
+                    .iter()
+                    .find(|((n, _), _)| *n == wanted)
+                    .map(|(_, offset)| *offset)
+            })
             .ok_or_else(|| {
                 Exit::Refused(format!(
                     "Unsafe.objectFieldOffset: no instance field {wanted} in {}",

@@ -177,7 +177,7 @@ public class Exceptions {
     static int invokeOnNull(int n) {
         Exceptions b = boxOrNull(n);
         try {
-            return b.hashCode();
+            return b.equals(b) ? 1 : 0;
         } catch (NullPointerException e) {
             return -1;
         }
