@@ -33,6 +33,7 @@ impl ClassSource for IrSource {
             fields: Vec::new(),
             methods,
             library: false,
+            lambdas: Vec::new(),
         })
     }
 

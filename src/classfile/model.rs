@@ -29,8 +29,19 @@ pub struct ClassFile {
     pub methods: Vec<Method>,
     /// Runtime visible and invisible annotations on the class.
     pub annotations: Vec<Annotation>,
+    /// The `BootstrapMethods` attribute (what `invokedynamic` sites link through), by index.
+    pub bootstrap_methods: Vec<BootstrapMethod>,
     /// Where the class was read from.
     pub origin: Origin,
+}
+
+/// A bootstrap method: its method handle, rendered as a `Constant::MethodHandle` is
+/// (`invokestatic java/lang/invoke/LambdaMetafactory.metafactory:(...)...`), and its static
+/// arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BootstrapMethod {
+    pub handle: String,
+    pub arguments: Vec<Constant>,
 }
 
 /// A field declaration.

@@ -1,13 +1,15 @@
 //! Parsing one classfile with noak into the owned, resolved model.
 
 use noak::error::{Context, DecodeError};
-use noak::reader::attributes::{Code as NoakCode, LocalVariableTable, SourceFile};
+use noak::reader::attributes::{BootstrapMethods, Code as NoakCode, LocalVariableTable, SourceFile};
 use noak::reader::{Attribute, AttributeContent, Class, DecodeMany};
 
 use super::annotations::decode_annotations;
 use super::bytecode::{check_exception_table, decode_bytecode};
 use super::bytes::ByteReader;
-use super::model::{Annotation, ClassFile, Code, CodeError, ExceptionHandler, Field, LocalVariable, Method};
+use super::model::{
+    Annotation, BootstrapMethod, ClassFile, Code, CodeError, Constant, ExceptionHandler, Field, LocalVariable, Method,
+};
 use super::pool::PoolResolver;
 use super::InputError;
 
@@ -120,6 +122,7 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
     }
 
     let mut source_file = None;
+    let mut bootstrap_methods = Vec::new();
     let mut annotations = Vec::new();
     for attribute in class.attributes() {
         let attribute = attribute.map_err(|error| decode_error(origin, &error))?;
@@ -135,6 +138,8 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
                         .map_err(|message| class_error(format!("SourceFile attribute: {message}")))?,
                 );
             }
+        } else if attribute_name.as_bytes() == b"BootstrapMethods" {
+            bootstrap_methods = read_bootstrap_methods(&attribute, &pool).map_err(class_error)?;
         } else {
             collect_annotations(&attribute, &pool, &mut annotations).map_err(class_error)?;
         }
@@ -151,8 +156,34 @@ pub fn parse_class(bytes: &[u8], origin: &str) -> Result<ClassFile, InputError> 
         fields,
         methods,
         annotations,
+        bootstrap_methods,
         origin: origin.to_owned(),
     })
+}
+
+/// The entries of a `BootstrapMethods` attribute: each method handle and its static arguments.
+fn read_bootstrap_methods(
+    attribute: &Attribute<'_>,
+    pool: &PoolResolver<'_, '_>,
+) -> Result<Vec<BootstrapMethod>, String> {
+    let content = attribute
+        .read_content(pool.noak_pool())
+        .and_then(BootstrapMethods::try_from)
+        .map_err(|error| format!("BootstrapMethods attribute: {}", error.kind()))?;
+    let mut out = Vec::new();
+    for method in content.methods().iter() {
+        let method = method.map_err(|error| format!("BootstrapMethods attribute: {}", error.kind()))?;
+        let Constant::MethodHandle(handle) = pool.loadable(method.method_ref().as_u16())? else {
+            return Err("BootstrapMethods attribute: an entry is not a method handle".into());
+        };
+        let mut arguments = Vec::new();
+        for argument in method.arguments().iter() {
+            let argument = argument.map_err(|error| format!("BootstrapMethods attribute: {}", error.kind()))?;
+            arguments.push(pool.loadable(argument.as_u16())?);
+        }
+        out.push(BootstrapMethod { handle, arguments });
+    }
+    Ok(out)
 }
 
 /// Checks the magic number and the version before handing the bytes to noak.

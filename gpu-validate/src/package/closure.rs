@@ -6,11 +6,12 @@
 //! either has its target packaged or is encoded as a refusal.** Receivers whose class escaped the
 //! analysis find no dispatch entry, which the VM reports as a refusal, never as a wrong call.
 
+use super::lambdas::{self, LambdaClass};
 use crate::natives::{self, Behaviour, Native};
 use crate::source::{ClassInfo, ClassSource};
 use jresa_analyses::hierarchy::{Hierarchy, Target};
 use jresa_analyses::ir::exceptions;
-use jresa_analyses::ir::{CallKind, Cond, FieldRef, MethodIr, Operand, StmtKind};
+use jresa_analyses::ir::{CallKind, Cond, FieldRef, MethodIr, MethodRef, Operand, StmtKind};
 use jresa_analyses::treegraph::{schedule_method, MethodSchedule, ScheduleLimits};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
@@ -298,6 +299,7 @@ pub fn discover(source: &dyn ClassSource, roots: &[MethodKey]) -> Closure {
         source,
         closure: Closure::new(),
         limits: ScheduleLimits::deterministic(),
+        lambdas: HashMap::new(),
     };
     discovery.start(roots);
     discovery.run();
@@ -308,6 +310,8 @@ struct Discovery<'s> {
     source: &'s dyn ClassSource,
     closure: Closure,
     limits: ScheduleLimits,
+    /// The lambda classes spun for `invokedynamic` sites, by name.
+    lambdas: HashMap<String, LambdaClass>,
 }
 
 impl Discovery<'_> {
@@ -412,7 +416,8 @@ impl Discovery<'_> {
         } else if is_primitive {
             ClassKind::Primitive
         } else {
-            match self.source.class(name) {
+            let spun = self.lambdas.get(name).map(|l| l.info.clone());
+            match spun.or_else(|| self.source.class(name)) {
                 Some(info) => ClassKind::Normal(Rc::new(info)),
                 None => ClassKind::Missing,
             }
@@ -575,9 +580,18 @@ impl Discovery<'_> {
         if method.is_abstract() || !method.has_code {
             return Body::Refused(format!("{display} has no code"));
         }
-        match self.source.method_ir(&class, &name, &descriptor) {
+        let lifted = match self.lambdas.get(&class) {
+            Some(spun) => spun
+                .methods
+                .get(&(name.clone(), descriptor.clone()))
+                .cloned()
+                .ok_or_else(|| format!("no method {display}")),
+            None => self.source.method_ir(&class, &name, &descriptor),
+        };
+        match lifted {
             Err(error) => Body::Refused(format!("{display} cannot be lifted: {error}")),
-            Ok(ir) => {
+            Ok(mut ir) => {
+                self.spin_lambdas(&info, &mut ir);
                 // The encoder relies on well-typed IR: a method that fails verification is never run.
                 let errors = jresa_analyses::ir::verify_method(&ir);
                 if let Some(first) = errors.first() {
@@ -586,6 +600,46 @@ impl Discovery<'_> {
                 let schedule = schedule_method(&ir, &self.limits);
                 Body::Code { ir, schedule }
             }
+        }
+    }
+
+    /// Rewrites each `invokedynamic` of `ir` that `LambdaMetafactory.metafactory` links into a
+    /// call of its spun lambda class's factory (see `lambdas`); other sites stay as they are.
+    fn spin_lambdas(&mut self, info: &ClassInfo, ir: &mut MethodIr) {
+        for stmt in ir.procs.iter_mut().flat_map(|p| &mut p.rules).flat_map(|r| &mut r.body) {
+            let StmtKind::InvokeDynamic {
+                dst,
+                name,
+                descriptor,
+                bootstrap,
+                args,
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            let Some(Some(lambda)) = info.lambdas.get(*bootstrap as usize) else {
+                continue;
+            };
+            let class = lambdas::class_name(&info.name, *bootstrap);
+            if !self.lambdas.contains_key(&class) {
+                match lambdas::spin(&info.name, *bootstrap, info.library, name, descriptor, lambda) {
+                    Ok(spun) => {
+                        self.lambdas.insert(class.clone(), spun);
+                    }
+                    Err(_) => continue,
+                }
+            }
+            stmt.kind = StmtKind::Invoke {
+                dst: *dst,
+                kind: CallKind::Static,
+                interface: false,
+                method: MethodRef {
+                    class,
+                    name: lambdas::FACTORY.into(),
+                    descriptor: descriptor.clone(),
+                },
+                args: args.clone(),
+            };
         }
     }
 

@@ -10,6 +10,7 @@
 
 pub mod closure;
 mod encode;
+mod lambdas;
 mod layout;
 
 pub(crate) use layout::keyword_kind;
