@@ -9,9 +9,9 @@ use std::process::Command;
 
 /// (jar, the fewest methods that must be confirmed).
 const JARS: &[(&str, usize)] = &[
-    ("/usr/share/java/commons-cli.jar", 100),
-    ("/usr/share/java/commons-lang3.jar", 800),
-    ("/usr/share/java/commons-io.jar", 250),
+    ("/usr/share/java/commons-cli.jar", 140),
+    ("/usr/share/java/commons-lang3.jar", 1150),
+    ("/usr/share/java/commons-io.jar", 440),
 ];
 
 fn validate(jar: &str) -> serde_json::Value {

@@ -499,11 +499,48 @@ pub const UNSUPPORTED_PACKAGES: &[(&str, &str)] = &[
     ("sun/reflect/", "reflection is not supported"),
 ];
 
-/// Classes of the unsupported parts that the VM runs all the same: single-threaded, their
-/// `Unsafe` field accesses are plain ones.
+/// Classes of the unsupported parts that the VM runs all the same: the atomic numbers (single-
+/// threaded, their `Unsafe` field accesses are plain ones), and the parts of `java.io` that are
+/// plain Java over memory (streams, readers and writers over arrays and other streams, the I/O
+/// exceptions), which touch no file, descriptor or console, and `java.nio.file`'s option enums and
+/// the visitor base class.
 pub const SUPPORTED_INSIDE: &[&str] = &[
     "java/util/concurrent/atomic/AtomicInteger",
     "java/util/concurrent/atomic/AtomicLong",
+    "java/io/InputStream",
+    "java/io/OutputStream",
+    "java/io/Reader",
+    "java/io/Writer",
+    "java/io/FilterInputStream",
+    "java/io/FilterOutputStream",
+    "java/io/FilterReader",
+    "java/io/FilterWriter",
+    "java/io/ByteArrayInputStream",
+    "java/io/ByteArrayOutputStream",
+    "java/io/CharArrayReader",
+    "java/io/CharArrayWriter",
+    "java/io/StringReader",
+    "java/io/StringWriter",
+    "java/io/BufferedReader",
+    "java/io/BufferedWriter",
+    "java/io/PushbackInputStream",
+    "java/io/PushbackReader",
+    "java/io/SequenceInputStream",
+    "java/io/LineNumberReader",
+    "java/io/DataInputStream",
+    "java/io/DataOutputStream",
+    "java/io/IOException",
+    "java/io/UncheckedIOException",
+    "java/io/EOFException",
+    "java/io/FileNotFoundException",
+    "java/io/InterruptedIOException",
+    "java/io/UnsupportedEncodingException",
+    "java/io/UTFDataFormatException",
+    "java/io/CharConversionException",
+    "java/nio/file/FileVisitResult",
+    "java/nio/file/FileVisitOption",
+    "java/nio/file/LinkOption",
+    "java/nio/file/SimpleFileVisitor",
 ];
 
 /// Why the VM does not run methods of this class, when it is in an unsupported part of the JDK.
