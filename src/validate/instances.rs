@@ -57,6 +57,9 @@ pub(crate) fn parameter_types(source: &dyn ClassSource, bound: &BoundToCheck) ->
 /// alone (by argument position), else the class's `repOK()` or acyclicity.
 type StructureKey = (String, bool, Option<usize>);
 
+/// A method by class, name and descriptor.
+type MethodKey<'a> = (&'a str, &'a str, &'a str);
+
 /// The domains of a method's parameters at one scope; Korat structures are searched once per
 /// class, nullability and argument precondition.
 struct Domains<'p> {
@@ -74,7 +77,7 @@ struct Domains<'p> {
     shared: &'p [bool],
     /// The method under test (class, name, descriptor) and its parameter types, whose reads
     /// drive the search of a receiver with too many fields to enumerate.
-    method: Option<((&'p str, &'p str, &'p str), &'p [String])>,
+    method: Option<(MethodKey<'p>, &'p [String])>,
 }
 
 impl Domains<'_> {
@@ -227,7 +230,7 @@ pub(crate) struct Signature<'a> {
     /// Per argument, whether it may share an earlier argument's objects.
     shared: Vec<bool>,
     /// The method (class, name, descriptor), for receivers searched by its reads.
-    method: Option<(&'a str, &'a str, &'a str)>,
+    method: Option<MethodKey<'a>>,
 }
 
 impl<'a> Signature<'a> {
