@@ -46,19 +46,24 @@ pub struct RepOk<'p> {
     method: String,
 }
 
+/// A machine that runs predicates: at most `REPOK_MAX_BYTECODES` a run, no calling-context tree.
+fn predicate_machine(package: &Package) -> Machine<'_> {
+    let config = RunConfig {
+        limits: Limits {
+            max_bytecodes: REPOK_MAX_BYTECODES,
+            ..Limits::default()
+        },
+        cct: false,
+    };
+    Machine::new(package, config)
+}
+
 impl<'p> RepOk<'p> {
     /// The predicate `class.repOK()Z` of a package that has it as an entry.
     pub fn new(package: &'p Package, class: &str) -> Option<RepOk<'p>> {
         let launcher = package.entry(class, "repOK", "()Z")?;
-        let config = RunConfig {
-            limits: Limits {
-                max_bytecodes: REPOK_MAX_BYTECODES,
-                ..Limits::default()
-            },
-            cct: false,
-        };
         Some(RepOk {
-            machine: Machine::new(package, config),
+            machine: predicate_machine(package),
             launcher,
             method: format!("{}.repOK()", class.replace('/', ".")),
         })
@@ -96,15 +101,8 @@ impl<'p> MethodReads<'p> {
     /// `rest`; `None` when the package has no entry for the method.
     pub fn new(package: &'p Package, key: (&str, &str, &str), rest: Vec<Value>) -> Option<MethodReads<'p>> {
         let launcher = package.entry(key.0, key.1, key.2)?;
-        let config = RunConfig {
-            limits: Limits {
-                max_bytecodes: REPOK_MAX_BYTECODES,
-                ..Limits::default()
-            },
-            cct: false,
-        };
         Some(MethodReads {
-            machine: Machine::new(package, config),
+            machine: predicate_machine(package),
             launcher,
             rest,
         })
