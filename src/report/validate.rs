@@ -98,7 +98,11 @@ fn method_text(out: &mut String, m: &MethodValidation) {
     out.push('\n');
 }
 
-/// The closing summary: methods by verdict, instances, violations, and the tightness figures.
+/// Reasons for not validating methods that the text summary lists (the most frequent).
+const NOT_VALIDATED_LISTED: usize = 12;
+
+/// The closing summary: methods by verdict, instances, violations, the methods with a bound not
+/// validated by reason, and the tightness figures.
 pub fn summary_text(report: &ValidationReport) -> String {
     let count = |s: ValidationStatus| report.methods.iter().filter(|m| m.status == s).count();
     let instances: usize = report.methods.iter().map(|m| m.instances).sum();
@@ -113,6 +117,28 @@ pub fn summary_text(report: &ValidationReport) -> String {
         checked,
         plural(report.violations(), "violation"),
     );
+    if !report.not_validated.is_empty() {
+        let total: usize = report.not_validated.iter().map(|r| r.methods).sum();
+        let _ = writeln!(
+            text,
+            "{} with a bound not validated, by reason:",
+            plural(total, "method")
+        );
+        for group in report.not_validated.iter().take(NOT_VALIDATED_LISTED) {
+            let _ = writeln!(text, "  {:5}  {}", group.methods, group.reason);
+        }
+        if report.not_validated.len() > NOT_VALIDATED_LISTED {
+            let rest: usize = report.not_validated[NOT_VALIDATED_LISTED..]
+                .iter()
+                .map(|r| r.methods)
+                .sum();
+            let _ = writeln!(
+                text,
+                "  {rest:5}  for {} other reasons (the JSON report lists them all)",
+                report.not_validated.len() - NOT_VALIDATED_LISTED
+            );
+        }
+    }
     let mut maxima: Vec<f64> = report.methods.iter().filter_map(|m| m.max_ratio).collect();
     let mut medians: Vec<f64> = report.methods.iter().filter_map(|m| m.median_ratio).collect();
     if !maxima.is_empty() {

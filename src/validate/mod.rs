@@ -265,6 +265,15 @@ pub struct ValidationReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sequences: Option<SequenceSummary>,
     pub methods: Vec<MethodValidation>,
+    /// The methods with a bound that were not validated, grouped by why, most first.
+    pub not_validated: Vec<ReasonCount>,
+}
+
+/// How many methods with a bound were not validated for one reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReasonCount {
+    pub reason: String,
+    pub methods: usize,
 }
 
 impl ValidationReport {
@@ -328,11 +337,13 @@ pub fn validate_bounds(
         strategy: options.strategy.name().to_owned(),
         sequences: None,
         methods: Vec::new(),
+        not_validated: Vec::new(),
     };
     if let Some(sequence_options) = &options.sequences {
         let (methods, summary) = sequences::validate_sequences(&source, classes, bounds, sequence_options, options)?;
         report.methods = methods;
         report.sequences = Some(summary);
+        report.not_validated = tally::not_validated_by_reason(&report.methods);
         return Ok(report);
     }
     let package = build_package(&source, classes, bounds)?;
@@ -348,6 +359,7 @@ pub fn validate_bounds(
             progress(1);
         }
     }
+    report.not_validated = tally::not_validated_by_reason(&report.methods);
     Ok(report)
 }
 

@@ -1,7 +1,7 @@
 //! Gathering per-instance verdicts into a method's validation: counts, tightness overall and per
 //! instance size, and the violating instances with their replay commands.
 
-use super::{MethodValidation, ValidationStatus, MAX_LISTED_VIOLATIONS};
+use super::{MethodValidation, ReasonCount, ValidationStatus, MAX_LISTED_VIOLATIONS};
 use crate::report::vm::{ending_text, value_text};
 use jresa_gpu_validate::check::{Skip, Tightness, Verdict};
 use jresa_gpu_validate::{Outcome, Value};
@@ -175,5 +175,59 @@ impl Tally {
                 None => joined,
             });
         }
+    }
+}
+
+/// The methods with a bound that were not validated, grouped by the first reason each gives (a
+/// count of instances in front of it and the `inconclusive (...)` around it left out), most first,
+/// then by reason.
+pub(crate) fn not_validated_by_reason(methods: &[MethodValidation]) -> Vec<ReasonCount> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for m in methods {
+        if m.status != ValidationStatus::NotValidated || m.bound.is_none() {
+            continue;
+        }
+        let reason = m.reason.as_deref().unwrap_or("no reason given");
+        *counts.entry(reason_group(reason)).or_default() += 1;
+    }
+    let mut out: Vec<ReasonCount> = counts
+        .into_iter()
+        .map(|(reason, methods)| ReasonCount { reason, methods })
+        .collect();
+    out.sort_by(|a, b| b.methods.cmp(&a.methods).then_with(|| a.reason.cmp(&b.reason)));
+    out
+}
+
+/// The group of a not-validated method's reason: its first clause, without a leading count of
+/// instances and the `skipped (...)`/`inconclusive (...)` around the cause.
+fn reason_group(reason: &str) -> String {
+    let first = reason.split("; ").next().unwrap_or(reason);
+    let rest = first.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+    for verdict in ["inconclusive (", "skipped ("] {
+        if let Some(inner) = rest.strip_prefix(verdict).and_then(|r| r.strip_suffix(')')) {
+            return inner.to_owned();
+        }
+    }
+    first.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reason_group;
+
+    #[test]
+    fn reasons_group_by_their_first_cause() {
+        assert_eq!(
+            reason_group("16 inconclusive (refused: java.util.regex.Pattern.<clinit>()V: regular expressions are not supported); 2 skipped (x)"),
+            "refused: java.util.regex.Pattern.<clinit>()V: regular expressions are not supported"
+        );
+        assert_eq!(
+            reason_group("3 skipped (outside the @Requires)"),
+            "outside the @Requires"
+        );
+        assert_eq!(
+            reason_group("no instances: no receivers can be generated"),
+            "no instances: no receivers can be generated"
+        );
     }
 }
