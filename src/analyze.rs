@@ -168,7 +168,12 @@ type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
 /// Classes that lifted library code calls into but that the shared hierarchy lacks (it holds the
 /// program's own call owners) are added, with their supertypes, to a copy of it, which is returned
 /// when there were any.
-fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &ClassLookup<'_>) -> Option<Hierarchy> {
+fn lift_callees(
+    methods: &mut Vec<MethodIr>,
+    hierarchy: &Hierarchy,
+    lookup: &ClassLookup<'_>,
+    cache: &LiftCache,
+) -> Option<Hierarchy> {
     let mut lifting = Lifting {
         hierarchy,
         lookup,
@@ -178,6 +183,7 @@ fn lift_callees(methods: &mut Vec<MethodIr>, hierarchy: &Hierarchy, lookup: &Cla
             .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
             .collect(),
         lifted: 0,
+        lifted_cache: cache,
     };
     let mut raised: Vec<&'static str> = Vec::new();
     for s in methods
@@ -206,7 +212,13 @@ struct Lifting<'a, 'l> {
     extended: Option<Hierarchy>,
     known: HashSet<(String, String, String)>,
     lifted: usize,
+    /// Library methods lifted before (shared by the analyses of one class), or `None` where
+    /// lifting failed.
+    lifted_cache: &'a LiftCache,
 }
+
+/// Lifted library methods by (class, name, descriptor).
+type LiftCache = std::sync::Mutex<HashMap<(String, String, String), Option<MethodIr>>>;
 
 impl Lifting<'_, '_> {
     /// Lifts the callees of `methods[from..]` and of every method lifted meanwhile, breadth-first.
@@ -277,7 +289,19 @@ impl Lifting<'_, '_> {
                     )));
                     continue;
                 }
-                let Ok(ir) = lift_method(&class, decl) else {
+                let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
+                let cached = self.lifted_cache.lock().ok().and_then(|c| c.get(&key).cloned());
+                let ir = match cached {
+                    Some(ir) => ir,
+                    None => {
+                        let ir = lift_method(&class, decl).ok();
+                        if let Ok(mut cache) = self.lifted_cache.lock() {
+                            cache.insert(key, ir.clone());
+                        }
+                        ir
+                    }
+                };
+                let Some(ir) = ir else {
                     continue;
                 };
                 let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
@@ -431,9 +455,8 @@ fn analyze_class(
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
     options: &AnalyzeOptions<'_>,
 ) -> Vec<MethodReport> {
-    let started = Instant::now();
     let mut methods: Vec<MethodIr> = Vec::new();
-    let mut reports: Vec<(&Method, Option<usize>, Option<String>)> = Vec::new();
+    let mut reports: Vec<ClassReport<'_>> = Vec::new();
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
         let selected = select(class, method);
         match lift_method(class, method) {
@@ -453,6 +476,129 @@ fn analyze_class(
     if reports.is_empty() {
         return Vec::new();
     }
+    let cache = LiftCache::default();
+    let context = ClassContext {
+        class,
+        hierarchy,
+        lookup,
+        model,
+        options,
+        lifted: &cache,
+    };
+    let mut out = analyze_lifted(&context, methods.clone(), &reports);
+    // Degrade per method: a method lost only because the value analysis of its whole class ran
+    // out of rule evaluations is analysed again (in parallel, each within `RETRY_BUDGET`) with
+    // just the class's methods it calls.
+    let retry_options = AnalyzeOptions {
+        method_budget: options.method_budget.map(|b| b.min(RETRY_BUDGET)),
+        ..*options
+    };
+    let retry_context = ClassContext {
+        options: &retry_options,
+        ..context
+    };
+    let lost: Vec<(usize, &Method, usize)> = out
+        .iter()
+        .zip(&reports)
+        .enumerate()
+        .filter(|(_, (report, _))| {
+            report
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains(EVALUATION_BUDGET_REASON))
+        })
+        .filter_map(|(k, (_, (method, index, _)))| index.map(|index| (k, *method, index)))
+        .collect();
+    let again: Vec<(usize, Option<MethodReport>)> = lost
+        .par_iter()
+        .map(|&(k, method, index)| {
+            let alone = within_class_closure(&methods, index);
+            (
+                k,
+                analyze_lifted(&retry_context, alone, &[(method, Some(0), None)]).pop(),
+            )
+        })
+        .collect();
+    for (k, report) in again {
+        if let Some(report) = report.filter(|r| r.status == "bounded" || !is_budget_loss(r)) {
+            out[k] = report;
+        }
+    }
+    out
+}
+
+/// The most wall-clock time a method analysed again alone (after its class ran out of rule
+/// evaluations) may take.
+const RETRY_BUDGET: Duration = Duration::from_millis(300);
+
+/// Whether a report's method was lost to a budget (evaluations or time) rather than to its code.
+fn is_budget_loss(report: &MethodReport) -> bool {
+    report
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.contains(EVALUATION_BUDGET_REASON) || r.contains("time budget"))
+}
+
+/// A selected method of a class: its declaration, its index among the lifted methods (`None` when
+/// lifting failed) and the lifting error.
+type ClassReport<'a> = (&'a Method, Option<usize>, Option<String>);
+
+/// What analysing one class needs besides its methods.
+#[derive(Clone, Copy)]
+struct ClassContext<'a, 'l> {
+    class: &'a ClassFile,
+    hierarchy: &'a Hierarchy,
+    lookup: &'a ClassLookup<'l>,
+    model: CostModel,
+    options: &'a AnalyzeOptions<'a>,
+    /// Library methods lifted by the class's analyses so far.
+    lifted: &'a LiftCache,
+}
+
+/// What the reason of a method lost to the class's evaluation budget says.
+const EVALUATION_BUDGET_REASON: &str = "rule evaluations";
+
+/// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
+/// calls, transitively.
+fn within_class_closure(methods: &[MethodIr], start: usize) -> Vec<MethodIr> {
+    let mut chosen = vec![start];
+    let mut next = 0;
+    while next < chosen.len() {
+        let method = &methods[chosen[next]];
+        next += 1;
+        for stmt in method.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body) {
+            let StmtKind::Invoke { method: callee, .. } = &stmt.kind else {
+                continue;
+            };
+            if callee.class != method.class {
+                continue;
+            }
+            let found = methods
+                .iter()
+                .position(|m| m.name == callee.name && m.descriptor == callee.descriptor);
+            if let Some(k) = found.filter(|k| !chosen.contains(k)) {
+                chosen.push(k);
+            }
+        }
+    }
+    chosen.into_iter().map(|k| methods[k].clone()).collect()
+}
+
+/// Analyses the selected methods (`reports`) of a class among its lifted `methods`.
+fn analyze_lifted(
+    context: &ClassContext<'_, '_>,
+    mut methods: Vec<MethodIr>,
+    reports: &[ClassReport<'_>],
+) -> Vec<MethodReport> {
+    let ClassContext {
+        class,
+        hierarchy,
+        lookup,
+        model,
+        options,
+        ..
+    } = *context;
+    let started = Instant::now();
     let budget = options
         .method_budget
         .map(|b| b.saturating_mul(u32::try_from(reports.len()).unwrap_or(u32::MAX)));
@@ -467,7 +613,7 @@ fn analyze_class(
         out_of_time.set(out_of_time.get() || late);
         late
     };
-    let extended = lift_callees(&mut methods, hierarchy, lookup);
+    let extended = lift_callees(&mut methods, hierarchy, lookup, context.lifted);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
@@ -531,7 +677,7 @@ fn analyze_class(
         }
         for k in pending {
             let m = analysed[k];
-            let mut report = MethodReport::new(class, reports_method(&reports, m));
+            let mut report = MethodReport::new(class, reports_method(reports, m));
             let Some(costs) = &costs else {
                 // A retry that ran out of time leaves the previous attempt's result standing.
                 if let Some(mut previous) = fallback[k].take() {
@@ -620,7 +766,7 @@ fn analyze_class(
         };
         out.push(report.unwrap_or_else(|| {
             let mut report = MethodReport::new(class, method);
-            report.reason = error;
+            report.reason = error.clone();
             report
         }));
     }
