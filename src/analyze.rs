@@ -268,7 +268,7 @@ impl Lifting<'_, '_> {
             let current = self.extended.as_ref().unwrap_or(self.hierarchy);
             for target in current.targets(kind, &method).targets {
                 let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
-                if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key) {
+                if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key.clone()) {
                     continue;
                 }
                 let Some(class) = (self.lookup)(&target.class) else {
@@ -289,7 +289,6 @@ impl Lifting<'_, '_> {
                     )));
                     continue;
                 }
-                let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
                 let cached = self.lifted_cache.lock().ok().and_then(|c| c.get(&key).cloned());
                 let ir = match cached {
                     Some(ir) => ir,
@@ -485,7 +484,10 @@ fn analyze_class(
         options,
         lifted: &cache,
     };
-    let mut out = analyze_lifted(&context, methods.clone(), &reports);
+    let class_methods = methods.len();
+    let mut out = analyze_lifted(&context, &mut methods, &reports);
+    // The library callees lifted for the class come after its own methods.
+    methods.truncate(class_methods);
     // Degrade per method: a method lost only because the value analysis of its whole class ran
     // out of rule evaluations is analysed again (in parallel, each within `RETRY_BUDGET`) with
     // just the class's methods it calls.
@@ -512,10 +514,10 @@ fn analyze_class(
     let again: Vec<(usize, Option<MethodReport>)> = lost
         .par_iter()
         .map(|&(k, method, index)| {
-            let alone = within_class_closure(&methods, index);
+            let mut alone = within_class_closure(&methods, index);
             (
                 k,
-                analyze_lifted(&retry_context, alone, &[(method, Some(0), None)]).pop(),
+                analyze_lifted(&retry_context, &mut alone, &[(method, Some(0), None)]).pop(),
             )
         })
         .collect();
@@ -584,10 +586,11 @@ fn within_class_closure(methods: &[MethodIr], start: usize) -> Vec<MethodIr> {
     chosen.into_iter().map(|k| methods[k].clone()).collect()
 }
 
-/// Analyses the selected methods (`reports`) of a class among its lifted `methods`.
+/// Analyses the selected methods (`reports`) of a class among its lifted `methods`, to which the
+/// library callees they need are appended.
 fn analyze_lifted(
     context: &ClassContext<'_, '_>,
-    mut methods: Vec<MethodIr>,
+    methods: &mut Vec<MethodIr>,
     reports: &[ClassReport<'_>],
 ) -> Vec<MethodReport> {
     let ClassContext {
@@ -613,7 +616,7 @@ fn analyze_lifted(
         out_of_time.set(out_of_time.get() || late);
         late
     };
-    let extended = lift_callees(&mut methods, hierarchy, lookup, context.lifted);
+    let extended = lift_callees(methods, hierarchy, lookup, context.lifted);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
@@ -624,7 +627,7 @@ fn analyze_lifted(
         hierarchy,
         index: &index,
     };
-    let program = compile(&methods, &resolver, model);
+    let program = compile(methods, &resolver, model);
     // Methods whose bound is lost only to possible integer overflows are analysed again with
     // their inputs assumed further from the types' limits (`overflow::MARGINS`); each method's
     // result comes from the last round it took part in, with that precondition.
