@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::analyze::analyze;
 use jresa::classfile::{find_java_base_jmod, ClassPath};
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use std::time::Duration;
 
 fn fixed_classes(c: &mut Criterion) {

@@ -19,7 +19,7 @@ use jresa::check::check;
 use jresa::classfile::ClassPath;
 use jresa_analyses::amortised::session::{Status, Structure};
 use jresa_analyses::bounds::expr::Linear;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 

@@ -13,7 +13,7 @@ mod lejit;
 use jresa::analyze::{analyze_with, AnalyzeOptions};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::validate::{validate, ValidateOptions, ValidationStatus};
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::SeedableRng;
 use std::collections::HashMap;

@@ -13,7 +13,7 @@ use jresa::analyze::analyze;
 use jresa::classfile::ClassPath;
 use jresa::validate::{validate_bounds, BoundToCheck, ValidateOptions, ValidationStatus};
 use jresa_analyses::bounds::expr::CostExpr;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::check::BoundForm;
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -17,7 +17,7 @@ use jresa::classfile::ClassPath;
 use jresa::spec::parse_assertions;
 use jresa::validate::{validate_bounds, validate_check, BoundToCheck, ValidateOptions, ValidationStatus};
 use jresa::vm_source::JvmClassSource;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::requires::Precondition;
 use jresa_gpu_validate::Value;
 use num_bigint::BigInt;

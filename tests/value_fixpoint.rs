@@ -3,12 +3,14 @@
 //! precondition `y ≥ 1, b ≥ 2, z ≥ 0` and the multiplication's post-condition `y1 ≥ 2·y`.
 use jresa::classfile::read_inputs;
 use jresa::lift::lift_method;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, ProcKind};
-use jresa_analyses::value::compile::{compile, CallResolver, Origin};
+use jresa_analyses::value::compile::{compile, CallResolver};
 use jresa_analyses::value::fixpoint::solve;
-use jresa_analyses::value::overflow::{self, Width};
+use jresa_analyses::value::overflow;
 use jresa_analyses::value::polyhedra::{Constraint, LinearExpr};
+use jresa_analyses::value::program::Origin;
+use jresa_analyses::value::program::Width;
 use std::path::Path;
 use std::process::Command;
 

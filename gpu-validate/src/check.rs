@@ -13,7 +13,7 @@ use crate::metrics::Metrics;
 use crate::requires::Precondition;
 use crate::value::{Ending, Outcome, Value};
 use jresa_analyses::bounds::expr::CostExpr;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};

@@ -1,7 +1,7 @@
 //! What the VM measures: per-instance totals and, optionally, a call-site-aware calling-context
 //! tree (JP2, Sarimbekov et al.) whose nodes carry the same counters.
 //!
-//! The counters follow the cost models of `jresa_analyses::bounds::CostModel`:
+//! The counters follow the cost models of `jresa_analyses::cost_model::CostModel`:
 //!
 //! - `bytecodes`: JVM bytecodes executed, from the IR's exact counts (a rule's `bytecodes` when it
 //!   runs to its end, a statement's `bytecodes` when an exception leaves the rule there). Native

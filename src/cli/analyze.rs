@@ -6,7 +6,7 @@ use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
 use crate::classfile::ClassPath;
 use crate::report;
 use crate::report::progress::Progress;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@ use crate::report;
 use crate::report::progress::Progress;
 use crate::validate::{validate, validate_check, SequenceOptions, ValidateOptions, ValidationReport};
 use clap::ValueEnum;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::generate::Strategy;
 use jresa_gpu_validate::sequence::{Matching, SequenceSettings};
 use std::io::Write;

@@ -9,7 +9,7 @@
 
 use super::tally::{detail, Tally};
 use super::{blank, BoundToCheck, MethodValidation, ValidateOptions};
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::{MethodBound, Verdict};
 use jresa_gpu_validate::generate::{

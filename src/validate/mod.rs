@@ -19,7 +19,7 @@ use crate::check::{CheckReport, MethodCheck};
 use crate::classfile::{ClassFile, ClassPath};
 use crate::vm_source::JvmClassSource;
 use jresa_analyses::amortised::session::Status;
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::check::{BoundForm, MethodBound};
 use jresa_gpu_validate::generate::Strategy;
 use jresa_gpu_validate::requires::Precondition;

@@ -19,11 +19,11 @@
 use super::compare;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
-use super::CostModel;
-use crate::value::compile::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
+use crate::cost_model::CostModel;
 use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
 use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -91,7 +91,7 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -
     }
     let mut solver = Solver {
         program,
-        model_counts_bytecodes: model == CostModel::Instructions,
+        model_counts_bytecodes: model.counts_bytecodes(),
         fixpoint,
         bounds: vec![Bound::Unknown("not analysed".into()); n],
         loops: Vec::new(),

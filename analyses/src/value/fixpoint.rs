@@ -6,10 +6,10 @@
 //! (under the assumptions of `compile`); `None` means unreachable (false).** A procedure whose
 //! PRE or POST changes more than `MAX_UPDATES` times is set to the universe, which is sound.
 
-use super::compile::{AbsProcId, AbstractProgram, AbstractRule, Item};
 use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
 use super::overflow;
 use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
+use super::program::{AbsProcId, AbstractProgram, AbstractRule, Item};
 use std::collections::{BTreeSet, VecDeque};
 
 /// The result of the fixpoint: pre- and post-conditions per abstract procedure.

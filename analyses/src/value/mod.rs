@@ -1,7 +1,8 @@
 //! The value analysis and the abstract domains it computes with.
-pub mod aux;
+pub mod auxiliary;
 pub mod compile;
 pub mod fixpoint;
 pub mod limits;
 pub mod overflow;
 pub mod polyhedra;
+pub mod program;

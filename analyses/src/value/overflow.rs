@@ -1,6 +1,6 @@
 //! Integer overflow: the JVM's `int` and `long` arithmetic wraps around, while abstract
 //! compilation relates results to operands as mathematical integers. Each result that can wrap is
-//! followed by a [`Item::Wrap`](super::compile::Item::Wrap) item, and whoever walks a rule's items
+//! followed by a [`Item::Wrap`] item, and whoever walks a rule's items
 //! (the fixpoint, the cost solver) applies [`wrap`] there.
 //!
 //! [`wrap`] keeps the mathematical constraints only when the current state proves the result
@@ -15,20 +15,9 @@
 //! string's length, which the JVM caps at `2^31 - 1`, or the length of a path through the heap)
 //! is below `2^31`.
 
-use super::compile::{AbsProcId, AbstractProgram, Item};
 use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron, Rational};
+use super::program::{AbsProcId, AbstractProgram, Item, Width};
 use std::collections::HashSet;
-
-/// The range of values a dimension holds on the JVM.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Width {
-    /// A 32-bit `int` (and `boolean`, `byte`, `char`, `short`).
-    Int,
-    /// A 64-bit `long`.
-    Long,
-    /// The size of a reference: `0..2^31`.
-    Size,
-}
 
 impl Width {
     /// Constraints every value of the range satisfies (the box used to prove other results in

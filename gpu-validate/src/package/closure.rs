@@ -202,7 +202,7 @@ impl Closure {
         };
         let resolved = self.hierarchy.resolve(class, name, descriptor);
         if resolved.is_none()
-            && jresa_analyses::bounds::is_spec_marker(class, name)
+            && jresa_analyses::cost_model::is_spec_marker(class, name)
             && self.info_by_name(class).is_none()
         {
             // A marker whose class is missing: `body` runs it as a method that only returns.
@@ -459,7 +459,7 @@ impl Discovery<'_> {
             .info_by_name(&key.0)
             .and_then(|info| info.method(&key.1, &key.2))
             .is_some_and(|m| m.is_static())
-            || jresa_analyses::bounds::is_spec_marker(&key.0, &key.1);
+            || jresa_analyses::cost_model::is_spec_marker(&key.0, &key.1);
         self.closure.method_index.insert(key.clone(), id);
         self.closure.methods.push(MethodEntry {
             key: key.clone(),
@@ -555,7 +555,7 @@ impl Discovery<'_> {
                 "{display} is past the package's budget of {MAX_METHODS} methods"
             ));
         }
-        let marker = jresa_analyses::bounds::is_spec_marker(&class, &name);
+        let marker = jresa_analyses::cost_model::is_spec_marker(&class, &name);
         if marker && self.closure.info_by_name(&class).is_none() {
             // The marker classes need not be on the class path: their methods only return.
             return Body::Native(Native::NoOp);

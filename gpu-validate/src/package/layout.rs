@@ -11,7 +11,7 @@ use super::closure::{split_descriptor, Body, ClassKind, Closure, MethodKey};
 use super::{Package, WellKnown};
 use crate::isa::{self, class, method, NONE};
 use crate::source::ConstantValue;
-use jresa_analyses::bounds::RESOURCE_CLASS;
+use jresa_analyses::cost_model::RESOURCE_CLASS;
 use jresa_analyses::ir::exceptions;
 use std::collections::HashMap;
 

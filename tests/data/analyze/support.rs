@@ -6,7 +6,7 @@
 
 use jresa::analyze::{analyze, AnalysisReport, MethodReport};
 use jresa::classfile::{read_inputs, ClassFile, ClassPath};
-use jresa_analyses::bounds::CostModel;
+use jresa_analyses::cost_model::CostModel;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

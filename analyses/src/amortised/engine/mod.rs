@@ -37,7 +37,7 @@ use crate::amortised::resolve::{resolve, RAssertions, RConj, RFact, RTerm};
 use crate::amortised::resource::{Obligation, Origin, ResExpr, ResourceVariables};
 use crate::amortised::spec::Role;
 use crate::amortised::symbolic::{Atom, Fresh, State, Value};
-use crate::bounds::RESOURCE_CLASS;
+use crate::cost_model::RESOURCE_CLASS;
 use crate::ir::{CallKind, CmpOp, Cond, HandlerEdge, MethodRef, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty, VarId};
 use std::collections::{BTreeSet, HashMap};
 

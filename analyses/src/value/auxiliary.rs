@@ -10,62 +10,8 @@
 //! no overflow. Rules whose swapped version is needed are listed explicitly (the paper omits them).
 //! Division by zero has no rule: the statement throws instead.
 
-use super::compile::{AbstractProc, AbstractRule, Item, Origin, RuleCost};
 use super::polyhedra::{Constraint, LinearExpr};
-use crate::ir::{BinOp, Ty};
-
-/// A non-linear or bit operation on ints or longs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AuxOp {
-    Mul,
-    Div,
-    Rem,
-    And,
-    Or,
-    Xor,
-    /// Shifts, with the operand width in bits (32 or 64).
-    Shl(u32),
-    Shr(u32),
-    Ushr(u32),
-}
-
-impl AuxOp {
-    /// The auxiliary operation of a binary operator on `ty`, when it has one.
-    pub fn of(op: BinOp, ty: Ty) -> Option<AuxOp> {
-        let width = match ty {
-            Ty::Int => 32,
-            Ty::Long => 64,
-            _ => return None,
-        };
-        Some(match op {
-            BinOp::Mul => AuxOp::Mul,
-            BinOp::Div => AuxOp::Div,
-            BinOp::Rem => AuxOp::Rem,
-            BinOp::And => AuxOp::And,
-            BinOp::Or => AuxOp::Or,
-            BinOp::Xor => AuxOp::Xor,
-            BinOp::Shl => AuxOp::Shl(width),
-            BinOp::Shr => AuxOp::Shr(width),
-            BinOp::Ushr => AuxOp::Ushr(width),
-            BinOp::Add | BinOp::Sub | BinOp::Cmp | BinOp::CmpL | BinOp::CmpG => return None,
-        })
-    }
-
-    /// The operation's name in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            AuxOp::Mul => "op_mul",
-            AuxOp::Div => "op_div",
-            AuxOp::Rem => "op_rem",
-            AuxOp::And => "op_and",
-            AuxOp::Or => "op_or",
-            AuxOp::Xor => "op_xor",
-            AuxOp::Shl(_) => "op_shl",
-            AuxOp::Shr(_) => "op_shr",
-            AuxOp::Ushr(_) => "op_ushr",
-        }
-    }
-}
+use super::program::{AbstractProc, AbstractRule, AuxOp, Item, Origin, RuleCost};
 
 const X: usize = 0;
 const Y: usize = 1;

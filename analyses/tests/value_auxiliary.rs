@@ -1,7 +1,8 @@
 //! The auxiliary procedures of non-linear operations are sound and complete: for every pair of
 //! inputs on a grid (including the extremes of small ranges and shift counts around the operand
 //! width) whose JVM result does not overflow, some rule holds of the inputs and the true results.
-use jresa_analyses::value::aux::{rules, AuxOp};
+use jresa_analyses::value::auxiliary::rules;
+use jresa_analyses::value::program::AuxOp;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 

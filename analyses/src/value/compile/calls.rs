@@ -1,0 +1,89 @@
+//! Calls: dispatch procedures over the targets of a method call, and calls with no analysed
+//! target (natives, methods outside the program).
+
+use super::{AbsProcId, AbstractProc, AbstractRule, Item, Origin, RuleCompiler, RuleCost};
+use crate::ir::*;
+
+impl RuleCompiler<'_> {
+    /// A call with no analysed target: a native method executes no bytecodes (and only counts
+    /// as an invocation at the call), and allocates nothing the allocations model counts, except
+    /// the natives [`CostModel::native_may_count`] names (whose amounts are not known here: opaque). Other
+    /// calls are opaque.
+    pub(super) fn outside_call(&self, kind: CallKind, method: &MethodRef) -> Item {
+        let native = self.native_call(kind, method);
+        let name = format!(
+            "{}.{}{}",
+            method.class.replace('/', "."),
+            method.name,
+            method.descriptor
+        );
+        match native {
+            true if self.model.native_may_count(method) => Item::Opaque {
+                reason: format!("calls the native {name}, which may allocate"),
+            },
+            true => Item::Marker { bytecodes: 0 },
+            false => Item::Opaque {
+                reason: format!("calls {name}, which is not analysed"),
+            },
+        }
+    }
+
+    /// Whether every target of a call outside the program is a native method (the methods of an
+    /// array class are `Object`'s).
+    pub(super) fn native_call(&self, kind: CallKind, method: &MethodRef) -> bool {
+        if method.class.starts_with('[') {
+            let on_object = MethodRef {
+                class: "java/lang/Object".into(),
+                ..method.clone()
+            };
+            self.resolver.is_native(kind, &on_object)
+        } else {
+            self.resolver.is_native(kind, method)
+        }
+    }
+
+    /// The dispatch procedure of a method call, when every target is in the program.
+    pub(super) fn dispatch(&mut self, kind: CallKind, method: &MethodRef) -> Option<AbsProcId> {
+        let key = (kind, method.clone());
+        if let Some(found) = self.dispatches.get(&key) {
+            return *found;
+        }
+        let targets = self.resolver.resolve(kind, method);
+        let id = targets.filter(|t| !t.is_empty()).map(|targets| {
+            let (params, ret) = parse_method_descriptor(&method.descriptor).unwrap_or_default();
+            let inputs = params.len() + usize::from(kind != CallKind::Static);
+            let outputs = usize::from(ret.is_some());
+            let rules = targets
+                .iter()
+                .map(|&t| {
+                    let entry = self.program.of_ir[t][self.methods[t].entry.index()];
+                    AbstractRule {
+                        dims: inputs + outputs,
+                        cost: RuleCost::default(),
+                        may_throw: false,
+                        guard: Vec::new(),
+                        items: vec![Item::Call {
+                            callee: entry,
+                            args: (0..inputs).collect(),
+                            outs: (inputs..inputs + outputs).collect(),
+                        }],
+                        returns: true,
+                        source: None,
+                        ranges: Vec::new(),
+                    }
+                })
+                .collect();
+            self.program.procs.push(AbstractProc {
+                is_method_entry: false,
+                name: format!("dispatch {}.{}{}", method.class, method.name, method.descriptor),
+                inputs,
+                outputs,
+                rules,
+                origin: Origin::Dispatch(method.clone()),
+            });
+            self.program.procs.len() - 1
+        });
+        self.dispatches.insert(key, id);
+        id
+    }
+}

@@ -1,0 +1,452 @@
+//! Abstract compilation (COSTA, Alonso et al. Sec. 4.1): every IR rule becomes abstract rules whose
+//! items are linear constraints over the sizes of the rule's variables and calls of abstract
+//! procedures; non-linear and bit operations become calls of auxiliary procedures (`auxiliary.rs`), one
+//! instance per operation occurrence so that calling contexts never merge.
+//!
+//! Sizes: ints and longs by value, arrays by length, other references by path length (0 for null,
+//! at least 1 otherwise, a field read is shorter than the object it is read from), floats and
+//! doubles unconstrained.
+//!
+//! **Soundness assumptions**: heap structures reached through reference fields are acyclic, and
+//! references' sizes are below `2^31` (see `overflow.rs`). Integer results that can wrap around
+//! are followed by a `Wrap` item, which keeps their mathematical value only where it is proven in
+//! range. Everything else over-approximates: an operation without a precise abstraction
+//! constrains nothing.
+//!
+//! Invariants: **in an abstract rule of a procedure with `k` inputs and `m` outputs, dimensions
+//! `0..k` are the inputs and `k..k+m` the outputs**; a `!=` guard on numbers splits the rule in two
+//! (`<` and `>`), so abstract rules are conjunctions; each statement with a handler edge adds a rule
+//! that stops before the statement and continues in the handler.
+
+mod calls;
+mod exceptions;
+mod stmt;
+
+use super::auxiliary;
+use super::polyhedra::{Constraint, Dimension, LinearExpr};
+use super::program::*;
+use crate::cost_model::{is_spec_marker, CostModel, Factor};
+use crate::ir::*;
+use std::collections::HashMap;
+
+/// Statements of one block that may throw out of it and get a rule of their own; past this, the
+/// block's cost is unknown (each such rule repeats the block's prefix, so this bounds the size of
+/// the abstract program quadratically in the block size).
+pub const MAX_ESCAPES_PER_RULE: usize = 24;
+
+/// How method calls are resolved: the indices of the methods (in the program) a call may run, or
+/// `None` when some target is not part of the program (its result is then unknown).
+pub trait CallResolver {
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>>;
+
+    /// Whether every target of the call is a native method: it executes no bytecode, invokes and
+    /// allocates nothing the cost models count (callbacks from native code into Java are not
+    /// modelled), and returns an unconstrained value.
+    fn is_native(&self, _kind: CallKind, _method: &MethodRef) -> bool {
+        false
+    }
+}
+
+/// Compiles methods into an abstract program.
+pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostModel) -> AbstractProgram {
+    let mut program = AbstractProgram::default();
+    // Allocate every IR procedure first so that calls can refer to any of them.
+    for (m, method) in methods.iter().enumerate() {
+        let ids = method
+            .procs
+            .iter()
+            .enumerate()
+            .map(|(p, proc)| {
+                program.procs.push(AbstractProc {
+                    is_method_entry: ProcId::from_index(p) == method.entry,
+                    name: format!("{}.{}{}/{}", method.class, method.name, method.descriptor, proc.name),
+                    inputs: proc.inputs.len(),
+                    outputs: proc.outputs.len(),
+                    rules: Vec::new(),
+                    origin: Origin::Ir {
+                        method: m,
+                        proc: ProcId::from_index(p),
+                    },
+                });
+                program.procs.len() - 1
+            })
+            .collect();
+        program.of_ir.push(ids);
+    }
+    let mut dispatches: HashMap<(CallKind, MethodRef), Option<AbsProcId>> = HashMap::new();
+    for (m, method) in methods.iter().enumerate() {
+        for (p, proc) in method.procs.iter().enumerate() {
+            let mut rules = Vec::new();
+            for (r, rule) in proc.rules.iter().enumerate() {
+                let mut compiler =
+                    RuleCompiler::new(method, proc, &mut program, methods, resolver, &mut dispatches, m, model);
+                rules.extend(compiler.rule(r, rule));
+            }
+            let id = program.of_ir[m][p];
+            program.procs[id].rules = rules;
+        }
+    }
+    program
+}
+
+struct RuleCompiler<'a> {
+    method: &'a MethodIr,
+    proc: &'a Procedure,
+    program: &'a mut AbstractProgram,
+    methods: &'a [MethodIr],
+    resolver: &'a dyn CallResolver,
+    dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
+    method_index: usize,
+    model: CostModel,
+    dims: HashMap<VarId, Dimension>,
+    next: usize,
+}
+
+/// `Σ terms + constant` as a linear expression; `None` on overflow.
+fn expr(terms: &[(Dimension, i64)], constant: i64) -> Option<LinearExpr> {
+    LinearExpr::from_terms(terms, constant)
+}
+
+/// `Σ terms + constant ≥ 0`.
+fn ge(terms: &[(Dimension, i64)], constant: i64) -> Option<Constraint> {
+    Some(Constraint::greater_or_equal_zero(expr(terms, constant)?))
+}
+
+/// `Σ terms + constant = 0`.
+fn eq(terms: &[(Dimension, i64)], constant: i64) -> Option<Constraint> {
+    Some(Constraint::equal_zero(expr(terms, constant)?))
+}
+
+/// Whether values of this type have a size the analysis tracks.
+fn tracked(ty: Ty) -> bool {
+    !matches!(ty, Ty::Float | Ty::Double)
+}
+
+impl<'a> RuleCompiler<'a> {
+    /// A compiler for the rules of one procedure; the shared tables come from `compile`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        method: &'a MethodIr,
+        proc: &'a Procedure,
+        program: &'a mut AbstractProgram,
+        methods: &'a [MethodIr],
+        resolver: &'a dyn CallResolver,
+        dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
+        method_index: usize,
+        model: CostModel,
+    ) -> Self {
+        let mut dims = HashMap::new();
+        for (k, v) in proc.inputs.iter().chain(&proc.outputs).enumerate() {
+            dims.insert(*v, k);
+        }
+        let next = proc.inputs.len() + proc.outputs.len();
+        RuleCompiler {
+            method,
+            proc,
+            program,
+            methods,
+            resolver,
+            dispatches,
+            method_index,
+            model,
+            dims,
+            next,
+        }
+    }
+
+    fn fresh(&mut self) -> Dimension {
+        self.next += 1;
+        self.next - 1
+    }
+
+    fn dim(&mut self, var: VarId) -> Dimension {
+        if let Some(d) = self.dims.get(&var) {
+            return *d;
+        }
+        let d = self.fresh();
+        self.dims.insert(var, d);
+        d
+    }
+
+    fn ty(&self, operand: &Operand) -> Ty {
+        self.method.operand_ty(operand).unwrap_or(Ty::Float)
+    }
+
+    /// A dimension holding the operand's size, with the constraints that define it for constants.
+    fn operand(&mut self, operand: &Operand, out: &mut Vec<Constraint>) -> Dimension {
+        match operand {
+            Operand::Var(v) => self.dim(*v),
+            other => {
+                let d = self.fresh();
+                out.extend(self.constant_size(d, other));
+                d
+            }
+        }
+    }
+
+    /// What is known of the size of a constant operand held in `d`.
+    fn constant_size(&self, d: Dimension, operand: &Operand) -> Vec<Constraint> {
+        let c = match operand {
+            Operand::Int(n) => eq(&[(d, 1)], -i64::from(*n)),
+            Operand::Long(n) => n.checked_neg().and_then(|neg| eq(&[(d, 1)], neg)),
+            Operand::Null => eq(&[(d, 1)], 0),
+            Operand::Str(_) | Operand::Class(_) => ge(&[(d, 1)], -1),
+            Operand::Var(_) | Operand::Float(_) | Operand::Double(_) => None,
+        };
+        c.into_iter().collect()
+    }
+
+    /// The non-negativity (and non-null) facts of a fresh reference or integer result.
+    fn ref_facts(&self, d: Dimension, non_null: bool) -> Vec<Constraint> {
+        ge(&[(d, 1)], if non_null { -1 } else { 0 }).into_iter().collect()
+    }
+
+    /// Compiles one IR rule into its abstract rules (guard splits and handler rules).
+    fn rule(&mut self, index: usize, rule: &Rule) -> Vec<AbstractRule> {
+        // Inputs that are references have non-negative sizes.
+        let mut base_guard = Vec::new();
+        for v in &self.proc.inputs {
+            if self.method.var(*v).ty == Ty::Ref {
+                let d = self.dim(*v);
+                base_guard.extend(ge(&[(d, 1)], 0));
+            }
+        }
+        let mut guards: Vec<Vec<Constraint>> = vec![base_guard];
+        for cond in &rule.guard {
+            let alternatives = self.cond(cond);
+            guards = guards
+                .iter()
+                .flat_map(|g| {
+                    alternatives.iter().map(move |alt| {
+                        let mut both = g.clone();
+                        both.extend(alt.iter().cloned());
+                        both
+                    })
+                })
+                .collect();
+        }
+        let mut items: Vec<Item> = Vec::new();
+        let mut handler_rules: Vec<(usize, Vec<Item>, RuleCost, bool)> = Vec::new();
+        let mut returns = true;
+        let mut cost = RuleCost::default();
+        let mut escapes = 0;
+        for (k, stmt) in rule.body.iter().enumerate() {
+            // What an exception raised by this statement has cost: the callee it was thrown in,
+            // or the JVM's construction of an implicit exception.
+            let (mut exceptional, implicit) = self.exceptional_items(&stmt.kind);
+            exceptional.extend(implicit.iter().cloned());
+            let mut partial = cost.clone();
+            partial.add(&self.stmt_cost(stmt, true));
+            if self.model.counts_bytecodes() {
+                partial.constant = u64::from(stmt.bytecodes);
+            }
+            if let (Some(edge), StmtKind::Throw { .. }) = (&stmt.handler, &stmt.kind) {
+                // A null thrown value raises a `NullPointerException` instead, caught by the same
+                // handler list; a non-null one goes to the handler as it is.
+                if !implicit.is_empty() {
+                    let mut alternative = items.clone();
+                    alternative.extend(implicit.iter().cloned());
+                    alternative.extend(self.handler_call(edge));
+                    handler_rules.push((k, alternative, partial.clone(), true));
+                }
+                let mut alternative = items.clone();
+                alternative.extend(self.handler_call(edge));
+                handler_rules.push((k, alternative, partial, true));
+            } else if let Some(edge) = &stmt.handler {
+                let mut alternative = items.clone();
+                alternative.extend(exceptional);
+                alternative.extend(self.handler_call(edge));
+                handler_rules.push((k, alternative, partial, true));
+            } else if !implicit.is_empty() {
+                // The exception leaves the procedure: a rule that ends here, without returning.
+                // Only the construction of an implicit exception needs one: an exception thrown
+                // inside a callee costs no more than the callee, which the rule itself counts.
+                let exceptional = implicit;
+                escapes += 1;
+                if escapes > MAX_ESCAPES_PER_RULE {
+                    items.push(Item::Opaque {
+                        reason: format!(
+                            "more than {MAX_ESCAPES_PER_RULE} statements of one block may throw (the analysis budget)"
+                        ),
+                    });
+                } else {
+                    let mut alternative = items.clone();
+                    alternative.extend(exceptional);
+                    handler_rules.push((k, alternative, partial, false));
+                }
+            }
+            if matches!(stmt.kind, StmtKind::Throw { .. }) {
+                returns = false;
+            }
+            let compiled = self.stmt(&stmt.kind, stmt.pc);
+            items.extend(compiled);
+            cost.add(&self.stmt_cost(stmt, false));
+        }
+        if self.model.counts_bytecodes() {
+            cost.constant = u64::from(rule.bytecodes);
+        }
+        let may_throw = rule
+            .body
+            .iter()
+            .any(|s| s.kind.can_throw() && !matches!(s.kind, StmtKind::Call { .. }));
+        let dims = self.next;
+        let ranges = self.ranges();
+        let mut out = Vec::new();
+        for guard in &guards {
+            out.push(AbstractRule {
+                dims,
+                cost: cost.clone(),
+                guard: guard.clone(),
+                items: items.clone(),
+                returns,
+                may_throw,
+                source: Some((index, None)),
+                ranges: ranges.clone(),
+            });
+            for (k, alternative, partial, continues) in &handler_rules {
+                out.push(AbstractRule {
+                    dims,
+                    cost: partial.clone(),
+                    guard: guard.clone(),
+                    items: alternative.clone(),
+                    returns: *continues,
+                    may_throw: true,
+                    source: Some((index, Some(*k))),
+                    ranges: ranges.clone(),
+                });
+            }
+        }
+        // Handler rules may have allocated dimensions after `dims` was read.
+        for r in &mut out {
+            r.dims = self.next;
+        }
+        out
+    }
+
+    /// The JVM range of each dimension that holds a program variable.
+    fn ranges(&self) -> Vec<(Dimension, Width)> {
+        let mut ranges: Vec<(Dimension, Width)> = self
+            .dims
+            .iter()
+            .filter_map(|(v, d)| {
+                let width = match self.method.var(*v).ty {
+                    Ty::Int => Width::Int,
+                    Ty::Long => Width::Long,
+                    Ty::Ref => Width::Size,
+                    Ty::Float | Ty::Double => return None,
+                };
+                Some((*d, width))
+            })
+            .collect();
+        ranges.sort_by_key(|(d, _)| *d);
+        ranges
+    }
+
+    /// The alternatives (a disjunction of conjunctions) of one guard conjunct.
+    fn cond(&mut self, cond: &Cond) -> Vec<Vec<Constraint>> {
+        let mut defs = Vec::new();
+        match cond {
+            Cond::Cmp { op, lhs, rhs } => {
+                let ty = self.ty(lhs);
+                let (l, r) = (self.operand(lhs, &mut defs), self.operand(rhs, &mut defs));
+                let with = |c: Option<Constraint>, defs: &Vec<Constraint>| -> Vec<Constraint> {
+                    let mut all = defs.clone();
+                    all.extend(c);
+                    all
+                };
+                if ty == Ty::Ref {
+                    // Only comparisons with null say something about path lengths.
+                    let null_side = match (lhs, rhs) {
+                        (_, Operand::Null) => Some(l),
+                        (Operand::Null, _) => Some(r),
+                        _ => None,
+                    };
+                    return match (op, null_side) {
+                        (CmpOp::Eq, Some(d)) => vec![with(eq(&[(d, 1)], 0), &defs)],
+                        (CmpOp::Ne, Some(d)) => vec![with(ge(&[(d, 1)], -1), &defs)],
+                        (CmpOp::Eq, None) => vec![with(eq(&[(l, 1), (r, -1)], 0), &defs)],
+                        _ => vec![defs],
+                    };
+                }
+                match op {
+                    CmpOp::Eq => vec![with(eq(&[(l, 1), (r, -1)], 0), &defs)],
+                    CmpOp::Ne => vec![
+                        with(ge(&[(r, 1), (l, -1)], -1), &defs),
+                        with(ge(&[(l, 1), (r, -1)], -1), &defs),
+                    ],
+                    CmpOp::Lt => vec![with(ge(&[(r, 1), (l, -1)], -1), &defs)],
+                    CmpOp::Le => vec![with(ge(&[(r, 1), (l, -1)], 0), &defs)],
+                    CmpOp::Gt => vec![with(ge(&[(l, 1), (r, -1)], -1), &defs)],
+                    CmpOp::Ge => vec![with(ge(&[(l, 1), (r, -1)], 0), &defs)],
+                }
+            }
+            Cond::InstanceOf { value, negated, .. } => {
+                let d = self.operand(value, &mut defs);
+                if !negated {
+                    defs.extend(ge(&[(d, 1)], -1));
+                }
+                vec![defs]
+            }
+        }
+    }
+
+    /// The call of a handler procedure in place of the rest of the rule, after the constraints
+    /// that define its constant arguments.
+    fn handler_call(&mut self, edge: &HandlerEdge) -> Vec<Item> {
+        let mut defs = Vec::new();
+        let exception = self.fresh();
+        defs.extend(ge(&[(exception, 1)], -1));
+        let mut args = vec![exception];
+        for arg in &edge.args {
+            args.push(self.operand(arg, &mut defs));
+        }
+        let outs = (self.proc.inputs.len()..self.proc.inputs.len() + self.proc.outputs.len()).collect();
+        let callee = self.program.of_ir[self.method_index][edge.proc.index()];
+        vec![Item::Constrain(defs), Item::Call { callee, args, outs }]
+    }
+
+    /// What a statement costs under the model (bytecodes are counted per rule, not here): the
+    /// model's [`Charge`] with each operand's size as a dimension of the rule.
+    fn stmt_cost(&mut self, stmt: &Stmt, throws: bool) -> RuleCost {
+        let charge = self.model.charge(&stmt.kind, throws);
+        let mut scratch = Vec::new();
+        let mut symbolic = Vec::new();
+        for product in &charge.products {
+            let factors: Option<Vec<LinearExpr>> = product
+                .iter()
+                .map(|factor| match factor {
+                    Factor::Constant(n) => LinearExpr::from_terms(&[], *n),
+                    Factor::Size(operand) => {
+                        let d = self.operand(operand, &mut scratch);
+                        LinearExpr::from_terms(&[(d, 1)], 0)
+                    }
+                })
+                .collect();
+            symbolic.extend(factors);
+        }
+        RuleCost {
+            constant: charge.constant,
+            symbolic,
+        }
+    }
+
+    /// A fresh auxiliary procedure instance for one occurrence of a non-linear operation.
+    fn aux(&mut self, op: AuxOp) -> AbsProcId {
+        self.program.procs.push(auxiliary::procedure(op));
+        self.program.procs.len() - 1
+    }
+}
+
+fn constant_of(operand: &Operand) -> Option<i64> {
+    match operand {
+        Operand::Int(n) => Some(i64::from(*n)),
+        Operand::Long(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Whether a call goes to one of the specification markers (`Resource.consume`, `Loop.invariant`),
+/// whose bodies are a single `return`.
+fn is_marker(method: &MethodRef) -> bool {
+    is_spec_marker(&method.class, &method.name)
+}
