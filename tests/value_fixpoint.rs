@@ -8,7 +8,7 @@ use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, ProcKind};
 use jresa_analyses::value::compile::{compile, CallResolver};
 use jresa_analyses::value::fixpoint::solve;
 use jresa_analyses::value::overflow;
-use jresa_analyses::value::polyhedra::{Constraint, LinearExpr};
+use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
 use jresa_analyses::value::program::Origin;
 use jresa_analyses::value::program::Width;
 use std::path::Path;
@@ -49,7 +49,7 @@ fn the_log_loop_gets_the_papers_invariants() {
     let program = compile(std::slice::from_ref(&ir), &NoCalls, CostModel::Instructions);
     let entry = program.of_ir[0][ir.entry.index()];
     let widths = vec![Some(Width::Int); program.procs[entry].inputs];
-    let small_inputs = overflow::entry_condition(&widths, overflow::MARGINS.len() - 1);
+    let small_inputs: Polyhedron = overflow::entry_condition(&widths, overflow::MARGINS.len() - 1);
     let result = solve(&program, &[(entry, small_inputs)]);
     // The loop procedure and the positions of its inputs.
     let (loop_index, loop_proc) = ir

@@ -20,9 +20,9 @@ use super::compare;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
 use crate::cost_model::CostModel;
+use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
 use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
-use crate::value::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -74,7 +74,7 @@ pub fn input_name(i: usize) -> String {
 }
 
 /// Solves the costs of every procedure.
-pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -> Costs {
+pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>, model: CostModel) -> Costs {
     let n = program.procs.len();
     let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
     for p in 0..n {
@@ -113,15 +113,15 @@ pub fn solve(program: &AbstractProgram, fixpoint: &Fixpoint, model: CostModel) -
     }
 }
 
-struct Solver<'a> {
+struct Solver<'a, D> {
     program: &'a AbstractProgram,
     /// Whether the cost model counts bytecodes (markers cost their `return` then).
     model_counts_bytecodes: bool,
-    fixpoint: &'a Fixpoint,
+    fixpoint: &'a Fixpoint<D>,
     bounds: Vec<Bound>,
     loops: Vec<LoopInfo>,
     /// Loops whose cost has an amortised form, by head.
-    amortised: HashMap<AbsProcId, Amortised>,
+    amortised: HashMap<AbsProcId, Amortised<D>>,
 }
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
@@ -139,7 +139,7 @@ fn scaled(terms: &[(Dimension, BigRational)], constant: &BigRational) -> Option<
 
 /// An upper bound of `e` (over `state`'s dimensions) that mentions only `params` (named by
 /// `names`), from the constraints of `state`; `None` when `e` is unbounded there.
-fn upper_bound(state: &Polyhedron, e: &LinearExpr, params: &[Dimension], names: &[String]) -> Option<Linear> {
+fn upper_bound<D: NumericDomain>(state: &D, e: &LinearExpr, params: &[Dimension], names: &[String]) -> Option<Linear> {
     let rational = |x: i64| BigRational::from_integer(BigInt::from(x));
     let as_linear = |expr: &LinearExpr, divisor: &BigRational| -> Option<Linear> {
         let mut linear = Linear::constant(0);
@@ -255,8 +255,8 @@ fn iterations_of(ranking: &Ranking) -> CostExpr {
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
 /// iteration's head inputs, in amortising mode an accumulator (see [`PathMode`]), and the current
 /// rule's dimensions after them.
-struct PathState {
-    state: Polyhedron,
+struct PathState<D> {
+    state: D,
     /// Offset of the current rule's dimensions.
     offset: usize,
     cost: Vec<CostExpr>,
@@ -272,7 +272,7 @@ struct PathState {
 /// How paths are enumerated.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct PathMode {
-    /// Calls of procedures with an [`Amortised`] summary charge their exit cost to the path and
+    /// Calls of procedures with an [`Amortised<D>`] summary charge their exit cost to the path and
     /// add `iteration cost · count(args, outs)` to an accumulator dimension placed right after
     /// the head's inputs, which every transition then carries as its last dimension.
     amortise: bool,
@@ -287,30 +287,30 @@ struct PathMode {
 const MAX_AUX_VARIANTS: usize = 64;
 
 /// What `rule_cost` finds of one rule.
-struct RuleOutcome {
+struct RuleOutcome<D> {
     cost: CostExpr,
     /// In amortising mode, the cost without the amortised parts (else the same as `cost`).
     cost_rest: CostExpr,
     /// Calls of cycle members: callee, argument and output dimensions, and the state at the call.
-    cycle_calls: Vec<CycleCall>,
+    cycle_calls: Vec<CycleCall<D>>,
     /// Whether control reaches the end of the rule normally.
     completes: bool,
 }
 
 /// A call of a member of the cycle being solved.
-struct CycleCall {
+struct CycleCall<D> {
     callee: AbsProcId,
     args: Vec<Dimension>,
     outs: Vec<Dimension>,
     /// The state at the call.
-    state: Polyhedron,
+    state: D,
 }
 
 /// One path through a cycle, from the head to the head (iteration) or out (exit).
-struct Path {
+struct Path<D> {
     /// The transition over (head inputs, next head inputs), for each call back to the head (and
     /// the accumulator, in amortising mode).
-    transitions: Vec<Polyhedron>,
+    transitions: Vec<D>,
     /// Whether the path may leave the cycle by an exception or runs code outside the cycle.
     may_escape: bool,
     cost: CostExpr,
@@ -318,7 +318,7 @@ struct Path {
     back_calls: usize,
     /// For an exit path that returns the head's outputs: the final state over the leading
     /// dimensions (entry values, head inputs) and the outputs.
-    exit: Option<Polyhedron>,
+    exit: Option<D>,
 }
 
 /// The cost of a loop run that returns, in terms of its inputs and outputs:
@@ -326,7 +326,7 @@ struct Path {
 /// the drop of a linear ranking function from the entry to the last visit of the head, expressed
 /// through the outputs, so that a caller running the loop repeatedly can add the counts up.
 #[derive(Clone, Debug)]
-struct Amortised {
+struct Amortised<D> {
     iteration: BigRational,
     /// Over `%i` (inputs) and `%o<j>` (outputs).
     count: Linear,
@@ -334,7 +334,7 @@ struct Amortised {
     /// Over (inputs, outputs): what every returning run satisfies, from the loop's own invariant
     /// (it may be stronger than the fixpoint's POST, which the widening of the call graph's
     /// fixpoint weakens); it holds for every call within the head's precondition.
-    returns: Polyhedron,
+    returns: D,
 }
 
 /// The name of output `j` in an amortised count.
@@ -342,8 +342,8 @@ fn output_name(j: usize) -> String {
     format!("%o{j}")
 }
 
-impl<'a> Solver<'a> {
-    fn pre(&self, p: AbsProcId) -> Option<&Polyhedron> {
+impl<'a, D: NumericDomain> Solver<'a, D> {
+    fn pre(&self, p: AbsProcId) -> Option<&D> {
         self.fixpoint.pre.get(p).and_then(Option::as_ref)
     }
 
@@ -382,13 +382,13 @@ impl<'a> Solver<'a> {
     fn rule_cost(
         &self,
         rule: &AbstractRule,
-        state: &mut Polyhedron,
+        state: &mut D,
         kept: usize,
         params: &[Dimension],
         names: &[String],
         cycle: Option<&[AbsProcId]>,
         accumulator: Option<Dimension>,
-    ) -> Result<Option<RuleOutcome>, String> {
+    ) -> Result<Option<RuleOutcome<D>>, String> {
         let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
             rule.cost.constant,
         )))];
@@ -480,7 +480,7 @@ impl<'a> Solver<'a> {
                                 *state = state.meet(&embed(&solved.returns, &targets, state.dimensions()));
                             }
                         }
-                        None => *state = Polyhedron::empty(state.dimensions()),
+                        None => *state = D::empty(state.dimensions()),
                     }
                     let accumulated = match (summary, exit_cost, accumulator) {
                         (Some(summary), Some(exit_cost), Some(acc)) => {
@@ -540,7 +540,7 @@ impl<'a> Solver<'a> {
         &self,
         callee: AbsProcId,
         args: &[Dimension],
-        state: &Polyhedron,
+        state: &D,
         params: &[Dimension],
         names: &[String],
     ) -> Result<CostExpr, String> {
@@ -557,7 +557,7 @@ impl<'a> Solver<'a> {
         bound: &CostExpr,
         callee: AbsProcId,
         args: &[Dimension],
-        state: &Polyhedron,
+        state: &D,
         params: &[Dimension],
         names: &[String],
     ) -> Result<CostExpr, String> {
@@ -727,11 +727,11 @@ impl<'a> Solver<'a> {
         &self,
         head: AbsProcId,
         component: &[AbsProcId],
-        initial: &Polyhedron,
+        initial: &D,
         base: usize,
         params: &[Dimension],
         mode: PathMode,
-    ) -> Result<Vec<Path>, String> {
+    ) -> Result<Vec<Path<D>>, String> {
         let names: Vec<String> = (0..params.len()).map(input_name).collect();
         let inputs = self.program.procs[head].inputs;
         // The accumulator of amortised costs sits right after the head's inputs.
@@ -755,7 +755,7 @@ impl<'a> Solver<'a> {
                 may_escape: false,
                 linked: true,
             },
-            Vec::<Polyhedron>::new(),
+            Vec::<D>::new(),
         )];
         while let Some((p, path, transitions)) = pending.pop() {
             let proc = &self.program.procs[p];
@@ -825,7 +825,7 @@ impl<'a> Solver<'a> {
                         d + usize::from(skip.is_some_and(|acc| d >= acc))
                     })
                     .collect();
-                let mut next: Option<(CycleCall, bool)> = None;
+                let mut next: Option<(CycleCall<D>, bool)> = None;
                 for call in outcome.cycle_calls {
                     if call.callee == head || self.passes_to(call.callee, head) {
                         back_calls += 1;
@@ -898,7 +898,7 @@ impl<'a> Solver<'a> {
             split_aux: false,
         };
         let mut first = self.paths(head, component, &pre, 0, &params, plain)?;
-        let mut transitions: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let mut transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
         let mut ranking = ranking::find(inputs, &transitions);
         if ranking.is_none() {
             // The cases of the operations the loop runs may rank it where their hull does not.
@@ -907,7 +907,7 @@ impl<'a> Solver<'a> {
                 split_aux: true,
             };
             if let Ok(paths) = self.paths(head, component, &pre, 0, &params, split) {
-                let more: Vec<Polyhedron> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+                let more: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
                 if let Some(found) = ranking::find(inputs, &more) {
                     ranking = Some(found);
                     transitions = more;
@@ -981,17 +981,17 @@ impl<'a> Solver<'a> {
         Ok(total)
     }
 
-    /// The amortised form of a solved loop's cost (see [`Amortised`]), when its iterations all
+    /// The amortised form of a solved loop's cost (see [`Amortised<D>`]), when its iterations all
     /// cost the same constant and every exit that returns passes the head's values on to the
     /// outputs in a way the value analysis relates.
     fn summary(
         &self,
         head: AbsProcId,
         g: &Affine,
-        paths: &[Path],
+        paths: &[Path<D>],
         iteration_cost: &CostExpr,
         exit_cost: &CostExpr,
-    ) -> Option<Amortised> {
+    ) -> Option<Amortised<D>> {
         let n = self.program.procs[head].inputs;
         let m = self.program.procs[head].outputs;
         let iteration = match iteration_cost {
@@ -1002,7 +1002,7 @@ impl<'a> Solver<'a> {
             return None;
         }
         // Over (x0, x_last, outputs): every returning exit path must be related.
-        let mut relation: Option<Polyhedron> = None;
+        let mut relation: Option<D> = None;
         for path in paths.iter().filter(|p| p.back_calls == 0) {
             match &path.exit {
                 Some(exit) => {
@@ -1052,9 +1052,9 @@ impl<'a> Solver<'a> {
         &self,
         head: AbsProcId,
         component: &[AbsProcId],
-        pre: &Polyhedron,
-        invariant: &Polyhedron,
-        transitions: &[Polyhedron],
+        pre: &D,
+        invariant: &D,
+        transitions: &[D],
         iterations: &CostExpr,
     ) -> Option<CostExpr> {
         let calls_summarised = component.iter().any(|p| {
@@ -1074,7 +1074,7 @@ impl<'a> Solver<'a> {
             split_aux: false,
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
-        let spending: Vec<Polyhedron> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
         let phi = ranking::potential(n, &spending)?;
         let paths = self.paths(head, component, invariant, n, &params, mode).ok()?;
         let iteration_rest = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost_rest.clone()));
@@ -1088,7 +1088,7 @@ impl<'a> Solver<'a> {
 
     /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
     /// `(x0, x)` (`2n` dims): `x = x0` on entry, closed under the transitions, with widening.
-    fn invariant(&self, n: usize, pre: &Polyhedron, transitions: &[Polyhedron]) -> Polyhedron {
+    fn invariant(&self, n: usize, pre: &D, transitions: &[D]) -> D {
         let mut current = pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n);
         for d in 0..n {
             if let Some(e) = LinearExpr::from_terms(&[(d, 1), (n + d, -1)], 0) {
@@ -1132,10 +1132,10 @@ impl<'a> Solver<'a> {
 
 /// Adds `iteration · count(args, outs)` of a summarised loop call to the accumulator `acc` of
 /// `state`; `false` (state unchanged) when the count does not fit the polyhedra's numbers.
-fn accumulate(
-    state: &mut Polyhedron,
+fn accumulate<D: NumericDomain>(
+    state: &mut D,
     acc: Dimension,
-    summary: &Amortised,
+    summary: &Amortised<D>,
     args: &[Dimension],
     outs: &[Dimension],
 ) -> bool {
@@ -1178,7 +1178,7 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
 }
 
 /// A rule with every dimension moved up by `offset`.
-impl Solver<'_> {
+impl<D: NumericDomain> Solver<'_, D> {
     /// The variants of a rule with each call of an auxiliary operation followed by the
     /// constraints of one of the operation's cases (over the call's arguments and outputs, and a
     /// fresh dimension for the case's other result), at most [`MAX_AUX_VARIANTS`]; the rule

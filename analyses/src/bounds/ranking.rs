@@ -18,7 +18,7 @@
 //! are rounded to small rationals and every condition is re-proved by exact polyhedral entailment.
 //! A candidate that fails the exact check is discarded.**
 
-use crate::value::polyhedra::{Constraint, LinearExpr, Polyhedron, Relation};
+use crate::value::domain::{Constraint, LinearExpr, NumericDomain, Relation};
 use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverModel, Variable};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -66,8 +66,8 @@ struct Obligation {
 }
 
 /// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
-pub fn find(n: usize, transitions: &[Polyhedron]) -> Option<Ranking> {
-    let live: Vec<&Polyhedron> = transitions.iter().filter(|t| !t.is_empty()).collect();
+pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
     if live.is_empty() {
         // No iteration can happen at all: any function ranks it.
         return Some(Ranking::Linear(Affine {
@@ -83,7 +83,7 @@ pub fn find(n: usize, transitions: &[Polyhedron]) -> Option<Ranking> {
 }
 
 /// The variables that may be negative before or after some transition.
-fn signed_variables(n: usize, transitions: &[&Polyhedron]) -> Vec<usize> {
+fn signed_variables<D: NumericDomain>(n: usize, transitions: &[&D]) -> Vec<usize> {
     (0..n)
         .filter(|&i| {
             transitions.iter().any(|t| {
@@ -98,13 +98,13 @@ fn signed_variables(n: usize, transitions: &[&Polyhedron]) -> Vec<usize> {
 /// The pieces of the transitions by the signs of `signed` variables, before and after, each
 /// mapped to the absolute values (a variable negative in a piece has its dimension negated).
 /// `None` when a constraint's coefficient cannot be negated in 64 bits.
-fn absolute_pieces(n: usize, transitions: &[&Polyhedron], signed: &[usize]) -> Option<Vec<Polyhedron>> {
+fn absolute_pieces<D: NumericDomain>(n: usize, transitions: &[&D], signed: &[usize]) -> Option<Vec<D>> {
     let dims: Vec<usize> = signed.iter().flat_map(|&i| [i, n + i]).collect();
     let mut pieces = Vec::new();
     for transition in transitions {
         for signs in 0u32..(1 << dims.len()) {
             let negative = |d: usize| dims.iter().position(|&x| x == d).is_some_and(|k| signs & (1 << k) != 0);
-            let mut piece = Polyhedron::universe(transition.dimensions());
+            let mut piece = D::universe(transition.dimensions());
             for constraint in transition.constraints() {
                 let expression = constraint.expression();
                 let mut coefficients = expression.coefficients().to_vec();
@@ -130,13 +130,13 @@ fn absolute_pieces(n: usize, transitions: &[&Polyhedron], signed: &[usize]) -> O
     Some(pieces)
 }
 
-fn absolute(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+fn absolute<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
     let signed = signed_variables(n, transitions);
     if signed.is_empty() || signed.len() > MAX_SIGNED {
         return None;
     }
     let pieces = absolute_pieces(n, transitions, &signed)?;
-    let live: Vec<&Polyhedron> = pieces.iter().collect();
+    let live: Vec<&D> = pieces.iter().collect();
     let Some(Ranking::Linear(f)) = linear(n, &live) else {
         return None;
     };
@@ -144,7 +144,7 @@ fn absolute(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
     verify(n, transitions, &ranking).then_some(ranking)
 }
 
-fn linear(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+fn linear<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
     // f(x) - 1 ≥ 0 and f(x) - f(x') - 1 ≥ 0.
     let obligations = vec![
         Obligation {
@@ -165,7 +165,7 @@ fn linear(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
     verify(n, transitions, &ranking).then_some(ranking)
 }
 
-fn halving(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+fn halving<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
     // f(x) - 1 ≥ 0 and f(x) - 2·f(x') ≥ 0 (the constants: c0 - 2·c0 = -c0).
     let obligations = vec![
         Obligation {
@@ -186,7 +186,7 @@ fn halving(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
     verify(n, transitions, &ranking).then_some(ranking)
 }
 
-fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
+fn doubling<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
     // g(x) - 1 ≥ 0; g(x') - 2·g(x) ≥ 0; h(x) - g(x) - 1 ≥ 0; h(x) - h(x') ≥ 0.
     let obligations = vec![
         Obligation {
@@ -226,8 +226,8 @@ fn doubling(n: usize, transitions: &[&Polyhedron]) -> Option<Ranking> {
 /// `a`). Finds an affine `Φ` with `Φ(x) - Φ(x') ≥ a` and `Φ(x') ≥ 0` on every transition, so that
 /// the spending of all iterations together is at most `nat(Φ(x0))`: the sum telescopes to
 /// `Φ(x0) - Φ(x_last) ≤ Φ(x0)`. **Checked exactly, like ranking functions.**
-pub fn potential(n: usize, transitions: &[Polyhedron]) -> Option<Affine> {
-    let live: Vec<&Polyhedron> = transitions.iter().filter(|t| !t.is_empty()).collect();
+pub fn potential<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Affine> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
     if live.is_empty() {
         return Some(Affine {
             coefficients: vec![BigRational::zero(); n],
@@ -280,7 +280,12 @@ fn exact_pays(n: usize, phi: &Affine) -> Option<Constraint> {
 
 /// Solves for `count` affine functions meeting every obligation on every transition (Farkas), and
 /// returns them with coefficients rounded to small rationals (not yet verified).
-fn solve(n: usize, count: usize, transitions: &[&Polyhedron], obligations: &[Obligation]) -> Option<Vec<Affine>> {
+fn solve<D: NumericDomain>(
+    n: usize,
+    count: usize,
+    transitions: &[&D],
+    obligations: &[Obligation],
+) -> Option<Vec<Affine>> {
     let mut vars = ProblemVariables::new();
     let coefficients: Vec<Vec<Variable>> = (0..count)
         .map(|_| (0..n).map(|_| vars.add(variable())).collect())
@@ -446,7 +451,7 @@ fn exact_constraint(n: usize, terms: &[(i64, &Affine, bool)], constant: &BigRati
 }
 
 /// Re-proves every condition of a ranking function exactly on every transition.
-pub fn verify(n: usize, transitions: &[&Polyhedron], ranking: &Ranking) -> bool {
+pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking) -> bool {
     let one = BigRational::one();
     let zero = BigRational::zero();
     let conditions: Vec<Option<Constraint>> = match ranking {
@@ -466,7 +471,7 @@ pub fn verify(n: usize, transitions: &[&Polyhedron], ranking: &Ranking) -> bool 
             let Some(pieces) = absolute_pieces(n, transitions, &signed) else {
                 return false;
             };
-            let live: Vec<&Polyhedron> = pieces.iter().collect();
+            let live: Vec<&D> = pieces.iter().collect();
             return verify(n, &live, &Ranking::Linear(f.clone()));
         }
         Ranking::Doubling { growing, bound } => vec![

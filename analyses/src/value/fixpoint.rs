@@ -6,17 +6,17 @@
 //! (under the assumptions of `compile`); `None` means unreachable (false).** A procedure whose
 //! PRE or POST changes more than `MAX_UPDATES` times is set to the universe, which is sound.
 
+use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Polyhedron};
 use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
 use super::overflow;
-use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron};
 use super::program::{AbsProcId, AbstractProgram, AbstractRule, Item};
 use std::collections::{BTreeSet, VecDeque};
 
 /// The result of the fixpoint: pre- and post-conditions per abstract procedure.
 #[derive(Clone, Debug)]
-pub struct Fixpoint {
-    pub pre: Vec<Option<Polyhedron>>,
-    pub post: Vec<Option<Polyhedron>>,
+pub struct Fixpoint<D = Polyhedron> {
+    pub pre: Vec<Option<D>>,
+    pub post: Vec<Option<D>>,
     /// Rule evaluations performed.
     pub evaluations: usize,
     /// Whether the evaluation budget ran out: the conditions are then not a fixpoint, and no
@@ -29,14 +29,14 @@ pub struct Fixpoint {
 
 /// Embeds `source` (over `source_dims`) into a rule of `rule_dims` dimensions, dimension `i` of
 /// `source` becoming `targets[i]` (repeated targets equate their sources).
-pub fn embed(source: &Polyhedron, targets: &[Dimension], rule_dims: usize) -> Polyhedron {
+pub fn embed<D: NumericDomain>(source: &D, targets: &[Dimension], rule_dims: usize) -> D {
     let mapping: Vec<Option<Dimension>> = targets.iter().map(|t| Some(*t)).collect();
     source.map_dims(&mapping, rule_dims)
 }
 
 /// The restriction of `state` (over a rule's dimensions) to the dimensions `args`, as a polyhedron
 /// whose dimension `i` is `args[i]` (an argument passed twice gives two equal dimensions).
-pub fn restrict(state: &Polyhedron, args: &[Dimension]) -> Polyhedron {
+pub fn restrict<D: NumericDomain>(state: &D, args: &[Dimension]) -> D {
     let base = state.dimensions();
     let mut extended = state.add_dims(args.len());
     for (i, &a) in args.iter().enumerate() {
@@ -106,25 +106,25 @@ pub fn dead_dimensions(rule: &AbstractRule, kept: usize, final_uses: &[Dimension
 }
 
 /// Runs the fixpoint from the given entries (a procedure and its initial precondition).
-pub fn solve(program: &AbstractProgram, entries: &[(AbsProcId, Polyhedron)]) -> Fixpoint {
+pub fn solve<D: NumericDomain>(program: &AbstractProgram, entries: &[(AbsProcId, D)]) -> Fixpoint<D> {
     Solver::new(program).run(entries, &|| false)
 }
 
 /// Like `solve`, but gives up (with `exhausted` set, as when the evaluation budget runs out) as
 /// soon as `stop` returns true; it is asked before every procedure evaluation. Callers use it for
 /// wall-clock budgets, which the analysis itself does not read.
-pub fn solve_until(
+pub fn solve_until<D: NumericDomain>(
     program: &AbstractProgram,
-    entries: &[(AbsProcId, Polyhedron)],
+    entries: &[(AbsProcId, D)],
     stop: &dyn Fn() -> bool,
-) -> Fixpoint {
+) -> Fixpoint<D> {
     Solver::new(program).run(entries, stop)
 }
 
-struct Solver<'a> {
+struct Solver<'a, D> {
     program: &'a AbstractProgram,
-    pre: Vec<Option<Polyhedron>>,
-    post: Vec<Option<Polyhedron>>,
+    pre: Vec<Option<D>>,
+    post: Vec<Option<D>>,
     pre_updates: Vec<usize>,
     post_updates: Vec<usize>,
     callers: Vec<Vec<AbsProcId>>,
@@ -134,7 +134,7 @@ struct Solver<'a> {
     overflows: BTreeSet<(AbsProcId, u32)>,
 }
 
-impl<'a> Solver<'a> {
+impl<'a, D: NumericDomain> Solver<'a, D> {
     fn new(program: &'a AbstractProgram) -> Self {
         let n = program.procs.len();
         let mut callers = vec![Vec::new(); n];
@@ -169,7 +169,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn run(mut self, entries: &[(AbsProcId, Polyhedron)], stop: &dyn Fn() -> bool) -> Fixpoint {
+    fn run(mut self, entries: &[(AbsProcId, D)], stop: &dyn Fn() -> bool) -> Fixpoint<D> {
         for (p, condition) in entries {
             self.add_pre(*p, condition.clone());
         }
@@ -186,7 +186,7 @@ impl<'a> Solver<'a> {
                 continue;
             };
             let proc = &self.program.procs[q];
-            let mut delta: Option<Polyhedron> = None;
+            let mut delta: Option<D> = None;
             for rule in &proc.rules {
                 if let Some(result) = self.evaluate(q, rule, &psi) {
                     delta = Some(match delta {
@@ -217,7 +217,7 @@ impl<'a> Solver<'a> {
 
     /// Evaluates one rule under precondition `psi`: its result over the procedure's inputs and
     /// outputs, or `None` when the rule cannot complete normally.
-    fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &Polyhedron) -> Option<Polyhedron> {
+    fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &D) -> Option<D> {
         let proc = &self.program.procs[q];
         let dims = rule.dims.max(proc.inputs + proc.outputs);
         let kept = proc.inputs + proc.outputs;
@@ -279,7 +279,7 @@ impl<'a> Solver<'a> {
         Some(state.map_dims(&mapping, keep))
     }
 
-    fn add_pre(&mut self, q: AbsProcId, condition: Polyhedron) {
+    fn add_pre(&mut self, q: AbsProcId, condition: D) {
         let inputs = self.program.procs[q].inputs;
         let condition = if condition.dimensions() == inputs {
             condition
@@ -312,7 +312,7 @@ impl<'a> Solver<'a> {
                 self.pre_updates[q] += 1;
                 let joined = old.join(&condition);
                 if self.pre_updates[q] > MAX_UPDATES {
-                    Polyhedron::universe(inputs)
+                    D::universe(inputs)
                 } else if self.pre_updates[q] > WIDENING_DELAY {
                     old.widen(&joined, &self.thresholds[q])
                 } else {
@@ -324,7 +324,7 @@ impl<'a> Solver<'a> {
         self.enqueue(q);
     }
 
-    fn add_post(&mut self, q: AbsProcId, condition: Polyhedron) {
+    fn add_post(&mut self, q: AbsProcId, condition: D) {
         let dims = self.program.procs[q].inputs + self.program.procs[q].outputs;
         let updated = match &self.post[q] {
             None => condition,
@@ -333,7 +333,7 @@ impl<'a> Solver<'a> {
                 self.post_updates[q] += 1;
                 let joined = old.join(&condition);
                 if self.post_updates[q] > MAX_UPDATES {
-                    Polyhedron::universe(dims)
+                    D::universe(dims)
                 } else if self.post_updates[q] > WIDENING_DELAY {
                     old.widen(&joined, &[])
                 } else {

@@ -1,6 +1,7 @@
 //! The value analysis and the abstract domains it computes with.
 pub mod auxiliary;
 pub mod compile;
+pub mod domain;
 pub mod fixpoint;
 pub mod limits;
 pub mod overflow;

@@ -15,7 +15,7 @@
 //! string's length, which the JVM caps at `2^31 - 1`, or the length of a path through the heap)
 //! is below `2^31`.
 
-use super::polyhedra::{Constraint, Dimension, LinearExpr, Polyhedron, Rational};
+use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Rational};
 use super::program::{AbsProcId, AbstractProgram, Item, Width};
 use std::collections::HashSet;
 
@@ -55,9 +55,9 @@ impl Width {
 /// other dimensions in `ranges`) proves the value within `width`, leaving the state unchanged;
 /// otherwise replaces the state by one where `dim` is forgotten, and returns `false`. Dimensions
 /// out of the state's range are ignored. For a product (`factors`), the product of the factors'
-/// ranges in the state also proves it (the polyhedron only has linear facts about the product).
-pub fn wrap(
-    state: &mut Polyhedron,
+/// ranges in the state also proves it (the state only has linear facts about the product).
+pub fn wrap<D: NumericDomain>(
+    state: &mut D,
     dim: Dimension,
     width: Width,
     factors: Option<(Dimension, Dimension)>,
@@ -96,7 +96,7 @@ pub fn wrap(
 
 /// Whether every product of a value of `left` and one of `right` in `state` lies within
 /// `width`'s provable range (interval multiplication over exact bounds).
-fn product_within(state: &Polyhedron, left: Dimension, right: Dimension, width: Width) -> bool {
+fn product_within<D: NumericDomain>(state: &D, left: Dimension, right: Dimension, width: Width) -> bool {
     if left >= state.dimensions() || right >= state.dimensions() {
         return false;
     }
@@ -133,8 +133,8 @@ pub const MARGINS: [(i64, i64); 4] = [
 /// The precondition of an entry whose inputs have the given widths (`None` for untracked ones),
 /// at a level of [`MARGINS`]: each tracked input at least the margin away from its type's limits
 /// (a size at most `2^31 - 1 - margin`). Level 0 is the universe.
-pub fn entry_condition(widths: &[Option<Width>], level: usize) -> Polyhedron {
-    let mut condition = Polyhedron::universe(widths.len());
+pub fn entry_condition<D: NumericDomain>(widths: &[Option<Width>], level: usize) -> D {
+    let mut condition = D::universe(widths.len());
     let Some(&(margin, long_margin)) = MARGINS.get(level) else {
         return condition;
     };

@@ -187,11 +187,9 @@ impl RuleCompiler<'_> {
                 let o = self.operand(object, c);
                 c.extend(ge(&[(o, 1)], -1));
             }
-            StmtKind::GetStatic { dst, field } => {
-                if Ty::from_descriptor(&field.descriptor) == Some(Ty::Ref) {
-                    let d = self.dim(*dst);
-                    c.extend(self.ref_facts(d, false));
-                }
+            StmtKind::GetStatic { dst, field } if Ty::from_descriptor(&field.descriptor) == Some(Ty::Ref) => {
+                let d = self.dim(*dst);
+                c.extend(self.ref_facts(d, false));
             }
             StmtKind::ArrayLoad {
                 dst,
