@@ -6,4 +6,5 @@ pub mod fixpoint;
 pub mod limits;
 pub mod overflow;
 pub mod polyhedra;
+pub mod print;
 pub mod program;
