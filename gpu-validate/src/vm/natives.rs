@@ -96,7 +96,7 @@ impl Machine<'_> {
                     return Ok(false);
                 }
                 let keyword = String::from_utf16_lossy(&self.string_units(name));
-                let kind = crate::package::keyword_kind(&keyword);
+                let kind = crate::package::layout::keyword_kind(&keyword);
                 let class = wk.primitives.get(kind as usize).copied().unwrap_or(NONE);
                 if kind != isa::ELEM_NONE && class != NONE {
                     result[0] = self.mirror(class)?;
