@@ -17,6 +17,7 @@ pub mod measure;
 pub mod metrics;
 pub mod natives;
 pub mod package;
+mod preinit;
 pub mod requires;
 pub mod sequence;
 pub mod source;

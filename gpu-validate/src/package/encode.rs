@@ -16,7 +16,8 @@ use super::layout::{descriptor_kind, descriptor_words, Layout};
 use super::{Package, PackageError};
 use crate::isa::{self, op, NONE};
 use jresa_analyses::ir::{
-    BinOp, CallKind, CmpOp, Cond, ElemTy, MethodIr, Operand, ProcId, Procedure, Rule, RuleId, Stmt, Ty, UnOp,
+    BinOp, CallKind, CmpOp, Cond, ElemTy, FieldRef, MethodIr, MethodRef, Operand, ProcId, Procedure, Rule, RuleId,
+    Stmt, Ty, UnOp,
 };
 use jresa_analyses::treegraph::{HandlerArg, MethodSchedule, ScheduledRule, StackHandler, StackInsn, StackOp};
 use std::collections::HashMap;
@@ -599,70 +600,14 @@ impl Encoder<'_> {
                     unary_opcode(*unary, *from, *to).ok_or_else(|| format!("no {unary:?} from {from:?} to {to:?}"))?;
                 self.emit(&[opcode]);
             }
-            StackOp::GetField { field } | StackOp::PutField { field } => {
-                let offset = self
-                    .closure
-                    .resolve_field(&field.class, &field.name, &field.descriptor)
-                    .and_then(|declaring| self.package.instance_fields.get(&declaring))
-                    .and_then(|fields| fields.get(&(field.name.clone(), field.descriptor.clone())))
-                    .copied();
-                let Some(offset) = offset else {
-                    self.refuse(format!("no field {}.{}", field.class.replace('/', "."), field.name));
-                    return Ok(());
-                };
-                let two = descriptor_words(&field.descriptor) == 2;
-                match (stack_op, two) {
-                    (StackOp::GetField { .. }, false) => self.emit(&[op::GETFIELD, offset, bc, handler]),
-                    (StackOp::GetField { .. }, true) => self.emit(&[op::GETFIELD2, offset, bc, handler]),
-                    (_, false) => self.emit(&[op::PUTFIELD, offset, narrow_kind(&field.descriptor), bc, handler]),
-                    (_, true) => self.emit(&[op::PUTFIELD2, offset, bc, handler]),
-                }
-            }
-            StackOp::GetStatic { field } | StackOp::PutStatic { field } => {
-                let resolved = self
-                    .closure
-                    .resolve_field(&field.class, &field.name, &field.descriptor)
-                    .and_then(|declaring| {
-                        let key = (declaring.clone(), field.name.clone(), field.descriptor.clone());
-                        Some((self.class(&declaring), *self.layout.static_fields.get(&key)?))
-                    });
-                let Some((class, offset)) = resolved else {
-                    self.refuse(format!(
-                        "no static field {}.{}",
-                        field.class.replace('/', "."),
-                        field.name
-                    ));
-                    return Ok(());
-                };
-                let two = descriptor_words(&field.descriptor) == 2;
-                match (stack_op, two) {
-                    (StackOp::GetStatic { .. }, false) => self.emit(&[op::GETSTATIC, class, offset, bc, handler]),
-                    (StackOp::GetStatic { .. }, true) => self.emit(&[op::GETSTATIC2, class, offset, bc, handler]),
-                    (_, false) => self.emit(&[
-                        op::PUTSTATIC,
-                        class,
-                        offset,
-                        narrow_kind(&field.descriptor),
-                        bc,
-                        handler,
-                    ]),
-                    (_, true) => self.emit(&[op::PUTSTATIC2, class, offset, bc, handler]),
-                }
-            }
+            StackOp::GetField { field } => self.instance_field(field, false, bc, handler),
+            StackOp::PutField { field } => self.instance_field(field, true, bc, handler),
+            StackOp::GetStatic { field } => self.static_field(field, false, bc, handler),
+            StackOp::PutStatic { field } => self.static_field(field, true, bc, handler),
             StackOp::ArrayLoad { elem } => self.emit(&[op::ALOAD, elem_kind(*elem), bc, handler]),
             StackOp::ArrayStore { elem } => self.emit(&[op::ASTORE, elem_kind(*elem), bc, handler]),
             StackOp::ArrayLength => self.emit(&[op::ARRAYLENGTH, bc, handler]),
-            StackOp::New { class } => match self.usable_class(class) {
-                Some(handle)
-                    if self.package.class_word(handle, isa::class::FLAGS)
-                        & (isa::FLAG_ABSTRACT | isa::FLAG_INTERFACE)
-                        == 0 =>
-                {
-                    self.emit(&[op::NEW, handle, bc, handler])
-                }
-                Some(_) => self.refuse(format!("instantiates the abstract {}", class.replace('/', "."))),
-                None => self.refuse(format!("class {} is not on the class path", class.replace('/', "."))),
-            },
+            StackOp::New { class } => self.new_object(class, bc, handler),
             StackOp::NewArray { elem } => {
                 let descriptor = format!("[{}", prim_descriptor(elem.keyword()));
                 match self.usable_class(&descriptor) {
@@ -681,38 +626,7 @@ impl Encoder<'_> {
                 Some(handle) => self.emit(&[op::MULTIANEWARRAY, handle, *dimensions, bc, handler]),
                 None => self.refuse(format!("array type {descriptor} cannot be packaged")),
             },
-            StackOp::Invoke { kind, method, .. } => {
-                let Some(target) = self
-                    .closure
-                    .resolve_method(&method.class, &method.name, &method.descriptor)
-                else {
-                    self.refuse(format!(
-                        "no method {}.{}{}",
-                        method.class.replace('/', "."),
-                        method.name,
-                        method.descriptor
-                    ));
-                    return Ok(());
-                };
-                let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
-                let method_id = self.closure.method_index.get(&key).copied();
-                let site = stmt.pc;
-                match (kind, method_id) {
-                    (CallKind::Static, Some(id)) => self.emit(&[op::INVOKESTATIC, id, site, bc, handler]),
-                    (CallKind::Special, Some(id)) => self.emit(&[op::INVOKESPECIAL, id, site, bc, handler]),
-                    (CallKind::Virtual | CallKind::Interface, _) => {
-                        match self.closure.selector_index.get(&target) {
-                            Some(&selector) => self.emit(&[op::INVOKEVIRTUAL, selector, arg_words, site, bc, handler]),
-                            // Private methods are bound directly.
-                            None => match method_id {
-                                Some(id) => self.emit(&[op::INVOKESPECIAL, id, site, bc, handler]),
-                                None => self.refuse(format!("{}.{} was not packaged", target.class, target.name)),
-                            },
-                        }
-                    }
-                    (_, None) => self.refuse(format!("{}.{} was not packaged", target.class, target.name)),
-                }
-            }
+            StackOp::Invoke { kind, method, .. } => self.invoke(*kind, method, stmt.pc, arg_words, bc, handler),
             StackOp::InvokeDynamic { name, .. } => self.refuse(format!(
                 "{}: invokedynamic `{name}` is not supported",
                 context.ir.display_name()
@@ -733,6 +647,111 @@ impl Encoder<'_> {
             )),
         }
         Ok(())
+    }
+
+    /// A `GETFIELD`/`PUTFIELD` (by words and narrowing), or a refusal when the field is not found.
+    fn instance_field(&mut self, field: &FieldRef, store: bool, bc: u32, handler: u32) {
+        let offset = self
+            .closure
+            .resolve_field(&field.class, &field.name, &field.descriptor)
+            .and_then(|declaring| self.package.instance_fields.get(&declaring))
+            .and_then(|fields| fields.get(&(field.name.clone(), field.descriptor.clone())))
+            .copied();
+        let Some(offset) = offset else {
+            self.refuse(format!("no field {}.{}", field.class.replace('/', "."), field.name));
+            return;
+        };
+        let two = descriptor_words(&field.descriptor) == 2;
+        match (store, two) {
+            (false, false) => self.emit(&[op::GETFIELD, offset, bc, handler]),
+            (false, true) => self.emit(&[op::GETFIELD2, offset, bc, handler]),
+            (true, false) => self.emit(&[op::PUTFIELD, offset, narrow_kind(&field.descriptor), bc, handler]),
+            (true, true) => self.emit(&[op::PUTFIELD2, offset, bc, handler]),
+        }
+    }
+
+    /// A `GETSTATIC`/`PUTSTATIC` of the declaring class (by words and narrowing), or a refusal when
+    /// the field is not found.
+    fn static_field(&mut self, field: &FieldRef, store: bool, bc: u32, handler: u32) {
+        let resolved = self
+            .closure
+            .resolve_field(&field.class, &field.name, &field.descriptor)
+            .and_then(|declaring| {
+                let key = (declaring.clone(), field.name.clone(), field.descriptor.clone());
+                Some((self.class(&declaring), *self.layout.static_fields.get(&key)?))
+            });
+        let Some((class, offset)) = resolved else {
+            self.refuse(format!(
+                "no static field {}.{}",
+                field.class.replace('/', "."),
+                field.name
+            ));
+            return;
+        };
+        let two = descriptor_words(&field.descriptor) == 2;
+        match (store, two) {
+            (false, false) => self.emit(&[op::GETSTATIC, class, offset, bc, handler]),
+            (false, true) => self.emit(&[op::GETSTATIC2, class, offset, bc, handler]),
+            (true, false) => self.emit(&[
+                op::PUTSTATIC,
+                class,
+                offset,
+                narrow_kind(&field.descriptor),
+                bc,
+                handler,
+            ]),
+            (true, true) => self.emit(&[op::PUTSTATIC2, class, offset, bc, handler]),
+        }
+    }
+
+    /// A `NEW` of a concrete class, or a refusal for an abstract class, an interface or a class
+    /// that is not on the class path.
+    fn new_object(&mut self, class: &str, bc: u32, handler: u32) {
+        match self.usable_class(class) {
+            Some(handle)
+                if self.package.class_word(handle, isa::class::FLAGS) & (isa::FLAG_ABSTRACT | isa::FLAG_INTERFACE)
+                    == 0 =>
+            {
+                self.emit(&[op::NEW, handle, bc, handler])
+            }
+            Some(_) => self.refuse(format!("instantiates the abstract {}", class.replace('/', "."))),
+            None => self.refuse(format!("class {} is not on the class path", class.replace('/', "."))),
+        }
+    }
+
+    /// An invoke at bytecode `site`: static and special calls (and private methods) bound to their
+    /// method, virtual and interface calls through their selector; a refusal when the method was
+    /// not packaged.
+    fn invoke(&mut self, kind: CallKind, method: &MethodRef, site: u32, arg_words: u32, bc: u32, handler: u32) {
+        let Some(target) = self
+            .closure
+            .resolve_method(&method.class, &method.name, &method.descriptor)
+        else {
+            self.refuse(format!(
+                "no method {}.{}{}",
+                method.class.replace('/', "."),
+                method.name,
+                method.descriptor
+            ));
+            return;
+        };
+        let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
+        let method_id = self.closure.method_index.get(&key).copied();
+        match (kind, method_id) {
+            (CallKind::Static, Some(id)) => self.emit(&[op::INVOKESTATIC, id, site, bc, handler]),
+            (CallKind::Special, Some(id)) => self.emit(&[op::INVOKESPECIAL, id, site, bc, handler]),
+            (CallKind::Virtual | CallKind::Interface, _) => {
+                match self.closure.selector_index.get(&target) {
+                    Some(&selector) => self.emit(&[op::INVOKEVIRTUAL, selector, arg_words, site, bc, handler]),
+                    // Private methods are bound directly.
+                    None => match method_id {
+                        Some(id) => self.emit(&[op::INVOKESPECIAL, id, site, bc, handler]),
+                        None => self.refuse(format!("{}.{} was not packaged", target.class, target.name)),
+                    },
+                }
+            }
+            (_, None) => self.refuse(format!("{}.{} was not packaged", target.class, target.name)),
+        }
     }
 
     /// An array class whose innermost element class is not missing.

@@ -7,10 +7,10 @@
 //! `double` take two words everywhere; an array element of a type narrower than `int` takes one word
 //! holding the value as the JVM pushes it after a load (sign- or zero-extended).**
 
-use super::closure::{split_descriptor, Body, ClassKind, Closure, MethodKey};
+use super::closure::{split_descriptor, Body, ClassKind, Closure, MethodEntry, MethodKey};
 use super::{Package, WellKnown};
 use crate::isa::{self, class, method, NONE};
-use crate::source::ConstantValue;
+use crate::source::{ClassInfo, ConstantValue};
 use jresa_analyses::cost_model::RESOURCE_CLASS;
 use jresa_analyses::ir::exceptions;
 use std::collections::HashMap;
@@ -86,6 +86,8 @@ pub fn push_string(heap: &mut Vec<u32>, well_known: &WellKnown, string_words: u3
     string
 }
 
+/// Lays out the closure: class names, instance fields, statics, the well-known handles, class
+/// records, the initial heap and statics, and method records, in that order.
 pub fn lay_out(closure: &Closure) -> (Package, Layout) {
     let mut package = Package::default();
     let count = closure.classes.len();
@@ -95,7 +97,6 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
         .iter()
         .map(|c| matches!(&c.kind, ClassKind::Normal(info) if info.library))
         .collect();
-    let handle_of = |name: &str| closure.class_index.get(name).copied().unwrap_or(NONE);
 
     // Instance fields, superclasses first.
     let mut instance_words = vec![0u32; count];
@@ -104,11 +105,57 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
         instance_layout(closure, handle as u32, &mut instance_words, &mut done, &mut package);
     }
 
-    // Statics.
+    let (layout, statics) = lay_out_statics(closure);
+    let wk = well_known(closure, &package, &instance_words);
+    class_records(closure, &mut package, &instance_words, &statics.ranges, wk.object);
+
+    // The initial heap: the null word, then the literals; then the initial statics.
+    let string_words = string_words(&wk, &instance_words);
+    package.initial_heap = vec![0];
+    for units in &closure.literals {
+        let reference = match string_words {
+            Some(words) => push_string(&mut package.initial_heap, &wk, words, units),
+            None => 0,
+        };
+        package.literals.insert(units.clone(), reference);
+    }
+    initial_statics(&mut package, statics, &wk, string_words);
+
+    method_records(closure, &mut package);
+    package.well_known = wk;
+    (package, layout)
+}
+
+/// The handle of a packaged class, or `NONE`.
+fn handle_of(closure: &Closure, name: &str) -> u32 {
+    closure.class_index.get(name).copied().unwrap_or(NONE)
+}
+
+/// The handle of a packaged method, or `NONE`.
+fn method_of(closure: &Closure, class_name: &str, name: &str, descriptor: &str) -> u32 {
+    closure
+        .method_index
+        .get(&(class_name.to_owned(), name.to_owned(), descriptor.to_owned()))
+        .copied()
+        .unwrap_or(NONE)
+}
+
+/// The statics area: every class's static fields, one class after the other.
+struct Statics {
+    /// Per class: the first word of its static fields and their number of words.
+    ranges: Vec<(u32, u32)>,
+    /// Words of the whole area.
+    words: u32,
+    /// The `ConstantValue` initial values, by offset, in layout order.
+    constants: Vec<(u32, ConstantValue)>,
+}
+
+/// Lays out the static fields of every class in declaration order.
+fn lay_out_statics(closure: &Closure) -> (Layout, Statics) {
     let mut layout = Layout {
         static_fields: HashMap::new(),
     };
-    let mut static_ranges = vec![(0u32, 0u32); count];
+    let mut static_ranges = vec![(0u32, 0u32); closure.classes.len()];
     let mut statics_cursor = 0u32;
     let mut constant_values: Vec<(u32, ConstantValue)> = Vec::new();
     for (handle, entry) in closure.classes.iter().enumerate() {
@@ -128,8 +175,17 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
         }
         static_ranges[handle] = (start, statics_cursor - start);
     }
+    let statics = Statics {
+        ranges: static_ranges,
+        words: statics_cursor,
+        constants: constant_values,
+    };
+    (layout, statics)
+}
 
-    // Well-known handles and offsets.
+/// The well-known handles and field offsets, once instance fields are laid out.
+fn well_known(closure: &Closure, package: &Package, instance_words: &[u32]) -> WellKnown {
+    let handle_of = |name: &str| handle_of(closure, name);
     let mut wk = WellKnown {
         object: handle_of("java/lang/Object"),
         string: handle_of("java/lang/String"),
@@ -181,16 +237,18 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
     ] {
         wk.primitives[kind as usize] = handle_of(keyword);
     }
+    wk
+}
 
-    // Class records.
-    let method_of = |key: (&str, &str, &str)| {
-        closure
-            .method_index
-            .get(&(key.0.to_owned(), key.1.to_owned(), key.2.to_owned()))
-            .copied()
-            .unwrap_or(NONE)
-    };
-    package.classes = vec![0; count * isa::CLASS_WORDS];
+/// The class records, with the supertype and initialisation lists they point into.
+fn class_records(
+    closure: &Closure,
+    package: &mut Package,
+    instance_words: &[u32],
+    static_ranges: &[(u32, u32)],
+    object: u32,
+) {
+    package.classes = vec![0; closure.classes.len() * isa::CLASS_WORDS];
     for (handle, entry) in closure.classes.iter().enumerate() {
         let mut record = [0u32; isa::CLASS_WORDS];
         record[class::SUPER] = NONE;
@@ -199,94 +257,124 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
         record[class::CTOR_VOID] = NONE;
         record[class::CTOR_STRING] = NONE;
         record[class::CTOR_THROWABLE] = NONE;
-        let mut supers: Vec<u32> = vec![handle as u32];
-        match &entry.kind {
+        let supers = match &entry.kind {
             ClassKind::Normal(info) => {
-                let mut flags = 0;
-                if info.is_interface() {
-                    flags |= isa::FLAG_INTERFACE;
-                }
-                if info.access & crate::source::ACC_ABSTRACT != 0 {
-                    flags |= isa::FLAG_ABSTRACT;
-                }
-                if closure.is_subtype(&info.name, "java/lang/Cloneable") {
-                    flags |= isa::FLAG_CLONEABLE;
-                }
-                record[class::FLAGS] = flags;
-                record[class::SUPER] = info.super_name.as_deref().map_or(NONE, handle_of);
                 record[class::INSTANCE_WORDS] = instance_words[handle];
                 let (start, words) = static_ranges[handle];
                 record[class::STATIC_BASE] = start;
                 record[class::STATIC_WORDS] = words;
-                // Every supertype, transitively.
-                let mut pending = vec![handle as u32];
-                while let Some(current) = pending.pop() {
-                    if let Some(current_info) = closure.info(current) {
-                        for parent in current_info.super_name.iter().chain(&current_info.interfaces) {
-                            let parent_handle = handle_of(parent);
-                            if parent_handle != NONE && !supers.contains(&parent_handle) {
-                                supers.push(parent_handle);
-                                pending.push(parent_handle);
-                            }
-                        }
-                    }
-                }
-                let chain = closure.init_chain(handle as u32);
-                record[class::INIT_START] = package.init_lists.len() as u32;
-                record[class::INIT_COUNT] = chain.len() as u32;
-                package.init_lists.extend(chain);
-                record[class::CLINIT] = method_of((&info.name, "<clinit>", "()V"));
-                record[class::CTOR_VOID] = method_of((&info.name, "<init>", "()V"));
-                record[class::CTOR_STRING] = method_of((&info.name, "<init>", "(Ljava/lang/String;)V"));
-                record[class::CTOR_THROWABLE] = method_of((&info.name, "<init>", "(Ljava/lang/Throwable;)V"));
+                normal_class_record(closure, handle as u32, info, &mut record, &mut package.init_lists);
+                supertypes(closure, handle as u32)
             }
-            ClassKind::Missing => record[class::FLAGS] = isa::FLAG_MISSING,
+            ClassKind::Missing => {
+                record[class::FLAGS] = isa::FLAG_MISSING;
+                vec![handle as u32]
+            }
             ClassKind::Array { component } => {
-                record[class::FLAGS] = isa::FLAG_ARRAY | isa::FLAG_CLONEABLE;
-                record[class::SUPER] = wk.object;
-                let descriptor_after = &entry.name[1..];
-                record[class::ELEMENT] = descriptor_kind(descriptor_after);
-                record[class::COMPONENT] = handle_of(component);
-                record[class::DIMENSIONS] = entry.name.bytes().take_while(|&b| b == b'[').count() as u32;
-                for name in ["java/lang/Object", "java/lang/Cloneable", "java/io/Serializable"] {
-                    let h = handle_of(name);
-                    if h != NONE {
-                        supers.push(h);
-                    }
-                }
+                array_class_record(closure, handle as u32, &entry.name, component, object, &mut record)
             }
             ClassKind::Primitive => {
                 record[class::FLAGS] = isa::FLAG_PRIMITIVE;
                 record[class::ELEMENT] = keyword_kind(&entry.name);
+                vec![handle as u32]
             }
-        }
+        };
         record[class::SUPERS_START] = package.supertypes.len() as u32;
         record[class::SUPERS_COUNT] = supers.len() as u32;
         package.supertypes.extend(supers);
         package.classes[handle * isa::CLASS_WORDS..(handle + 1) * isa::CLASS_WORDS].copy_from_slice(&record);
     }
+}
 
-    // The initial heap: the null word, then the literals.
-    package.initial_heap = vec![0];
-    let string_words = if wk.string == NONE {
-        0
-    } else {
-        instance_words[wk.string as usize]
-    };
+/// The flags, superclass, initialisation list, `<clinit>` and exception constructors of a class
+/// or interface; its initialisation list is appended to `init_lists`.
+fn normal_class_record(
+    closure: &Closure,
+    handle: u32,
+    info: &ClassInfo,
+    record: &mut [u32; isa::CLASS_WORDS],
+    init_lists: &mut Vec<u32>,
+) {
+    let mut flags = 0;
+    if info.is_interface() {
+        flags |= isa::FLAG_INTERFACE;
+    }
+    if info.access & crate::source::ACC_ABSTRACT != 0 {
+        flags |= isa::FLAG_ABSTRACT;
+    }
+    if closure.is_subtype(&info.name, "java/lang/Cloneable") {
+        flags |= isa::FLAG_CLONEABLE;
+    }
+    record[class::FLAGS] = flags;
+    record[class::SUPER] = info.super_name.as_deref().map_or(NONE, |name| handle_of(closure, name));
+    let chain = closure.init_chain(handle);
+    record[class::INIT_START] = init_lists.len() as u32;
+    record[class::INIT_COUNT] = chain.len() as u32;
+    init_lists.extend(chain);
+    let method_of = |name: &str, descriptor: &str| method_of(closure, &info.name, name, descriptor);
+    record[class::CLINIT] = method_of("<clinit>", "()V");
+    record[class::CTOR_VOID] = method_of("<init>", "()V");
+    record[class::CTOR_STRING] = method_of("<init>", "(Ljava/lang/String;)V");
+    record[class::CTOR_THROWABLE] = method_of("<init>", "(Ljava/lang/Throwable;)V");
+}
+
+/// A class or interface and every supertype of it, transitively.
+fn supertypes(closure: &Closure, handle: u32) -> Vec<u32> {
+    let mut supers: Vec<u32> = vec![handle];
+    let mut pending = vec![handle];
+    while let Some(current) = pending.pop() {
+        if let Some(current_info) = closure.info(current) {
+            for parent in current_info.super_name.iter().chain(&current_info.interfaces) {
+                let parent_handle = handle_of(closure, parent);
+                if parent_handle != NONE && !supers.contains(&parent_handle) {
+                    supers.push(parent_handle);
+                    pending.push(parent_handle);
+                }
+            }
+        }
+    }
+    supers
+}
+
+/// The flags, element kind, component and dimensions of an array class; returns its supertypes
+/// (itself, `Object`, `Cloneable` and `Serializable`).
+fn array_class_record(
+    closure: &Closure,
+    handle: u32,
+    name: &str,
+    component: &str,
+    object: u32,
+    record: &mut [u32; isa::CLASS_WORDS],
+) -> Vec<u32> {
+    record[class::FLAGS] = isa::FLAG_ARRAY | isa::FLAG_CLONEABLE;
+    record[class::SUPER] = object;
+    let descriptor_after = &name[1..];
+    record[class::ELEMENT] = descriptor_kind(descriptor_after);
+    record[class::COMPONENT] = handle_of(closure, component);
+    record[class::DIMENSIONS] = name.bytes().take_while(|&b| b == b'[').count() as u32;
+    let mut supers = vec![handle];
+    for name in ["java/lang/Object", "java/lang/Cloneable", "java/io/Serializable"] {
+        let h = handle_of(closure, name);
+        if h != NONE {
+            supers.push(h);
+        }
+    }
+    supers
+}
+
+/// The words of a `String`'s fields, when string objects can be built (`String`, `byte[]` and
+/// both fields packaged).
+fn string_words(wk: &WellKnown, instance_words: &[u32]) -> Option<u32> {
     let can_make_strings =
         wk.string != NONE && wk.byte_array != NONE && wk.string_value != NONE && wk.string_coder != NONE;
-    let mut literal_refs: Vec<u32> = Vec::new();
-    for units in &closure.literals {
-        let reference = if can_make_strings {
-            push_string(&mut package.initial_heap, &wk, string_words, units)
-        } else {
-            0
-        };
-        literal_refs.push(reference);
-        package.literals.insert(units.clone(), reference);
-    }
-    package.initial_statics = vec![0; statics_cursor as usize];
-    for (offset, value) in constant_values {
+    can_make_strings.then(|| instance_words[wk.string as usize])
+}
+
+/// The initial statics: the `ConstantValue`s; a string constant that is not a literal yet gets a
+/// `String` of its own in the initial heap.
+fn initial_statics(package: &mut Package, statics: Statics, wk: &WellKnown, string_words: Option<u32>) {
+    package.initial_statics = vec![0; statics.words as usize];
+    for (offset, value) in statics.constants {
         let offset = offset as usize;
         match value {
             ConstantValue::Int(v) => package.initial_statics[offset] = v as u32,
@@ -301,66 +389,73 @@ pub fn lay_out(closure: &Closure) -> (Package, Layout) {
             }
             ConstantValue::String(text) => {
                 let units: Vec<u16> = text.encode_utf16().collect();
-                let reference = match package.literals.get(&units) {
-                    Some(&r) => r,
-                    None if can_make_strings => {
-                        let r = push_string(&mut package.initial_heap, &wk, string_words, &units);
+                let reference = match (package.literals.get(&units), string_words) {
+                    (Some(&r), _) => r,
+                    (None, Some(words)) => {
+                        let r = push_string(&mut package.initial_heap, wk, words, &units);
                         package.literals.insert(units, r);
                         r
                     }
-                    None => 0,
+                    (None, None) => 0,
                 };
                 package.initial_statics[offset] = reference;
             }
         }
     }
+}
 
-    // Method records (code methods get their entry procedure in `encode`).
+/// The method records (code methods get their entry procedure in `encode`), with the reasons of
+/// refused methods.
+fn method_records(closure: &Closure, package: &mut Package) {
     package.method_keys = closure.methods.iter().map(|m| m.key.clone()).collect();
     package.required_by = closure.methods.iter().map(|m| m.required_by).collect();
     package.methods = vec![0; closure.methods.len() * isa::METHOD_WORDS];
     for (id, entry) in closure.methods.iter().enumerate() {
-        let mut record = [0u32; isa::METHOD_WORDS];
-        let (class_name, name, descriptor): &MethodKey = &entry.key;
-        record[method::CLASS] = handle_of(class_name);
-        let (args, result) = method_words(descriptor, entry.is_static);
-        record[method::ARG_WORDS] = args;
-        record[method::RESULT_WORDS] = result;
-        let mut flags = 0;
-        if entry.is_static {
-            flags |= isa::MFLAG_STATIC;
-        }
-        if class_name == RESOURCE_CLASS && name == "consume" {
-            flags |= if descriptor == "(I)V" {
-                isa::MFLAG_CONSUME_UNITS
-            } else {
-                isa::MFLAG_CONSUME_ONE
-            };
-        }
-        record[method::FLAGS] = flags;
-        match &entry.body {
-            Body::Code { .. } | Body::Pending => {
-                record[method::KIND] = isa::KIND_CODE;
-                record[method::TARGET] = NONE;
-            }
-            Body::Native(native) => {
-                record[method::KIND] = isa::KIND_NATIVE;
-                record[method::TARGET] = native.id();
-                // A marker method missing from the class path stands for its `return`.
-                if class_name == RESOURCE_CLASS && closure.info_by_name(class_name).is_none() {
-                    record[method::NATIVE_BYTECODES] = 1;
-                }
-            }
-            Body::Refused(reason) => {
-                record[method::KIND] = isa::KIND_REFUSED;
-                record[method::TARGET] = package.reasons.len() as u32;
-                package.reasons.push(reason.clone());
-            }
-        }
+        let record = method_record(closure, entry, &mut package.reasons);
         package.methods[id * isa::METHOD_WORDS..(id + 1) * isa::METHOD_WORDS].copy_from_slice(&record);
     }
-    package.well_known = wk;
-    (package, layout)
+}
+
+/// The record of one method; a refused method's reason is appended to `reasons`.
+fn method_record(closure: &Closure, entry: &MethodEntry, reasons: &mut Vec<String>) -> [u32; isa::METHOD_WORDS] {
+    let mut record = [0u32; isa::METHOD_WORDS];
+    let (class_name, name, descriptor): &MethodKey = &entry.key;
+    record[method::CLASS] = handle_of(closure, class_name);
+    let (args, result) = method_words(descriptor, entry.is_static);
+    record[method::ARG_WORDS] = args;
+    record[method::RESULT_WORDS] = result;
+    let mut flags = 0;
+    if entry.is_static {
+        flags |= isa::MFLAG_STATIC;
+    }
+    if class_name == RESOURCE_CLASS && name == "consume" {
+        flags |= if descriptor == "(I)V" {
+            isa::MFLAG_CONSUME_UNITS
+        } else {
+            isa::MFLAG_CONSUME_ONE
+        };
+    }
+    record[method::FLAGS] = flags;
+    match &entry.body {
+        Body::Code { .. } | Body::Pending => {
+            record[method::KIND] = isa::KIND_CODE;
+            record[method::TARGET] = NONE;
+        }
+        Body::Native(native) => {
+            record[method::KIND] = isa::KIND_NATIVE;
+            record[method::TARGET] = native.id();
+            // A marker method missing from the class path stands for its `return`.
+            if class_name == RESOURCE_CLASS && closure.info_by_name(class_name).is_none() {
+                record[method::NATIVE_BYTECODES] = 1;
+            }
+        }
+        Body::Refused(reason) => {
+            record[method::KIND] = isa::KIND_REFUSED;
+            record[method::TARGET] = reasons.len() as u32;
+            reasons.push(reason.clone());
+        }
+    }
+    record
 }
 
 /// Computes the instance layout of a class (its superclass's first) into `package.instance_fields`.

@@ -4,19 +4,21 @@
 //!
 //! `closure` finds what to package (rapid type analysis over lifted IR, JDK code included), `layout`
 //! lays out classes, fields and literals, `encode` turns each scheduled rule (`StackInsn`, from the
-//! treegraph scheduler) into the numeric encoding of `crate::isa`. **Everything the interpreter
-//! reads at run time is in the `u32` arrays of [`Package`]; the host-side tables (names, field
-//! maps) serve only input conversion, rendering and messages.**
+//! treegraph scheduler) into the numeric encoding of `crate::isa`; `assemble` runs the three in
+//! order. **Everything the interpreter reads at run time is in the `u32` arrays of [`Package`]; the
+//! host-side tables (names, field maps) serve only input conversion, rendering and messages.**
+//!
+//! **This module never depends on `crate::vm`**: the step that runs the interpreter while packaging
+//! (initialising library classes into the initial images) is `Package::build`, in `crate::preinit`,
+//! above both.
 
+mod assemble;
 pub mod closure;
 mod encode;
 mod lambdas;
-mod layout;
-
-pub(crate) use layout::keyword_kind;
+pub(crate) mod layout;
 
 use crate::isa::{self, NONE};
-use crate::source::ClassSource;
 pub use closure::MethodKey;
 use std::collections::HashMap;
 
@@ -128,55 +130,6 @@ impl std::fmt::Display for PackageError {
 impl std::error::Error for PackageError {}
 
 impl Package {
-    /// Packages `entries` (methods by declaring class, name and descriptor) with everything they
-    /// can reach. An entry that does not exist is an error; everything else that cannot be
-    /// packaged becomes a refusal inside the package.
-    pub fn build(source: &dyn ClassSource, entries: &[MethodKey]) -> Result<Package, PackageError> {
-        for (class, name, descriptor) in entries {
-            let found = source
-                .class(class)
-                .is_some_and(|info| info.method(name, descriptor).is_some());
-            if !found {
-                return Err(PackageError {
-                    message: format!("no method {}.{name}{descriptor}", class.replace('/', ".")),
-                });
-            }
-        }
-        let closure = closure::discover(source, entries);
-        let (mut package, layout) = layout::lay_out(&closure);
-        encode::encode(&closure, &layout, &mut package, entries)?;
-        package.preinitialize();
-        Ok(package)
-    }
-
-    /// Initialises the library classes that packaged code may initialise, once, into the images
-    /// every instance starts from (a JVM has initialised its library long before a program's
-    /// method runs; program classes stay uninitialised until their first active use). A class
-    /// whose initialisation fails, is refused or would initialise a program class is left
-    /// uninitialised, with everything its attempt changed undone, so that instances meet it lazily.
-    fn preinitialize(&mut self) {
-        self.initial_class_state = vec![0; self.class_names.len()];
-        self.initial_mirrors = vec![0; self.class_names.len()];
-        let config = crate::vm::RunConfig {
-            limits: crate::vm::Limits {
-                max_bytecodes: 50_000_000,
-                ..crate::vm::Limits::default()
-            },
-            cct: false,
-        };
-        let image = {
-            let mut machine = crate::vm::Machine::new(self, config);
-            machine.preinitialize(&self.library_initializers, &self.class_library);
-            machine.into_image()
-        };
-        (
-            self.initial_heap,
-            self.initial_statics,
-            self.initial_class_state,
-            self.initial_mirrors,
-        ) = image;
-    }
-
     /// A word of a class record.
     #[inline]
     pub fn class_word(&self, class: u32, field: usize) -> u32 {

@@ -591,6 +591,16 @@ impl Machine<'_> {
     #[inline]
     fn arithmetic(&mut self, opcode: u32) {
         match opcode {
+            op::IADD..=op::LCMP => self.integer_arithmetic(opcode),
+            op::FADD..=op::DCMPG => self.floating_arithmetic(opcode),
+            _ => self.conversion(opcode),
+        }
+    }
+
+    /// `int` and `long` arithmetic and `lcmp` (without division and remainder, which can raise).
+    #[inline]
+    fn integer_arithmetic(&mut self, opcode: u32) {
+        match opcode {
             op::IADD..=op::IUSHR => {
                 let b = self.pop() as i32;
                 let a = self.pop() as i32;
@@ -638,11 +648,19 @@ impl Machine<'_> {
                 let a = self.pop_long() as i64;
                 self.push_long(a.wrapping_neg() as u64);
             }
-            op::LCMP => {
+            _ => {
+                // op::LCMP
                 let b = self.pop_long() as i64;
                 let a = self.pop_long() as i64;
                 self.push(a.cmp(&b) as i32 as u32);
             }
+        }
+    }
+
+    /// `float` and `double` arithmetic and comparisons (IEEE 754, Java's NaN comparisons).
+    #[inline]
+    fn floating_arithmetic(&mut self, opcode: u32) {
+        match opcode {
             op::FADD..=op::FREM => {
                 let b = self.pop_f32();
                 let a = self.pop_f32();
@@ -681,12 +699,21 @@ impl Machine<'_> {
                 let a = self.pop_f64();
                 self.push_long((-a).to_bits());
             }
-            op::DCMPL | op::DCMPG => {
+            _ => {
+                // op::DCMPL, op::DCMPG
                 let b = self.pop_f64();
                 let a = self.pop_f64();
                 let nan = if opcode == op::DCMPL { -1 } else { 1 };
                 self.push(compare(a, b, nan) as u32);
             }
+        }
+    }
+
+    /// Conversions between primitive types (saturating from floating point) and the narrowing
+    /// `i2b`, `i2c`, `i2s`.
+    #[inline]
+    fn conversion(&mut self, opcode: u32) {
+        match opcode {
             op::I2L => {
                 let a = self.pop() as i32;
                 self.push_long(i64::from(a) as u64);
@@ -744,6 +771,7 @@ impl Machine<'_> {
                 self.push(narrow(isa::ELEM_CHAR, a));
             }
             _ => {
+                // op::I2S
                 let a = self.pop();
                 self.push(narrow(isa::ELEM_SHORT, a));
             }
