@@ -17,9 +17,11 @@
 //! constant potential; the frame's constant potential (what remains) must not be negative.
 
 use super::limits::MAX_CHAIN;
+use super::program::{FieldKey, ListLink, TreeLink};
 use super::resolve::{RAssertions, RConj, RFact, RHeap, RTerm};
 use super::resource::ResExpr;
 use super::symbolic::{Atom, Fresh, State, Value};
+use std::sync::Arc;
 
 /// What the terms of an assertion denote at the point where it is used.
 #[derive(Clone, Debug, Default)]
@@ -285,188 +287,244 @@ impl Matcher<'_> {
                 field,
                 value,
                 text,
-            } => {
-                let addr = self.value(*object).unwrap_or(Value::Null);
-                let index = match self.st.points_to(addr, field) {
-                    Some(index) => index,
-                    None => {
-                        expose_certain(&mut self.st, addr, fresh);
-                        self.st.points_to(addr, field).ok_or_else(|| {
-                            format!(
-                                "cannot show `{text}`: no field {} of {} is held here (the heap holds {})",
-                                field.name,
-                                self.name(addr),
-                                self.st.describe_heap(&|v| self.name(v))
-                            )
-                        })?
-                    }
-                };
-                let atom = self.st.atoms.remove(index);
-                if let (Atom::PointsTo { value: content, .. }, Some(term)) = (&atom, value) {
-                    self.unify(*term, *content, text)?;
-                }
-                self.consumed.push(atom);
-                Ok(())
-            }
+            } => self.match_field(*object, field, *value, text, fresh),
             RHeap::Lseg {
                 potential,
                 from,
                 to,
                 link,
                 text,
-            } => {
-                let start = self.value(*from).unwrap_or(Value::Null);
-                let Some(end) = self.value(*to) else {
-                    // An undetermined end: one segment from `start` decides it.
-                    let index = self
-                        .st
-                        .atoms
-                        .iter()
-                        .position(|a| matches!(a, Atom::Lseg { from: f, link: l, .. } if self.st.equal(*f, start) && l == link))
-                        .ok_or_else(|| format!("cannot show `{text}`: no list segment starts at {}", self.name(start)))?;
-                    let atom = self.st.atoms.remove(index);
-                    if let Atom::Lseg {
-                        potential: held, to: t, ..
-                    } = &atom
-                    {
-                        self.unify(*to, *t, text)?;
-                        self.obligations
-                            .push((held.minus(potential), format!("the per-cell potential of `{text}`")));
-                    }
-                    self.consumed.push(atom);
-                    return Ok(());
-                };
-                let mut current = start;
-                let mut pieces: Vec<Atom> = Vec::new();
-                let mut visited: Vec<Value> = Vec::new();
-                for _ in 0..MAX_CHAIN {
-                    if self.st.equal(current, end) {
-                        break;
-                    }
-                    if visited.contains(&self.st.find(current)) {
-                        return Err(format!(
-                            "cannot show `{text}`: the list from {} runs into a cycle at {}",
-                            self.name(start),
-                            self.name(current)
-                        ));
-                    }
-                    visited.push(self.st.find(current));
-                    if self.st.equal(current, Value::Null) {
-                        return Err(format!(
-                            "cannot show `{text}`: the list reaches null before {}",
-                            self.name(end)
-                        ));
-                    }
-                    let segment = self.st.atoms.iter().position(
-                        |a| matches!(a, Atom::Lseg { from: f, link: l, .. } if self.st.equal(*f, current) && l == link),
-                    );
-                    if let Some(index) = segment {
-                        let atom = self.st.atoms.remove(index);
-                        if let Atom::Lseg {
-                            potential: held, to: t, ..
-                        } = &atom
-                        {
-                            self.obligations
-                                .push((held.minus(potential), format!("the per-cell potential of `{text}`")));
-                            current = self.st.find(*t);
-                        }
-                        pieces.push(atom);
-                    } else if self.st.has_cell(current, &link.fields) {
-                        let cell = current;
-                        let next = self.st.take_cell(cell, &link.fields, &link.next).unwrap_or(Value::Null);
-                        self.spent = self.spent.plus(potential);
-                        pieces.push(Atom::PointsTo {
-                            addr: cell,
-                            field: link.next.clone(),
-                            value: next,
-                        });
-                        current = self.st.find(next);
-                    } else {
-                        return Err(format!(
-                            "cannot show `{text}`: from {} the heap holds no list cell or segment (it holds {})",
-                            self.name(current),
-                            self.st.describe_heap(&|v| self.name(v))
-                        ));
-                    }
-                }
-                if !self.st.equal(current, end) {
-                    return Err(format!(
-                        "cannot show `{text}`: the list is longer than the proof search follows"
-                    ));
-                }
-                if pieces.len() >= 2 && !self.st.equal(end, Value::Null) {
-                    let mut elsewhere = self.st.clone();
-                    elsewhere.atoms.extend(self.consumed.iter().cloned());
-                    if !elsewhere.null_or_allocated(end) {
-                        return Err(format!(
-                            "cannot show `{text}`: {} is not known to be null or an object held elsewhere, so the list might run through it",
-                            self.name(end)
-                        ));
-                    }
-                }
-                self.consumed.extend(pieces);
-                Ok(())
-            }
+            } => self.match_lseg(potential, *from, *to, link, text),
             RHeap::Tree {
                 potential,
                 root,
                 link,
                 text,
-            } => {
-                let mut work = vec![self.value(*root).unwrap_or(Value::Null)];
-                let mut steps = 0;
-                while let Some(node) = work.pop() {
-                    steps += 1;
-                    if steps > MAX_CHAIN {
-                        return Err(format!(
-                            "cannot show `{text}`: the tree is larger than the proof search folds"
-                        ));
-                    }
-                    let node = self.st.find(node);
-                    if node == Value::Null {
-                        continue;
-                    }
-                    let tree = self.st.atoms.iter().position(
-                        |a| matches!(a, Atom::Tree { root: r, link: l, .. } if self.st.equal(*r, node) && l == link),
-                    );
-                    if let Some(index) = tree {
-                        let atom = self.st.atoms.remove(index);
-                        if let Atom::Tree { potential: held, .. } = &atom {
-                            self.obligations
-                                .push((held.minus(potential), format!("the per-node potential of `{text}`")));
-                        }
-                        self.consumed.push(atom);
-                    } else if self.st.has_cell(node, &link.fields) {
-                        let left = self
-                            .st
-                            .points_to(node, &link.left)
-                            .and_then(|i| match &self.st.atoms[i] {
-                                Atom::PointsTo { value, .. } => Some(*value),
-                                _ => None,
-                            });
-                        let right = self.st.take_cell(node, &link.fields, &link.right);
-                        let (Some(left), Some(right)) = (left, right) else {
-                            return Err(format!("cannot show `{text}`: a node lacks a child field"));
-                        };
-                        self.spent = self.spent.plus(potential);
-                        self.consumed.push(Atom::PointsTo {
-                            addr: node,
-                            field: link.left.clone(),
-                            value: left,
-                        });
-                        work.push(left);
-                        work.push(right);
-                    } else {
-                        return Err(format!(
-                            "cannot show `{text}`: {} may be a node, but the heap holds no tree or node there (it holds {})",
-                            self.name(node),
-                            self.st.describe_heap(&|v| self.name(v))
-                        ));
-                    }
-                }
-                Ok(())
+            } => self.match_tree(potential, *root, link, text),
+        }
+    }
+
+    /// Matches `object.field -> value` against a points-to of the state, unfolding a segment or
+    /// tree at `object` to expose it when there is none.
+    fn match_field(
+        &mut self,
+        object: RTerm,
+        field: &FieldKey,
+        value: Option<RTerm>,
+        text: &str,
+        fresh: &mut Fresh,
+    ) -> Result<(), String> {
+        let addr = self.value(object).unwrap_or(Value::Null);
+        let index = match self.st.points_to(addr, field) {
+            Some(index) => index,
+            None => {
+                expose_certain(&mut self.st, addr, fresh);
+                self.st.points_to(addr, field).ok_or_else(|| {
+                    format!(
+                        "cannot show `{text}`: no field {} of {} is held here (the heap holds {})",
+                        field.name,
+                        self.name(addr),
+                        self.st.describe_heap(&|v| self.name(v))
+                    )
+                })?
+            }
+        };
+        let atom = self.st.atoms.remove(index);
+        if let (Atom::PointsTo { value: content, .. }, Some(term)) = (&atom, value) {
+            self.unify(term, *content, text)?;
+        }
+        self.consumed.push(atom);
+        Ok(())
+    }
+
+    /// Matches `lseg(from, to)`: against the one segment that starts at `from` when `to` is not
+    /// determined yet, otherwise against the chain of segments and cells from `from` to `to`.
+    fn match_lseg(
+        &mut self,
+        potential: &ResExpr,
+        from: RTerm,
+        to: RTerm,
+        link: &Arc<ListLink>,
+        text: &str,
+    ) -> Result<(), String> {
+        let start = self.value(from).unwrap_or(Value::Null);
+        let Some(end) = self.value(to) else {
+            return self.match_lseg_open_end(potential, start, to, link, text);
+        };
+        let pieces = self.take_chain(potential, start, end, link, text)?;
+        if pieces.len() >= 2 && !self.st.equal(end, Value::Null) {
+            let mut elsewhere = self.st.clone();
+            elsewhere.atoms.extend(self.consumed.iter().cloned());
+            if !elsewhere.null_or_allocated(end) {
+                return Err(format!(
+                    "cannot show `{text}`: {} is not known to be null or an object held elsewhere, so the list might run through it",
+                    self.name(end)
+                ));
             }
         }
+        self.consumed.extend(pieces);
+        Ok(())
+    }
+
+    /// Matches a list segment from `start` whose end `to` is undetermined: one segment from
+    /// `start` decides it.
+    fn match_lseg_open_end(
+        &mut self,
+        potential: &ResExpr,
+        start: Value,
+        to: RTerm,
+        link: &Arc<ListLink>,
+        text: &str,
+    ) -> Result<(), String> {
+        let index = self
+            .st
+            .atoms
+            .iter()
+            .position(|a| matches!(a, Atom::Lseg { from: f, link: l, .. } if self.st.equal(*f, start) && l == link))
+            .ok_or_else(|| format!("cannot show `{text}`: no list segment starts at {}", self.name(start)))?;
+        let atom = self.st.atoms.remove(index);
+        if let Atom::Lseg {
+            potential: held, to: t, ..
+        } = &atom
+        {
+            self.unify(to, *t, text)?;
+            self.obligations
+                .push((held.minus(potential), format!("the per-cell potential of `{text}`")));
+        }
+        self.consumed.push(atom);
+        Ok(())
+    }
+
+    /// Takes from the state the chain of segments and complete cells that leads from `start` to
+    /// `end`: each segment owes `potential` per cell (an obligation), each cell takes it from the
+    /// constant potential. Fails at a cycle, at null, where the heap holds neither, or when the
+    /// chain is longer than the search follows.
+    fn take_chain(
+        &mut self,
+        potential: &ResExpr,
+        start: Value,
+        end: Value,
+        link: &Arc<ListLink>,
+        text: &str,
+    ) -> Result<Vec<Atom>, String> {
+        let mut current = start;
+        let mut pieces: Vec<Atom> = Vec::new();
+        let mut visited: Vec<Value> = Vec::new();
+        for _ in 0..MAX_CHAIN {
+            if self.st.equal(current, end) {
+                break;
+            }
+            if visited.contains(&self.st.find(current)) {
+                return Err(format!(
+                    "cannot show `{text}`: the list from {} runs into a cycle at {}",
+                    self.name(start),
+                    self.name(current)
+                ));
+            }
+            visited.push(self.st.find(current));
+            if self.st.equal(current, Value::Null) {
+                return Err(format!(
+                    "cannot show `{text}`: the list reaches null before {}",
+                    self.name(end)
+                ));
+            }
+            let segment = self.st.atoms.iter().position(
+                |a| matches!(a, Atom::Lseg { from: f, link: l, .. } if self.st.equal(*f, current) && l == link),
+            );
+            if let Some(index) = segment {
+                let atom = self.st.atoms.remove(index);
+                if let Atom::Lseg {
+                    potential: held, to: t, ..
+                } = &atom
+                {
+                    self.obligations
+                        .push((held.minus(potential), format!("the per-cell potential of `{text}`")));
+                    current = self.st.find(*t);
+                }
+                pieces.push(atom);
+            } else if self.st.has_cell(current, &link.fields) {
+                let cell = current;
+                let next = self.st.take_cell(cell, &link.fields, &link.next).unwrap_or(Value::Null);
+                self.spent = self.spent.plus(potential);
+                pieces.push(Atom::PointsTo {
+                    addr: cell,
+                    field: link.next.clone(),
+                    value: next,
+                });
+                current = self.st.find(next);
+            } else {
+                return Err(format!(
+                    "cannot show `{text}`: from {} the heap holds no list cell or segment (it holds {})",
+                    self.name(current),
+                    self.st.describe_heap(&|v| self.name(v))
+                ));
+            }
+        }
+        if !self.st.equal(current, end) {
+            return Err(format!(
+                "cannot show `{text}`: the list is longer than the proof search follows"
+            ));
+        }
+        Ok(pieces)
+    }
+
+    /// Matches `tree(root)`: each node is a tree of the state (which owes `potential` per node,
+    /// an obligation) or a complete node, folded (paid from the constant potential), whose
+    /// children are matched in turn.
+    fn match_tree(&mut self, potential: &ResExpr, root: RTerm, link: &Arc<TreeLink>, text: &str) -> Result<(), String> {
+        let mut work = vec![self.value(root).unwrap_or(Value::Null)];
+        let mut steps = 0;
+        while let Some(node) = work.pop() {
+            steps += 1;
+            if steps > MAX_CHAIN {
+                return Err(format!(
+                    "cannot show `{text}`: the tree is larger than the proof search folds"
+                ));
+            }
+            let node = self.st.find(node);
+            if node == Value::Null {
+                continue;
+            }
+            let tree =
+                self.st.atoms.iter().position(
+                    |a| matches!(a, Atom::Tree { root: r, link: l, .. } if self.st.equal(*r, node) && l == link),
+                );
+            if let Some(index) = tree {
+                let atom = self.st.atoms.remove(index);
+                if let Atom::Tree { potential: held, .. } = &atom {
+                    self.obligations
+                        .push((held.minus(potential), format!("the per-node potential of `{text}`")));
+                }
+                self.consumed.push(atom);
+            } else if self.st.has_cell(node, &link.fields) {
+                let left = self
+                    .st
+                    .points_to(node, &link.left)
+                    .and_then(|i| match &self.st.atoms[i] {
+                        Atom::PointsTo { value, .. } => Some(*value),
+                        _ => None,
+                    });
+                let right = self.st.take_cell(node, &link.fields, &link.right);
+                let (Some(left), Some(right)) = (left, right) else {
+                    return Err(format!("cannot show `{text}`: a node lacks a child field"));
+                };
+                self.spent = self.spent.plus(potential);
+                self.consumed.push(Atom::PointsTo {
+                    addr: node,
+                    field: link.left.clone(),
+                    value: left,
+                });
+                work.push(left);
+                work.push(right);
+            } else {
+                return Err(format!(
+                    "cannot show `{text}`: {} may be a node, but the heap holds no tree or node there (it holds {})",
+                    self.name(node),
+                    self.st.describe_heap(&|v| self.name(v))
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -9,16 +9,18 @@
 //! the exact check of the LP solution passes.**
 
 use super::assertion::{Span, SpecError};
-use super::context::MethodCtx;
+use super::context::{MarkerError, MethodCtx};
 use super::engine::{empty_assertion, Engine, Failure, Phase};
 use super::limits::MAX_INFERENCE_ROUNDS;
 use super::program::{MethodKey, ProgramView, SpecLookup};
 use super::resolve::{resolve, RAssertions, RHeap, RTerm};
 use super::resource::{rational_text, Obligation, Origin, ResExpr, ResVar, ResourceVariables};
 use super::solve::{solve, LpOutcome};
-use super::spec::{Annotated, Role};
+use super::spec::{Annotated, MethodSpec, Role};
+use crate::ir::MethodIr;
 use num_rational::BigRational;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// The verdict on a method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -311,121 +313,31 @@ impl<'v> Session<'v> {
         self.generated.insert(key.clone(), generated);
     }
 
+    /// Runs the proof search for one method: resolves its annotations, then infers its loops'
+    /// invariants and verifies it.
     fn prove_method(&mut self, key: &MethodKey) -> Generated {
         let mut generated = Generated::default();
-        let problem = |message: String| SpecProblem {
-            role: None,
-            message,
-            span: None,
-            offset: None,
-        };
-        let spec = match self.view.spec(key) {
-            SpecLookup::Some(spec) => spec,
-            SpecLookup::None => {
-                generated
-                    .problems
-                    .push(problem(format!("{key} has no jresa annotation")));
-                return generated;
-            }
-            SpecLookup::Malformed => {
-                generated
-                    .problems
-                    .push(problem(format!("the annotations of {key} are malformed")));
-                return generated;
-            }
-        };
-        let ir = match self.view.code(key) {
-            Ok(ir) => ir,
-            Err(reason) => {
-                generated
-                    .problems
-                    .push(problem(format!("{key} cannot be analysed: {reason}")));
+        let (spec, ir) = match self.annotations_and_code(key) {
+            Ok(found) => found,
+            Err(message) => {
+                generated.problems.push(SpecProblem {
+                    role: None,
+                    message,
+                    span: None,
+                    offset: None,
+                });
                 return generated;
             }
         };
         let (ctx, marker_errors) = MethodCtx::new(key.clone(), ir);
-        for error in marker_errors {
-            generated.problems.push(SpecProblem {
-                role: error
-                    .id
-                    .map(Role::Invariant)
-                    .filter(|r| matches!(r, Role::Invariant(id) if spec.invariant(*id).is_some())),
-                message: error.message,
-                span: None,
-                offset: Some(error.pc),
-            });
-        }
-        // Markers and invariants must match.
-        for (id, pc) in &ctx.marker_sites {
-            if spec.invariant(*id).is_none() {
-                generated.problems.push(SpecProblem {
-                    role: None,
-                    message: format!("Loop.invariant({id}) marks a loop, but the method has no @Invariant(id = {id})"),
-                    span: None,
-                    offset: Some(*pc),
-                });
-            }
-        }
-        for annotated in &spec.invariants {
-            if let Role::Invariant(id) = annotated.role {
-                if !ctx.marker_sites.iter().any(|(i, _)| *i == id) {
-                    generated.problems.push(SpecProblem {
-                        role: Some(annotated.role),
-                        message: format!("no Loop.invariant({id}) marks the loop this invariant is for"),
-                        span: Some(Span::new(0, annotated.text.len())),
-                        offset: None,
-                    });
-                }
-            }
-        }
-        let mut amounts: Vec<(ResExpr, String, Role)> = Vec::new();
-        let mut resolve_role = |annotated: &Annotated,
-                                loop_inputs: Option<&[(String, crate::ir::Ty)]>,
-                                problems: &mut Vec<SpecProblem>,
-                                variables: &mut ResourceVariables|
-         -> Option<RAssertions> {
-            match resolve(
-                &annotated.assertions,
-                &ctx.scope(annotated.role, loop_inputs),
-                self.view,
-                variables,
-            ) {
-                Ok((resolved, exprs)) => {
-                    amounts.extend(exprs.into_iter().map(|(e, t)| (e, t, annotated.role)));
-                    Some(resolved)
-                }
-                Err(errors) => {
-                    problems.extend(errors.into_iter().map(|SpecError { message, span }| SpecProblem {
-                        role: Some(annotated.role),
-                        message,
-                        span: Some(span),
-                        offset: None,
-                    }));
-                    None
-                }
-            }
-        };
-        let pre = match &spec.requires {
-            Some(a) => resolve_role(a, None, &mut generated.problems, &mut self.variables),
-            None => Some(empty_assertion()),
-        };
-        let post = match &spec.ensures {
-            Some(a) => resolve_role(a, None, &mut generated.problems, &mut self.variables),
-            None => Some(empty_assertion()),
-        };
-        let mut invariants: HashMap<i32, RAssertions> = HashMap::new();
-        for annotated in &spec.invariants {
-            let Role::Invariant(id) = annotated.role else { continue };
-            let Some(proc) = ctx.markers.iter().find(|(_, i)| **i == id).map(|(p, _)| *p) else {
-                continue;
-            };
-            let inputs = ctx.loop_inputs(proc);
-            if let Some(resolved) = resolve_role(annotated, Some(&inputs), &mut generated.problems, &mut self.variables)
-            {
-                invariants.insert(id, resolved);
-            }
-        }
-        let (Some(pre), Some(post)) = (pre, post) else {
+        generated.problems = marker_problems(&spec, &ctx, marker_errors);
+        let Some(ResolvedSpec {
+            pre,
+            post,
+            invariants,
+            amounts,
+        }) = self.resolve_annotations(&spec, &ctx, &mut generated.problems)
+        else {
             return generated;
         };
         if !generated.problems.is_empty() {
@@ -437,86 +349,237 @@ impl<'v> Session<'v> {
         let method_name = key.to_string();
         let mut engine = Engine::new(self.view, &mut self.variables, ctx);
         engine.add_loops(0, &invariants);
-        // Infer: rounds until the loops' candidates settle.
-        let mut settled = false;
-        for _ in 0..MAX_INFERENCE_ROUNDS {
-            engine.reset_run();
-            engine.phase = Phase::Infer;
-            engine.run_method(&pre, &post);
-            if engine.failure.is_some() {
-                break;
-            }
-            if !engine.changed {
-                settled = true;
-                break;
-            }
-        }
-        if engine.failure.is_none() && !settled {
-            generated.failure = Some(Failure {
-                method: method_name.clone(),
-                pc: None,
-                line: None,
-                message: format!("the loop invariants did not settle in {MAX_INFERENCE_ROUNDS} rounds of inference"),
-            });
-        }
-        if generated.failure.is_none() {
-            generated.failure = engine.failure.take();
-        }
-        if generated.failure.is_none() {
-            if let Err(failure) = engine.fix_invariants() {
-                generated.failure = Some(failure);
-            }
-        }
-        if generated.failure.is_none() {
-            engine.reset_run();
-            engine.phase = Phase::Verify;
-            engine.run_method(&pre, &post);
-            generated.failure = engine.failure.take();
-        }
+        generated.failure = infer_then_verify(&mut engine, &pre, &post, &method_name);
         generated.obligations = std::mem::take(&mut engine.obligations);
         generated.callees = std::mem::take(&mut engine.callees);
-        for data in &engine.loops {
-            if data.method != 0 || !data.reached {
-                continue;
-            }
-            let line = engine.methods[0].line_of(data.pc);
-            let (inferred, text) = match (&data.user, &data.inferred_text) {
-                (None, Some(text)) => (true, text.clone()),
-                (Some(_), _) => {
-                    let facts: Vec<String> = data.facts.iter().flatten().map(|f| f.text.clone()).collect();
-                    if facts.is_empty() {
-                        continue;
-                    }
-                    (false, facts.join(", "))
-                }
-                (None, None) => continue,
-            };
-            generated.invariants.push(InvariantReport {
-                line,
-                offset: data.pc,
-                id: data.user.as_ref().map(|(id, _)| *id),
-                inferred,
-                text,
-            });
-        }
-        generated.invariants.sort_by_key(|i| i.offset);
-        drop(engine);
-        for (expression, text, role) in amounts {
-            if expression.is_constant() && !num_traits::Signed::is_negative(expression.constant_term()) {
-                continue;
-            }
-            generated.obligations.push(Obligation {
-                expression,
-                origin: Origin {
-                    method: method_name.clone(),
-                    pc: None,
-                    line: None,
-                    what: format!("a non-negative value for `{text}` in {role}"),
-                },
-            });
-        }
+        generated.invariants = invariant_reports(&engine);
+        generated.obligations.extend(amount_obligations(amounts, &method_name));
         generated
     }
+
+    /// A method's annotations and code, or why it cannot be checked.
+    fn annotations_and_code(&self, key: &MethodKey) -> Result<(Arc<MethodSpec>, Arc<MethodIr>), String> {
+        let spec = match self.view.spec(key) {
+            SpecLookup::Some(spec) => spec,
+            SpecLookup::None => return Err(format!("{key} has no jresa annotation")),
+            SpecLookup::Malformed => return Err(format!("the annotations of {key} are malformed")),
+        };
+        let ir = self
+            .view
+            .code(key)
+            .map_err(|reason| format!("{key} cannot be analysed: {reason}"))?;
+        Ok((spec, ir))
+    }
+
+    /// Resolves a method's precondition, postcondition and loop invariants (those whose loop a
+    /// marker names), adding the problems found to `problems`. `None` when the precondition or the
+    /// postcondition does not resolve.
+    fn resolve_annotations(
+        &mut self,
+        spec: &MethodSpec,
+        ctx: &MethodCtx,
+        problems: &mut Vec<SpecProblem>,
+    ) -> Option<ResolvedSpec> {
+        let mut amounts = Vec::new();
+        let pre = match &spec.requires {
+            Some(a) => self.resolve_annotated(a, ctx, None, problems, &mut amounts),
+            None => Some(empty_assertion()),
+        };
+        let post = match &spec.ensures {
+            Some(a) => self.resolve_annotated(a, ctx, None, problems, &mut amounts),
+            None => Some(empty_assertion()),
+        };
+        let mut invariants: HashMap<i32, RAssertions> = HashMap::new();
+        for annotated in &spec.invariants {
+            let Role::Invariant(id) = annotated.role else { continue };
+            let Some(proc) = ctx.markers.iter().find(|(_, i)| **i == id).map(|(p, _)| *p) else {
+                continue;
+            };
+            let inputs = ctx.loop_inputs(proc);
+            if let Some(resolved) = self.resolve_annotated(annotated, ctx, Some(&inputs), problems, &mut amounts) {
+                invariants.insert(id, resolved);
+            }
+        }
+        Some(ResolvedSpec {
+            pre: pre?,
+            post: post?,
+            invariants,
+            amounts,
+        })
+    }
+
+    /// Resolves one annotation (in the scope of its role, and of its loop for an invariant),
+    /// adding the resource amounts written in it to `amounts` or its errors to `problems`.
+    fn resolve_annotated(
+        &mut self,
+        annotated: &Annotated,
+        ctx: &MethodCtx,
+        loop_inputs: Option<&[(String, crate::ir::Ty)]>,
+        problems: &mut Vec<SpecProblem>,
+        amounts: &mut Vec<(ResExpr, String, Role)>,
+    ) -> Option<RAssertions> {
+        match resolve(
+            &annotated.assertions,
+            &ctx.scope(annotated.role, loop_inputs),
+            self.view,
+            &mut self.variables,
+        ) {
+            Ok((resolved, exprs)) => {
+                amounts.extend(exprs.into_iter().map(|(e, t)| (e, t, annotated.role)));
+                Some(resolved)
+            }
+            Err(errors) => {
+                problems.extend(errors.into_iter().map(|SpecError { message, span }| SpecProblem {
+                    role: Some(annotated.role),
+                    message,
+                    span: Some(span),
+                    offset: None,
+                }));
+                None
+            }
+        }
+    }
+}
+
+/// A method's annotations, resolved.
+struct ResolvedSpec {
+    pre: RAssertions,
+    post: RAssertions,
+    /// The loop invariants, by `@Invariant` identifier.
+    invariants: HashMap<i32, RAssertions>,
+    /// The resource amounts written in the annotations, with their text and annotation: they must
+    /// not be negative.
+    amounts: Vec<(ResExpr, String, Role)>,
+}
+
+/// The problems with a method's loop markers: those `MethodCtx` found, then markers without an
+/// `@Invariant` and invariants without a marker.
+fn marker_problems(spec: &MethodSpec, ctx: &MethodCtx, marker_errors: Vec<MarkerError>) -> Vec<SpecProblem> {
+    let mut problems = Vec::new();
+    for error in marker_errors {
+        problems.push(SpecProblem {
+            role: error
+                .id
+                .map(Role::Invariant)
+                .filter(|r| matches!(r, Role::Invariant(id) if spec.invariant(*id).is_some())),
+            message: error.message,
+            span: None,
+            offset: Some(error.pc),
+        });
+    }
+    // Markers and invariants must match.
+    for (id, pc) in &ctx.marker_sites {
+        if spec.invariant(*id).is_none() {
+            problems.push(SpecProblem {
+                role: None,
+                message: format!("Loop.invariant({id}) marks a loop, but the method has no @Invariant(id = {id})"),
+                span: None,
+                offset: Some(*pc),
+            });
+        }
+    }
+    for annotated in &spec.invariants {
+        if let Role::Invariant(id) = annotated.role {
+            if !ctx.marker_sites.iter().any(|(i, _)| *i == id) {
+                problems.push(SpecProblem {
+                    role: Some(annotated.role),
+                    message: format!("no Loop.invariant({id}) marks the loop this invariant is for"),
+                    span: Some(Span::new(0, annotated.text.len())),
+                    offset: None,
+                });
+            }
+        }
+    }
+    problems
+}
+
+/// The proof proper: rounds of inference until the loops' candidate invariants settle, then the
+/// invariants are fixed and the method is verified with them. Returns the first failure.
+fn infer_then_verify(engine: &mut Engine<'_>, pre: &RAssertions, post: &RAssertions, method: &str) -> Option<Failure> {
+    let mut settled = false;
+    for _ in 0..MAX_INFERENCE_ROUNDS {
+        engine.reset_run();
+        engine.phase = Phase::Infer;
+        engine.run_method(pre, post);
+        if engine.failure.is_some() {
+            break;
+        }
+        if !engine.changed {
+            settled = true;
+            break;
+        }
+    }
+    if let Some(failure) = engine.failure.take() {
+        return Some(failure);
+    }
+    if !settled {
+        return Some(Failure {
+            method: method.to_owned(),
+            pc: None,
+            line: None,
+            message: format!("the loop invariants did not settle in {MAX_INFERENCE_ROUNDS} rounds of inference"),
+        });
+    }
+    if let Err(failure) = engine.fix_invariants() {
+        return Some(failure);
+    }
+    engine.reset_run();
+    engine.phase = Phase::Verify;
+    engine.run_method(pre, post);
+    engine.failure.take()
+}
+
+/// The invariants the proof used for the loops of the method itself that it reached, by offset:
+/// inferred ones, and the data facts inference added to written ones.
+fn invariant_reports(engine: &Engine<'_>) -> Vec<InvariantReport> {
+    let mut reports = Vec::new();
+    for data in &engine.loops {
+        if data.method != 0 || !data.reached {
+            continue;
+        }
+        let line = engine.methods[0].line_of(data.pc);
+        let (inferred, text) = match (&data.user, &data.inferred_text) {
+            (None, Some(text)) => (true, text.clone()),
+            (Some(_), _) => {
+                let facts: Vec<String> = data.facts.iter().flatten().map(|f| f.text.clone()).collect();
+                if facts.is_empty() {
+                    continue;
+                }
+                (false, facts.join(", "))
+            }
+            (None, None) => continue,
+        };
+        reports.push(InvariantReport {
+            line,
+            offset: data.pc,
+            id: data.user.as_ref().map(|(id, _)| *id),
+            inferred,
+            text,
+        });
+    }
+    reports.sort_by_key(|i| i.offset);
+    reports
+}
+
+/// The obligations that the resource amounts written in a method's annotations are not negative
+/// (none for a constant that is not).
+fn amount_obligations(amounts: Vec<(ResExpr, String, Role)>, method: &str) -> Vec<Obligation> {
+    let mut obligations = Vec::new();
+    for (expression, text, role) in amounts {
+        if expression.is_constant() && !num_traits::Signed::is_negative(expression.constant_term()) {
+            continue;
+        }
+        obligations.push(Obligation {
+            expression,
+            origin: Origin {
+                method: method.to_owned(),
+                pc: None,
+                line: None,
+                what: format!("a non-negative value for `{text}` in {role}"),
+            },
+        });
+    }
+    obligations
 }
 
 /// The bound of each disjunct of an assertion at the solved values, with parameters and

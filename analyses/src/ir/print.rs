@@ -382,6 +382,33 @@ impl<'a> MethodPrinter<'a> {
 
     fn stmt_kind(&mut self, kind: &StmtKind) -> fmt::Result {
         match kind {
+            StmtKind::Assign { .. } | StmtKind::Binary { .. } | StmtKind::Unary { .. } => self.arithmetic(kind),
+            StmtKind::GetField { .. }
+            | StmtKind::PutField { .. }
+            | StmtKind::GetStatic { .. }
+            | StmtKind::PutStatic { .. } => self.field_access(kind),
+            StmtKind::ArrayLoad { .. } | StmtKind::ArrayStore { .. } | StmtKind::ArrayLength { .. } => {
+                self.array_access(kind)
+            }
+            StmtKind::New { .. }
+            | StmtKind::NewArray { .. }
+            | StmtKind::NewRefArray { .. }
+            | StmtKind::NewMultiArray { .. } => self.allocation(kind),
+            StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Call { .. } => self.invocation(kind),
+            StmtKind::CheckCast { .. } | StmtKind::InstanceOf { .. } => self.type_test(kind),
+            StmtKind::MonitorEnter { .. } | StmtKind::MonitorExit { .. } | StmtKind::Throw { .. } => {
+                self.monitor_or_throw(kind)
+            }
+            StmtKind::LoadConst { dst, value } => self.constant(*dst, value),
+        }
+    }
+
+    // The printers of the instruction families below are called by `stmt_kind` with statements of
+    // their family only; any other statement is an error (which `stmt_kind` never makes).
+
+    /// `dst = operand`, binary operations and unary operations (negations and conversions).
+    fn arithmetic(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::Assign { dst, src } => {
                 self.dst(*dst)?;
                 self.operand(src)
@@ -399,6 +426,13 @@ impl<'a> MethodPrinter<'a> {
                 write!(self.out, "{} ", unary_mnemonic(*op, *from, to))?;
                 self.operand(src)
             }
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// `getfield`, `putfield`, `getstatic` and `putstatic`.
+    fn field_access(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::GetField { dst, object, field } => {
                 self.dst(*dst)?;
                 self.out.push_str("getfield ");
@@ -425,6 +459,13 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 self.operand(value)
             }
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// Array loads (`iaload`, ...), array stores (`iastore`, ...) and `arraylength`.
+    fn array_access(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::ArrayLoad {
                 dst,
                 elem,
@@ -449,6 +490,13 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str("arraylength ");
                 self.operand(array)
             }
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// `new`, `newarray`, `anewarray` and `multianewarray`.
+    fn allocation(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::New { dst, class } => {
                 self.dst(*dst)?;
                 self.out.push_str("new ");
@@ -480,6 +528,13 @@ impl<'a> MethodPrinter<'a> {
                 }
                 Ok(())
             }
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// Method invocations (`invokestatic`, ..., `invokedynamic`) and calls of procedures.
+    fn invocation(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::Invoke {
                 dst,
                 kind,
@@ -528,6 +583,13 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push(')');
                 Ok(())
             }
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// `checkcast` and `instanceof`.
+    fn type_test(&mut self, kind: &StmtKind) -> fmt::Result {
+        match kind {
             StmtKind::CheckCast { value, class } => {
                 self.out.push_str("checkcast ");
                 self.operand(value)?;
@@ -541,36 +603,39 @@ impl<'a> MethodPrinter<'a> {
                 self.out.push_str(", ");
                 write_name(self.out, class)
             }
-            StmtKind::MonitorEnter { value } => {
-                self.out.push_str("monitorenter ");
-                self.operand(value)
+            _ => Err(fmt::Error),
+        }
+    }
+
+    /// `monitorenter`, `monitorexit` and `throw`.
+    fn monitor_or_throw(&mut self, kind: &StmtKind) -> fmt::Result {
+        let (mnemonic, value) = match kind {
+            StmtKind::MonitorEnter { value } => ("monitorenter ", value),
+            StmtKind::MonitorExit { value } => ("monitorexit ", value),
+            StmtKind::Throw { value } => ("throw ", value),
+            _ => return Err(fmt::Error),
+        };
+        self.out.push_str(mnemonic);
+        self.operand(value)
+    }
+
+    /// `ldc` of a method type, a method handle or a dynamic constant.
+    fn constant(&mut self, dst: VarId, value: &OpaqueConst) -> fmt::Result {
+        self.dst(dst)?;
+        match value {
+            OpaqueConst::MethodType(text) => {
+                self.out.push_str("ldc methodtype ");
+                write_string(self.out, text)
             }
-            StmtKind::MonitorExit { value } => {
-                self.out.push_str("monitorexit ");
-                self.operand(value)
+            OpaqueConst::MethodHandle(text) => {
+                self.out.push_str("ldc methodhandle ");
+                write_string(self.out, text)
             }
-            StmtKind::LoadConst { dst, value } => {
-                self.dst(*dst)?;
-                match value {
-                    OpaqueConst::MethodType(text) => {
-                        self.out.push_str("ldc methodtype ");
-                        write_string(self.out, text)
-                    }
-                    OpaqueConst::MethodHandle(text) => {
-                        self.out.push_str("ldc methodhandle ");
-                        write_string(self.out, text)
-                    }
-                    OpaqueConst::Dynamic { name, descriptor } => {
-                        self.out.push_str("ldc dynamic ");
-                        write_name(self.out, name)?;
-                        self.out.push(':');
-                        write_name(self.out, descriptor)
-                    }
-                }
-            }
-            StmtKind::Throw { value } => {
-                self.out.push_str("throw ");
-                self.operand(value)
+            OpaqueConst::Dynamic { name, descriptor } => {
+                self.out.push_str("ldc dynamic ");
+                write_name(self.out, name)?;
+                self.out.push(':');
+                write_name(self.out, descriptor)
             }
         }
     }

@@ -773,8 +773,19 @@ fn implied_by<S: Scalar>(
     for &index in equalities.iter().chain(members) {
         add_constraint_variable(&mut tableau, constraints[index].expression(), equality[index], None, 0)?;
     }
-    let expression = constraints[tested].expression();
-    let variable = add_constraint_variable(&mut tableau, expression, false, None, 1)?;
+    relaxed_minimum(&mut tableau, constraints[tested].expression(), dimensions)
+}
+
+/// Adds inequality `a·x + c ≥ 0`, relaxed by one, to a tableau of constraints that a point
+/// satisfies strictly (so the system stays feasible and the minimum finite), and minimises
+/// `a·x`: whether the minimum satisfies the unrelaxed inequality, and the minimising point. The
+/// inequality's variable is left in the tableau, last.
+fn relaxed_minimum<S: Scalar>(
+    tableau: &mut Tableau<S>,
+    expression: &LinearExpr,
+    dimensions: usize,
+) -> SimplexResult<(bool, Vec<S>)> {
+    let variable = add_constraint_variable(tableau, expression, false, None, 1)?;
     if !tableau.check()? {
         // The system with an interior point cannot be infeasible.
         return Err(SimplexFailure::PivotLimit);
@@ -816,162 +827,205 @@ impl Query for RedundancyRemoval<'_> {
             }
         }
         // Step 1: implicit equalities and an interior point.
-        let slack = dimensions;
-        let interior: Vec<S> = loop {
-            let mut tableau = Tableau::<S>::new(dimensions + 1);
-            tableau.set_bounds(slack, None, Some(S::from_integer(1).or_overflow()?))?;
-            let mut constraint_of_variable = vec![None; dimensions + 1];
-            for index in (0..count).filter(|&index| keep[index]) {
-                let extra = (!equality[index]).then_some((slack, -1));
-                add_constraint_variable(&mut tableau, constraints[index].expression(), equality[index], extra, 0)?;
-                constraint_of_variable.push(Some(index));
-            }
-            if !tableau.check()? {
-                return Ok(Minimization::Empty);
-            }
-            let Optimum::Bounded(optimum) = tableau.optimize(slack, Direction::Maximize)? else {
-                return Err(SimplexFailure::PivotLimit);
-            };
-            if optimum.is_positive() {
-                break (0..dimensions)
-                    .map(|dimension| tableau.value(dimension).clone())
-                    .collect();
-            }
-            let Some(row) = tableau.row_of_variable[slack] else {
-                // A nonbasic slack variable below its upper bound would have been increased.
-                return Err(SimplexFailure::PivotLimit);
-            };
-            let mut found = false;
-            for (variable, coefficient) in tableau.rows[row].iter().enumerate() {
-                if coefficient.is_zero() || tableau.row_of_variable[variable].is_some() {
-                    continue;
-                }
-                if let Some(Some(index)) = constraint_of_variable.get(variable) {
-                    if !equality[*index] {
-                        equality[*index] = true;
-                        found = true;
-                    }
-                }
-            }
-            if !found {
-                return Err(SimplexFailure::PivotLimit);
-            }
+        let Some(interior) = implicit_equalities::<S>(constraints, dimensions, &keep, &mut equality)? else {
+            return Ok(Minimization::Empty);
         };
         // Step 2: Clarkson's redundancy removal.
-        let equalities: Vec<usize> = (0..count).filter(|&index| keep[index] && equality[index]).collect();
-        let inequalities: Vec<usize> = (0..count).filter(|&index| keep[index] && !equality[index]).collect();
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        enum Status {
-            Unknown,
-            Redundant,
-            Irredundant,
-        }
-        let mut status = vec![Status::Unknown; count];
-        let mut interior_values: Vec<Option<S>> = vec![None; count];
-        for &index in &inequalities {
-            interior_values[index] = Some(evaluate(constraints[index].expression(), &interior)?);
-        }
-        // One tableau holds the equalities and the irredundant inequalities found so far; each
-        // test adds the tested inequality relaxed by one, minimises it and removes it again.
-        let mut irredundant: Vec<usize> = Vec::new();
-        let mut tableau = Tableau::<S>::new(dimensions);
-        for &index in &equalities {
-            add_constraint_variable(&mut tableau, constraints[index].expression(), true, None, 0)?;
-        }
-        if !tableau.check()? {
-            return Err(SimplexFailure::PivotLimit);
-        }
-        for &tested in &inequalities {
-            while status[tested] == Status::Unknown {
-                let expression = constraints[tested].expression();
-                let variable = add_constraint_variable(&mut tableau, expression, false, None, 1)?;
-                if !tableau.check()? {
-                    // The interior point satisfies every constraint here.
-                    return Err(SimplexFailure::PivotLimit);
-                }
-                let Optimum::Bounded(minimum) = tableau.optimize(variable, Direction::Minimize)? else {
-                    // The relaxed bound keeps the minimum finite.
-                    return Err(SimplexFailure::PivotLimit);
-                };
-                let bound = S::from_integer(expression.constant_term())
-                    .or_overflow()?
-                    .checked_neg()
-                    .or_overflow()?;
-                let point: Vec<S> = (0..dimensions)
-                    .map(|dimension| tableau.value(dimension).clone())
-                    .collect();
-                tableau.remove_last_variable()?;
-                if minimum >= bound {
-                    status[tested] = Status::Redundant;
-                    break;
-                }
-                // Shoot a ray from the interior point towards `point`: constraint j is crossed at
-                // t_j = v_j(z) / (v_j(z) - v_j(point)) when v_j(point) < 0.
-                let mut first: Option<S> = None;
-                let mut crossed: Vec<usize> = Vec::new();
-                for &candidate in &inequalities {
-                    if status[candidate] != Status::Unknown {
-                        continue;
-                    }
-                    let at_point = evaluate(constraints[candidate].expression(), &point)?;
-                    if !at_point.is_negative() {
-                        continue;
-                    }
-                    let Some(at_interior) = &interior_values[candidate] else {
-                        continue;
-                    };
-                    let crossing = at_interior
-                        .checked_div(&at_interior.checked_sub(&at_point).or_overflow()?)
-                        .or_overflow()?;
-                    match &first {
-                        Some(best) if crossing > *best => {}
-                        Some(best) if crossing == *best => crossed.push(candidate),
-                        _ => {
-                            first = Some(crossing);
-                            crossed = vec![candidate];
-                        }
-                    }
-                }
-                let newly_irredundant = if let [only] = crossed[..] {
-                    only
-                } else {
-                    // Several constraints crossed at once (or, impossibly, none): decide `tested`
-                    // against every constraint not known to be redundant.
-                    let others: Vec<usize> = inequalities
-                        .iter()
-                        .copied()
-                        .filter(|&other| other != tested && status[other] != Status::Redundant)
-                        .collect();
-                    let (implied, _) =
-                        implied_by::<S>(constraints, dimensions, &equality, &equalities, &others, tested)?;
-                    if implied {
-                        status[tested] = Status::Redundant;
-                        break;
-                    }
-                    tested
-                };
-                status[newly_irredundant] = Status::Irredundant;
-                irredundant.push(newly_irredundant);
-                if self.irredundant_limit.is_some_and(|limit| irredundant.len() > limit) {
-                    return Ok(Minimization::TooLarge);
-                }
-                add_constraint_variable(
-                    &mut tableau,
-                    constraints[newly_irredundant].expression(),
-                    false,
-                    None,
-                    0,
-                )?;
-                if !tableau.check()? {
-                    return Err(SimplexFailure::PivotLimit);
-                }
-            }
-        }
+        let Some(redundant) = redundant_inequalities(
+            constraints,
+            dimensions,
+            &keep,
+            &equality,
+            &interior,
+            self.irredundant_limit,
+        )?
+        else {
+            return Ok(Minimization::TooLarge);
+        };
         for index in 0..count {
-            if status[index] == Status::Redundant {
+            if redundant[index] {
                 keep[index] = false;
             }
         }
         Ok(Minimization::Reduced { keep, equality })
     }
+}
+
+/// Step 1 of [`RedundancyRemoval`] over the kept constraints: marks as equalities the
+/// inequalities that hold with equality at every solution, and returns a point that satisfies
+/// every other one strictly (`None` when the system is empty).
+fn implicit_equalities<S: Scalar>(
+    constraints: &[Constraint],
+    dimensions: usize,
+    keep: &[bool],
+    equality: &mut [bool],
+) -> SimplexResult<Option<Vec<S>>> {
+    let count = constraints.len();
+    let slack = dimensions;
+    loop {
+        let mut tableau = Tableau::<S>::new(dimensions + 1);
+        tableau.set_bounds(slack, None, Some(S::from_integer(1).or_overflow()?))?;
+        let mut constraint_of_variable = vec![None; dimensions + 1];
+        for index in (0..count).filter(|&index| keep[index]) {
+            let extra = (!equality[index]).then_some((slack, -1));
+            add_constraint_variable(&mut tableau, constraints[index].expression(), equality[index], extra, 0)?;
+            constraint_of_variable.push(Some(index));
+        }
+        if !tableau.check()? {
+            return Ok(None);
+        }
+        let Optimum::Bounded(optimum) = tableau.optimize(slack, Direction::Maximize)? else {
+            return Err(SimplexFailure::PivotLimit);
+        };
+        if optimum.is_positive() {
+            return Ok(Some(
+                (0..dimensions)
+                    .map(|dimension| tableau.value(dimension).clone())
+                    .collect(),
+            ));
+        }
+        let Some(row) = tableau.row_of_variable[slack] else {
+            // A nonbasic slack variable below its upper bound would have been increased.
+            return Err(SimplexFailure::PivotLimit);
+        };
+        let mut found = false;
+        for (variable, coefficient) in tableau.rows[row].iter().enumerate() {
+            if coefficient.is_zero() || tableau.row_of_variable[variable].is_some() {
+                continue;
+            }
+            if let Some(Some(index)) = constraint_of_variable.get(variable) {
+                if !equality[*index] {
+                    equality[*index] = true;
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            return Err(SimplexFailure::PivotLimit);
+        }
+    }
+}
+
+/// What step 2 of [`RedundancyRemoval`] knows of an inequality.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Redundancy {
+    Unknown,
+    Redundant,
+    Irredundant,
+}
+
+/// Step 2 of [`RedundancyRemoval`], Clarkson's method, over the kept constraints (`equality`
+/// includes the implicit equalities) and a point that satisfies every kept inequality strictly.
+/// Returns which constraints are redundant, or `None` once more than `irredundant_limit`
+/// inequalities are found irredundant.
+fn redundant_inequalities<S: Scalar>(
+    constraints: &[Constraint],
+    dimensions: usize,
+    keep: &[bool],
+    equality: &[bool],
+    interior: &[S],
+    irredundant_limit: Option<usize>,
+) -> SimplexResult<Option<Vec<bool>>> {
+    let count = constraints.len();
+    let equalities: Vec<usize> = (0..count).filter(|&index| keep[index] && equality[index]).collect();
+    let inequalities: Vec<usize> = (0..count).filter(|&index| keep[index] && !equality[index]).collect();
+    let mut status = vec![Redundancy::Unknown; count];
+    let mut interior_values: Vec<Option<S>> = vec![None; count];
+    for &index in &inequalities {
+        interior_values[index] = Some(evaluate(constraints[index].expression(), interior)?);
+    }
+    // One tableau holds the equalities and the irredundant inequalities found so far; each
+    // test adds the tested inequality relaxed by one, minimises it and removes it again.
+    let mut irredundant: Vec<usize> = Vec::new();
+    let mut tableau = Tableau::<S>::new(dimensions);
+    for &index in &equalities {
+        add_constraint_variable(&mut tableau, constraints[index].expression(), true, None, 0)?;
+    }
+    if !tableau.check()? {
+        return Err(SimplexFailure::PivotLimit);
+    }
+    for &tested in &inequalities {
+        while status[tested] == Redundancy::Unknown {
+            let (implied, point) = relaxed_minimum(&mut tableau, constraints[tested].expression(), dimensions)?;
+            tableau.remove_last_variable()?;
+            if implied {
+                status[tested] = Redundancy::Redundant;
+                break;
+            }
+            let crossed = first_crossed(constraints, &inequalities, &status, &interior_values, &point)?;
+            let newly_irredundant = if let [only] = crossed[..] {
+                only
+            } else {
+                // Several constraints crossed at once (or, impossibly, none): decide `tested`
+                // against every constraint not known to be redundant.
+                let others: Vec<usize> = inequalities
+                    .iter()
+                    .copied()
+                    .filter(|&other| other != tested && status[other] != Redundancy::Redundant)
+                    .collect();
+                let (implied, _) = implied_by::<S>(constraints, dimensions, equality, &equalities, &others, tested)?;
+                if implied {
+                    status[tested] = Redundancy::Redundant;
+                    break;
+                }
+                tested
+            };
+            status[newly_irredundant] = Redundancy::Irredundant;
+            irredundant.push(newly_irredundant);
+            if irredundant_limit.is_some_and(|limit| irredundant.len() > limit) {
+                return Ok(None);
+            }
+            add_constraint_variable(
+                &mut tableau,
+                constraints[newly_irredundant].expression(),
+                false,
+                None,
+                0,
+            )?;
+            if !tableau.check()? {
+                return Err(SimplexFailure::PivotLimit);
+            }
+        }
+    }
+    Ok(Some(
+        status.iter().map(|status| *status == Redundancy::Redundant).collect(),
+    ))
+}
+
+/// The inequalities of unknown status that a ray from the interior point towards `point` crosses
+/// first (`point` violates them): constraint j is crossed at t_j = v_j(z) / (v_j(z) - v_j(point))
+/// when v_j(point) < 0.
+fn first_crossed<S: Scalar>(
+    constraints: &[Constraint],
+    inequalities: &[usize],
+    status: &[Redundancy],
+    interior_values: &[Option<S>],
+    point: &[S],
+) -> SimplexResult<Vec<usize>> {
+    let mut first: Option<S> = None;
+    let mut crossed: Vec<usize> = Vec::new();
+    for &candidate in inequalities {
+        if status[candidate] != Redundancy::Unknown {
+            continue;
+        }
+        let at_point = evaluate(constraints[candidate].expression(), point)?;
+        if !at_point.is_negative() {
+            continue;
+        }
+        let Some(at_interior) = &interior_values[candidate] else {
+            continue;
+        };
+        let crossing = at_interior
+            .checked_div(&at_interior.checked_sub(&at_point).or_overflow()?)
+            .or_overflow()?;
+        match &first {
+            Some(best) if crossing > *best => {}
+            Some(best) if crossing == *best => crossed.push(candidate),
+            _ => {
+                first = Some(crossing);
+                crossed = vec![candidate];
+            }
+        }
+    }
+    Ok(crossed)
 }
