@@ -27,6 +27,71 @@ pub const CHECK_REPORT_VERSION: u32 = 1;
 /// Native methods: declared, but without bytecode.
 const ACC_NATIVE: u16 = 0x0100;
 
+/// The verdict on an annotated method (the proof search's `Status`, as the report spells it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    /// The specification holds.
+    Verified,
+    /// The specification holds with its resource variables at the reported values.
+    Inferred,
+    /// The specification could not be verified.
+    Failed,
+    /// The annotations are malformed.
+    Error,
+}
+
+impl CheckStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckStatus::Verified => "verified",
+            CheckStatus::Inferred => "inferred",
+            CheckStatus::Failed => "failed",
+            CheckStatus::Error => "error",
+        }
+    }
+
+    /// Same as [`CheckStatus::name`].
+    pub fn as_str(&self) -> &'static str {
+        self.name()
+    }
+
+    /// Whether the specification holds (verified or inferred).
+    pub fn holds(self) -> bool {
+        matches!(self, CheckStatus::Verified | CheckStatus::Inferred)
+    }
+}
+
+impl From<Status> for CheckStatus {
+    fn from(status: Status) -> CheckStatus {
+        match status {
+            Status::Verified => CheckStatus::Verified,
+            Status::Inferred => CheckStatus::Inferred,
+            Status::Failed => CheckStatus::Failed,
+            Status::Error => CheckStatus::Error,
+        }
+    }
+}
+
+impl std::fmt::Display for CheckStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A status equals its name (`status == "verified"`).
+impl PartialEq<str> for CheckStatus {
+    fn eq(&self, other: &str) -> bool {
+        self.name() == other
+    }
+}
+
+impl PartialEq<&str> for CheckStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
 /// A loop invariant the proof used that the annotations did not (entirely) give.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct InvariantCheck {
@@ -46,8 +111,7 @@ pub struct MethodCheck {
     pub class: String,
     pub name: String,
     pub descriptor: String,
-    /// `verified`, `inferred`, `failed` or `error`.
-    pub status: String,
+    pub status: CheckStatus,
     /// The method's resource variables and their values (exact rationals, `n` or `n/d`), in the
     /// order the annotations mention them, then those of inferred invariants (a JSON object).
     #[serde(serialize_with = "ordered_map")]
@@ -104,9 +168,9 @@ pub struct CheckReport {
 impl CheckReport {
     /// The exit code: 2 when an annotation is malformed, else 1 when a specification fails.
     pub fn exit_code(&self) -> u8 {
-        if self.methods.iter().any(|m| m.status == Status::Error.name()) {
+        if self.methods.iter().any(|m| m.status == CheckStatus::Error) {
             2
-        } else if self.methods.iter().any(|m| m.status == Status::Failed.name()) {
+        } else if self.methods.iter().any(|m| m.status == CheckStatus::Failed) {
             1
         } else {
             0
@@ -395,7 +459,7 @@ pub fn check_with_default(
                 class: class.name.replace('/', "."),
                 name: method.name.clone(),
                 descriptor: method.descriptor.clone(),
-                status: Status::Error.name().to_owned(),
+                status: CheckStatus::Error,
                 resource_variables: Vec::new(),
                 optimal: None,
                 bound: None,
@@ -446,7 +510,7 @@ pub fn check_with_default(
                     problem.message.clone(),
                 ));
             }
-            entry.status = outcome.status.name().to_owned();
+            entry.status = outcome.status.into();
             entry.resource_variables = outcome
                 .resource_variables
                 .iter()

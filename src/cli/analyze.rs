@@ -6,6 +6,7 @@ use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
 use crate::classfile::ClassPath;
 use crate::report;
 use crate::report::progress::Progress;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use jresa_analyses::bounds::CostModel;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,8 +17,8 @@ use std::time::{Duration, Instant};
 pub struct ReportArgs {
     /// What the bound counts: instructions (JVM bytecodes executed), invocations, allocations
     /// (objects and array elements), or consume (units passed to `Resource.consume`).
-    #[arg(long, default_value = "instructions", value_parser = ["instructions", "invocations", "allocations", "consume"])]
-    pub cost_model: String,
+    #[arg(long, default_value = "instructions", value_parser = cost_model_parser())]
+    pub cost_model: CostModel,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
@@ -32,6 +33,21 @@ pub struct ReportArgs {
     /// SARIF locations (`.java` inputs are located by their own paths).
     #[arg(long, value_name = "DIR")]
     pub source_root: Option<PathBuf>,
+}
+
+/// Every cost model, in the order `--help` lists them.
+const COST_MODELS: [CostModel; 4] = [
+    CostModel::Instructions,
+    CostModel::Invocations,
+    CostModel::Allocations,
+    CostModel::Consume,
+];
+
+/// Parses `--cost-model` once, by the models' names: another name is a usage error (exit code 2)
+/// that lists them.
+fn cost_model_parser() -> impl TypedValueParser<Value = CostModel> {
+    PossibleValuesParser::new(COST_MODELS.map(CostModel::name))
+        .try_map(|name| CostModel::from_name(&name).ok_or_else(|| format!("unknown cost model `{name}`")))
 }
 
 /// A non-negative number of seconds.
@@ -77,7 +93,7 @@ impl AnalysisRun {
 /// `Err` carries the exit code when nothing could be analysed.
 pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
     let started = Instant::now();
-    let model = CostModel::from_name(&options.cost_model).unwrap_or(CostModel::Instructions);
+    let model = options.cost_model;
     // The classes compiled from `.java` inputs are read into memory, so their files may go.
     let Inputs {
         loaded,

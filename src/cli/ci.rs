@@ -57,7 +57,9 @@ pub fn run(args: &CiArgs) -> u8 {
         if !args.update_baseline {
             let message = format!(
                 "the baseline counts {}, this run {}; pass --cost-model {} or update the baseline",
-                old.cost_model, args.report.cost_model, old.cost_model
+                old.cost_model.name(),
+                args.report.cost_model.name(),
+                old.cost_model.name()
             );
             eprint!("{}", report::baseline_error(&baseline_name, &message));
             return EXIT_INPUT_ERROR;
@@ -76,7 +78,7 @@ pub fn run(args: &CiArgs) -> u8 {
     };
     let empty = Baseline {
         version: crate::baseline::BASELINE_VERSION,
-        cost_model: run.report.cost_model.clone(),
+        cost_model: run.report.cost_model,
         methods: Vec::new(),
     };
     let against = old

@@ -127,8 +127,8 @@ fn replay_prefix(args: &ValidateArgs) -> String {
     }
     if args.bounds == BoundsArg::Check {
         words.push("--bounds check".into());
-    } else if args.report.cost_model != "instructions" {
-        words.push(format!("--cost-model {}", args.report.cost_model));
+    } else if args.report.cost_model != CostModel::Instructions {
+        words.push(format!("--cost-model {}", args.report.cost_model.name()));
     }
     if args.max_instances != 20000 {
         words.push(format!("--max-instances {}", args.max_instances));
@@ -254,7 +254,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
         },
     };
     let model = match args.bounds {
-        BoundsArg::Analyze => CostModel::from_name(&args.report.cost_model).unwrap_or(CostModel::Instructions),
+        BoundsArg::Analyze => args.report.cost_model,
         BoundsArg::Check => CostModel::Consume,
     };
     let progress = Progress::start_doing("validating", subject.methods(), args.report.quiet);
