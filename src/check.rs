@@ -27,6 +27,71 @@ pub const CHECK_REPORT_VERSION: u32 = 1;
 /// Native methods: declared, but without bytecode.
 const ACC_NATIVE: u16 = 0x0100;
 
+/// The verdict on an annotated method (the proof search's `Status`, as the report spells it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    /// The specification holds.
+    Verified,
+    /// The specification holds with its resource variables at the reported values.
+    Inferred,
+    /// The specification could not be verified.
+    Failed,
+    /// The annotations are malformed.
+    Error,
+}
+
+impl CheckStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckStatus::Verified => "verified",
+            CheckStatus::Inferred => "inferred",
+            CheckStatus::Failed => "failed",
+            CheckStatus::Error => "error",
+        }
+    }
+
+    /// Same as [`CheckStatus::name`].
+    pub fn as_str(&self) -> &'static str {
+        self.name()
+    }
+
+    /// Whether the specification holds (verified or inferred).
+    pub fn holds(self) -> bool {
+        matches!(self, CheckStatus::Verified | CheckStatus::Inferred)
+    }
+}
+
+impl From<Status> for CheckStatus {
+    fn from(status: Status) -> CheckStatus {
+        match status {
+            Status::Verified => CheckStatus::Verified,
+            Status::Inferred => CheckStatus::Inferred,
+            Status::Failed => CheckStatus::Failed,
+            Status::Error => CheckStatus::Error,
+        }
+    }
+}
+
+impl std::fmt::Display for CheckStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A status equals its name (`status == "verified"`).
+impl PartialEq<str> for CheckStatus {
+    fn eq(&self, other: &str) -> bool {
+        self.name() == other
+    }
+}
+
+impl PartialEq<&str> for CheckStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
 /// A loop invariant the proof used that the annotations did not (entirely) give.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct InvariantCheck {
@@ -46,8 +111,7 @@ pub struct MethodCheck {
     pub class: String,
     pub name: String,
     pub descriptor: String,
-    /// `verified`, `inferred`, `failed` or `error`.
-    pub status: String,
+    pub status: CheckStatus,
     /// The method's resource variables and their values (exact rationals, `n` or `n/d`), in the
     /// order the annotations mention them, then those of inferred invariants (a JSON object).
     #[serde(serialize_with = "ordered_map")]
@@ -104,9 +168,9 @@ pub struct CheckReport {
 impl CheckReport {
     /// The exit code: 2 when an annotation is malformed, else 1 when a specification fails.
     pub fn exit_code(&self) -> u8 {
-        if self.methods.iter().any(|m| m.status == Status::Error.name()) {
+        if self.methods.iter().any(|m| m.status == CheckStatus::Error) {
             2
-        } else if self.methods.iter().any(|m| m.status == Status::Failed.name()) {
+        } else if self.methods.iter().any(|m| m.status == CheckStatus::Failed) {
             1
         } else {
             0
@@ -321,27 +385,7 @@ pub fn check_with_default(
     default: Option<&MethodSpec>,
 ) -> CheckReport {
     let hierarchy = build_hierarchy(classes, classpath);
-    let mut specs = HashMap::new();
-    let mut annotation_errors: HashMap<MethodKey, Vec<AnnotationError>> = HashMap::new();
-    for class in classes {
-        for method in &class.methods {
-            let key = MethodKey::new(&class.name, &method.name, &method.descriptor);
-            match method_spec(method) {
-                Ok(None) => {
-                    if let Some(default) = default.filter(|_| method.code.is_some() && select(class, method)) {
-                        specs.insert(key, SpecLookup::Some(Arc::new(default.clone())));
-                    }
-                }
-                Ok(Some(spec)) => {
-                    specs.insert(key, SpecLookup::Some(Arc::new(spec)));
-                }
-                Err(errors) => {
-                    specs.insert(key.clone(), SpecLookup::Malformed);
-                    annotation_errors.insert(key, errors);
-                }
-            }
-        }
-    }
+    let (specs, annotation_errors) = read_specs(classes, select, default);
     let view = View {
         inputs: classes.iter().map(|c| (c.name.as_str(), c)).collect(),
         classpath,
@@ -363,123 +407,192 @@ pub fn check_with_default(
             if matches!(lookup, SpecLookup::None) || !select(class, method) {
                 continue;
             }
-            let method_line = method
-                .code
-                .as_ref()
-                .and_then(|c| c.as_ref().ok())
-                .and_then(|c| c.line_numbers.iter().map(|(_, line)| *line).min());
-            let diagnostic =
-                |role: Option<Role>, text: Option<String>, span: Option<Span>, offset: Option<u32>, message: String| {
-                    let line = offset.and_then(|pc| {
-                        method.code.as_ref().and_then(|c| c.as_ref().ok()).and_then(|c| {
-                            c.line_numbers
-                                .iter()
-                                .take_while(|(start, _)| *start <= pc)
-                                .last()
-                                .map(|(_, line)| *line)
-                        })
-                    });
-                    SpecDiagnostic {
-                        source_file: class.source_file.clone(),
-                        method: key.to_string(),
-                        method_line,
-                        role,
-                        text,
-                        span,
-                        offset,
-                        line,
-                        message,
-                    }
-                };
-            let mut entry = MethodCheck {
-                class: class.name.replace('/', "."),
-                name: method.name.clone(),
-                descriptor: method.descriptor.clone(),
-                status: Status::Error.name().to_owned(),
-                resource_variables: Vec::new(),
-                optimal: None,
-                bound: None,
-                reason: None,
-                source_file: class.source_file.clone(),
-                method_line,
-                line: None,
-                offset: None,
-                invariants_inferred: Vec::new(),
-                outcome: None,
+            let site = Site::new(class, method, &key);
+            let entry = match annotation_errors.get(&key) {
+                Some(errors) => malformed(&site, errors, &mut report.diagnostics),
+                None => checked(&site, session.check(&key), &lookup, &mut report.diagnostics),
             };
-            if let Some(errors) = annotation_errors.get(&key) {
-                entry.reason = errors.first().map(|e| format!("{}: {}", e.role, e.error.message));
-                for error in errors {
-                    let text = (!error.text.is_empty()).then(|| error.text.clone());
-                    let span = text.as_ref().map(|_| error.error.span);
-                    report.diagnostics.push(diagnostic(
-                        Some(error.role),
-                        text,
-                        span,
-                        None,
-                        error.error.message.clone(),
-                    ));
-                }
-                report.methods.push(entry);
-                continue;
-            }
-            let outcome = session.check(&key);
-            let spec = match &lookup {
-                SpecLookup::Some(spec) => Some(spec.clone()),
-                _ => None,
-            };
-            for problem in &outcome.problems {
-                let text = problem.role.and_then(|role| {
-                    let spec = spec.as_ref()?;
-                    match role {
-                        Role::Requires => spec.requires.as_ref().map(|a| a.text.clone()),
-                        Role::Ensures => spec.ensures.as_ref().map(|a| a.text.clone()),
-                        Role::Invariant(id) => spec.invariant(id).map(|a| a.text.clone()),
-                    }
-                });
-                let span = text.as_ref().and(problem.span);
-                report.diagnostics.push(diagnostic(
-                    problem.role,
-                    text,
-                    span,
-                    problem.offset,
-                    problem.message.clone(),
-                ));
-            }
-            entry.status = outcome.status.name().to_owned();
-            entry.resource_variables = outcome
-                .resource_variables
-                .iter()
-                .map(|(name, value)| (name.clone(), rational_text(value)))
-                .collect();
-            if matches!(outcome.status, Status::Verified | Status::Inferred) {
-                entry.optimal = (!outcome.resource_variables.is_empty()).then_some(outcome.optimal);
-                entry.bound = (!outcome.bound.is_empty()).then(|| {
-                    outcome
-                        .bound
-                        .iter()
-                        .map(|b| b.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                });
-            }
-            entry.reason = outcome.reason.clone();
-            entry.line = outcome.line;
-            entry.offset = outcome.offset;
-            entry.invariants_inferred = outcome
-                .invariants
-                .iter()
-                .map(|i| InvariantCheck {
-                    line: i.line,
-                    offset: i.offset,
-                    id: i.id,
-                    kind: if i.inferred { "invariant" } else { "facts" }.to_owned(),
-                    text: i.text.clone(),
-                })
-                .collect();
-            entry.outcome = Some(outcome);
             report.methods.push(entry);
         }
     }
     report
+}
+
+/// The specifications of the methods of `classes` (`default` for selected methods with code and
+/// none), and the errors of malformed ones.
+fn read_specs(
+    classes: &[ClassFile],
+    select: &dyn Fn(&ClassFile, &Method) -> bool,
+    default: Option<&MethodSpec>,
+) -> (HashMap<MethodKey, SpecLookup>, HashMap<MethodKey, Vec<AnnotationError>>) {
+    let mut specs = HashMap::new();
+    let mut annotation_errors: HashMap<MethodKey, Vec<AnnotationError>> = HashMap::new();
+    for class in classes {
+        for method in &class.methods {
+            let key = MethodKey::new(&class.name, &method.name, &method.descriptor);
+            match method_spec(method) {
+                Ok(None) => {
+                    if let Some(default) = default.filter(|_| method.code.is_some() && select(class, method)) {
+                        specs.insert(key, SpecLookup::Some(Arc::new(default.clone())));
+                    }
+                }
+                Ok(Some(spec)) => {
+                    specs.insert(key, SpecLookup::Some(Arc::new(spec)));
+                }
+                Err(errors) => {
+                    specs.insert(key.clone(), SpecLookup::Malformed);
+                    annotation_errors.insert(key, errors);
+                }
+            }
+        }
+    }
+    (specs, annotation_errors)
+}
+
+/// An annotated method being reported: where it is, for its entry and its diagnostics.
+struct Site<'a> {
+    class: &'a ClassFile,
+    method: &'a Method,
+    key: &'a MethodKey,
+    /// The first line of the method's code.
+    method_line: Option<u32>,
+}
+
+impl<'a> Site<'a> {
+    fn new(class: &'a ClassFile, method: &'a Method, key: &'a MethodKey) -> Site<'a> {
+        let method_line = method
+            .code
+            .as_ref()
+            .and_then(|c| c.as_ref().ok())
+            .and_then(|c| c.line_numbers.iter().map(|(_, line)| *line).min());
+        Site {
+            class,
+            method,
+            key,
+            method_line,
+        }
+    }
+
+    /// The method's entry with no verdict yet (`error`).
+    fn entry(&self) -> MethodCheck {
+        MethodCheck {
+            class: self.class.name.replace('/', "."),
+            name: self.method.name.clone(),
+            descriptor: self.method.descriptor.clone(),
+            status: CheckStatus::Error,
+            resource_variables: Vec::new(),
+            optimal: None,
+            bound: None,
+            reason: None,
+            source_file: self.class.source_file.clone(),
+            method_line: self.method_line,
+            line: None,
+            offset: None,
+            invariants_inferred: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// A diagnostic in the method (at `offset`, when given, with its source line).
+    fn diagnostic(
+        &self,
+        role: Option<Role>,
+        text: Option<String>,
+        span: Option<Span>,
+        offset: Option<u32>,
+        message: String,
+    ) -> SpecDiagnostic {
+        let line = offset.and_then(|pc| {
+            self.method.code.as_ref().and_then(|c| c.as_ref().ok()).and_then(|c| {
+                c.line_numbers
+                    .iter()
+                    .take_while(|(start, _)| *start <= pc)
+                    .last()
+                    .map(|(_, line)| *line)
+            })
+        });
+        SpecDiagnostic {
+            source_file: self.class.source_file.clone(),
+            method: self.key.to_string(),
+            method_line: self.method_line,
+            role,
+            text,
+            span,
+            offset,
+            line,
+            message,
+        }
+    }
+}
+
+/// The entry of a method whose annotations are malformed, and a diagnostic per error.
+fn malformed(site: &Site<'_>, errors: &[AnnotationError], diagnostics: &mut Vec<SpecDiagnostic>) -> MethodCheck {
+    let mut entry = site.entry();
+    entry.reason = errors.first().map(|e| format!("{}: {}", e.role, e.error.message));
+    for error in errors {
+        let text = (!error.text.is_empty()).then(|| error.text.clone());
+        let span = text.as_ref().map(|_| error.error.span);
+        diagnostics.push(site.diagnostic(Some(error.role), text, span, None, error.error.message.clone()));
+    }
+    entry
+}
+
+/// The entry of a checked method from the proof search's outcome, and a diagnostic per problem
+/// it found in the annotations.
+fn checked(
+    site: &Site<'_>,
+    outcome: MethodOutcome,
+    lookup: &SpecLookup,
+    diagnostics: &mut Vec<SpecDiagnostic>,
+) -> MethodCheck {
+    let spec = match lookup {
+        SpecLookup::Some(spec) => Some(spec.clone()),
+        _ => None,
+    };
+    for problem in &outcome.problems {
+        let text = problem.role.and_then(|role| {
+            let spec = spec.as_ref()?;
+            match role {
+                Role::Requires => spec.requires.as_ref().map(|a| a.text.clone()),
+                Role::Ensures => spec.ensures.as_ref().map(|a| a.text.clone()),
+                Role::Invariant(id) => spec.invariant(id).map(|a| a.text.clone()),
+            }
+        });
+        let span = text.as_ref().and(problem.span);
+        diagnostics.push(site.diagnostic(problem.role, text, span, problem.offset, problem.message.clone()));
+    }
+    let mut entry = site.entry();
+    entry.status = outcome.status.into();
+    entry.resource_variables = outcome
+        .resource_variables
+        .iter()
+        .map(|(name, value)| (name.clone(), rational_text(value)))
+        .collect();
+    if entry.status.holds() {
+        entry.optimal = (!outcome.resource_variables.is_empty()).then_some(outcome.optimal);
+        entry.bound = (!outcome.bound.is_empty()).then(|| {
+            outcome
+                .bound
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        });
+    }
+    entry.reason = outcome.reason.clone();
+    entry.line = outcome.line;
+    entry.offset = outcome.offset;
+    entry.invariants_inferred = outcome
+        .invariants
+        .iter()
+        .map(|i| InvariantCheck {
+            line: i.line,
+            offset: i.offset,
+            id: i.id,
+            kind: if i.inferred { "invariant" } else { "facts" }.to_owned(),
+            text: i.text.clone(),
+        })
+        .collect();
+    entry.outcome = Some(outcome);
+    entry
 }

@@ -64,7 +64,7 @@ fn verdict(m: &MethodReport) -> String {
     if m.terminates == Some(false) {
         return "nonterminating".to_owned();
     }
-    m.status.clone()
+    m.status.to_string()
 }
 
 /// Whether the verdict meets the expectation.

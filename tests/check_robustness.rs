@@ -57,7 +57,7 @@ fn every_fixture_method_gets_a_verdict_under_a_generic_specification() {
                 m.name,
                 m.status
             );
-            *verdicts.entry(m.status.clone()).or_insert(0) += 1;
+            *verdicts.entry(m.status.to_string()).or_insert(0) += 1;
         }
         let _ = std::fs::remove_dir_all(&out);
     }

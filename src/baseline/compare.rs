@@ -12,9 +12,10 @@
 //! failure is the weakest level that fails on it.**
 
 use super::{Baseline, BaselineMethod};
-use crate::analyze::{AnalysisReport, MethodReport};
+use crate::analyze::{cost_model_name, AnalysisReport, AnalysisStatus, MethodReport};
 use jresa_analyses::bounds::compare::{compare, rename_parameters, ClassOrder, Verdict};
 use jresa_analyses::bounds::parse::parse_bound;
+use jresa_analyses::cost_model::CostModel;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -76,7 +77,7 @@ impl ChangeKind {
 /// A method's result on one side of the comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BoundState {
-    pub status: String,
+    pub status: AnalysisStatus,
     pub upper_bound: Option<String>,
     pub complexity: Option<String>,
 }
@@ -127,7 +128,8 @@ pub struct UnreadableBound {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ComparisonReport {
     pub version: u32,
-    pub cost_model: String,
+    #[serde(with = "cost_model_name")]
+    pub cost_model: CostModel,
     pub fail_on: FailOn,
     /// Whether the run rewrites the baseline, accepting every change (it then does not fail).
     pub accepted: bool,
@@ -141,7 +143,7 @@ pub struct ComparisonReport {
 
 fn state_of_report(m: &MethodReport) -> BoundState {
     BoundState {
-        status: m.status.clone(),
+        status: m.status,
         upper_bound: m.upper_bound.clone(),
         complexity: m.complexity.clone(),
     }
@@ -149,7 +151,7 @@ fn state_of_report(m: &MethodReport) -> BoundState {
 
 fn state_of_baseline(m: &BaselineMethod) -> BoundState {
     BoundState {
-        status: m.status.clone(),
+        status: m.status,
         upper_bound: m.upper_bound.clone(),
         complexity: m.complexity.clone(),
     }
@@ -226,7 +228,7 @@ pub fn compare_with_baseline(
     }
     ComparisonReport {
         version: super::BASELINE_VERSION,
-        cost_model: report.cost_model.clone(),
+        cost_model: report.cost_model,
         fail_on,
         accepted,
         counts,
@@ -238,7 +240,7 @@ pub fn compare_with_baseline(
 type Classified = (ChangeKind, String, Option<FailOn>);
 
 fn classify_new(m: &MethodReport) -> Classified {
-    if m.status == "bounded" {
+    if m.status == AnalysisStatus::Bounded {
         let class = m.complexity.as_deref().unwrap_or("?");
         (ChangeKind::New, format!("new method, {class}"), None)
     } else {
@@ -251,9 +253,9 @@ fn classify_new(m: &MethodReport) -> Classified {
 }
 
 fn classify(before: &BaselineMethod, m: &MethodReport, unreadable: &mut Vec<UnreadableBound>) -> Classified {
-    let was_bounded = before.status == "bounded" && before.upper_bound.is_some();
+    let was_bounded = before.status == AnalysisStatus::Bounded && before.upper_bound.is_some();
     let (new_bound, new_class) = match (&m.bound, &m.complexity) {
-        (Some(bound), Some(class)) if m.status == "bounded" => (bound, class.as_str()),
+        (Some(bound), Some(class)) if m.status == AnalysisStatus::Bounded => (bound, class.as_str()),
         _ => {
             return if was_bounded {
                 (

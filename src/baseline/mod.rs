@@ -8,7 +8,8 @@
 
 pub mod compare;
 
-use crate::analyze::AnalysisReport;
+use crate::analyze::{cost_model_name, AnalysisReport, AnalysisStatus};
+use jresa_analyses::cost_model::CostModel;
 use serde::{Deserialize, Serialize};
 
 /// Version of the baseline format.
@@ -18,7 +19,8 @@ pub const BASELINE_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
     pub version: u32,
-    pub cost_model: String,
+    #[serde(with = "cost_model_name")]
+    pub cost_model: CostModel,
     pub methods: Vec<BaselineMethod>,
 }
 
@@ -29,8 +31,7 @@ pub struct BaselineMethod {
     pub class: String,
     pub name: String,
     pub descriptor: String,
-    /// `bounded`, `unbounded`, `unknown` or `error`.
-    pub status: String,
+    pub status: AnalysisStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_bound: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,7 +58,7 @@ impl Baseline {
                 class: m.class.clone(),
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
-                status: m.status.clone(),
+                status: m.status,
                 upper_bound: m.upper_bound.clone(),
                 complexity: m.complexity.clone(),
                 parameters: m.parameters.clone(),
@@ -67,7 +68,7 @@ impl Baseline {
         methods.dedup_by(|a, b| a.key() == b.key());
         Baseline {
             version: BASELINE_VERSION,
-            cost_model: report.cost_model.clone(),
+            cost_model: report.cost_model,
             methods,
         }
     }

@@ -192,7 +192,8 @@ fn read_i32(reader: &mut ByteReader<'_>) -> Result<i32, String> {
     reader.i32().ok_or_else(truncated)
 }
 
-/// Decodes the instruction at `pc`; `reader` is positioned on its opcode.
+/// Decodes the instruction at `pc`; `reader` is positioned on its opcode. Opcodes are decoded by
+/// their category in JVMS §7.
 fn decode_instruction(
     reader: &mut ByteReader<'_>,
     pc: u32,
@@ -200,10 +201,20 @@ fn decode_instruction(
     pool: &PoolResolver<'_, '_>,
 ) -> Result<Insn, String> {
     let opcode = read_u8(reader)?;
-    let short_branch = |reader: &mut ByteReader<'_>| -> Result<u32, String> {
-        let offset = read_i16(reader)?;
-        branch_target(pc, i32::from(offset), code_length)
-    };
+    match opcode {
+        0x00..=0x14 => decode_constant(opcode, reader, pool),
+        0x15..=0x56 => decode_load_store(opcode, reader),
+        0x57..=0x5f => decode_stack(opcode),
+        0x60..=0x98 => decode_math(opcode, reader),
+        0x99..=0xb1 => decode_control(opcode, reader, pc, code_length),
+        0xb2..=0xc3 => decode_reference(opcode, reader, pool),
+        0xc4..=0xc9 => decode_extended(opcode, reader, pc, code_length, pool),
+        other => Err(format!("invalid opcode 0x{other:02x}")),
+    }
+}
+
+/// Constants: `nop`, `aconst_null`, `iconst`, `lconst`, `fconst`, `dconst`, `bipush`, `sipush`, `ldc`.
+fn decode_constant(opcode: u8, reader: &mut ByteReader<'_>, pool: &PoolResolver<'_, '_>) -> Result<Insn, String> {
     Ok(match opcode {
         0x00 => Insn::Nop,
         0x01 => Insn::AConstNull,
@@ -219,6 +230,13 @@ fn decode_instruction(
         0x11 => Insn::IConst(i32::from(read_i16(reader)?)),
         0x12 => Insn::Ldc(pool.loadable(u16::from(read_u8(reader)?))?),
         0x13 | 0x14 => Insn::Ldc(pool.loadable(read_u16(reader)?)?),
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// Loads and stores of locals and array elements.
+fn decode_load_store(opcode: u8, reader: &mut ByteReader<'_>) -> Result<Insn, String> {
+    Ok(match opcode {
         0x15..=0x19 => Insn::Load(kind_of(opcode - 0x15), u16::from(read_u8(reader)?)),
         0x1a..=0x2d => {
             let relative = opcode - 0x1a;
@@ -231,6 +249,13 @@ fn decode_instruction(
             Insn::Store(kind_of(relative / 4), u16::from(relative % 4))
         }
         0x4f..=0x56 => Insn::ArrayStore(array_kind_of(opcode - 0x4f)),
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// Stack shuffles: `pop`, `dup` and their variants, `swap`.
+fn decode_stack(opcode: u8) -> Result<Insn, String> {
+    Ok(match opcode {
         0x57 => Insn::Pop,
         0x58 => Insn::Pop2,
         0x59 => Insn::Dup,
@@ -240,6 +265,13 @@ fn decode_instruction(
         0x5d => Insn::Dup2X1,
         0x5e => Insn::Dup2X2,
         0x5f => Insn::Swap,
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// Arithmetic, `iinc`, conversions and the comparisons that push a value.
+fn decode_math(opcode: u8, reader: &mut ByteReader<'_>) -> Result<Insn, String> {
+    Ok(match opcode {
         0x60..=0x73 => {
             let relative = opcode - 0x60;
             let operator = match relative / 4 {
@@ -262,7 +294,11 @@ fn decode_instruction(
                 4 => ArithOp::Or,
                 _ => ArithOp::Xor,
             };
-            let kind = if relative % 2 == 0 { Kind::Int } else { Kind::Long };
+            let kind = if relative.is_multiple_of(2) {
+                Kind::Int
+            } else {
+                Kind::Long
+            };
             Insn::Arith(kind, operator)
         }
         0x84 => {
@@ -290,6 +326,17 @@ fn decode_instruction(
         0x96 => Insn::FCmp { nan_is_greater: true },
         0x97 => Insn::DCmp { nan_is_greater: false },
         0x98 => Insn::DCmp { nan_is_greater: true },
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// Branches, `goto`, `jsr`/`ret`, switches and returns.
+fn decode_control(opcode: u8, reader: &mut ByteReader<'_>, pc: u32, code_length: u32) -> Result<Insn, String> {
+    let short_branch = |reader: &mut ByteReader<'_>| -> Result<u32, String> {
+        let offset = read_i16(reader)?;
+        branch_target(pc, i32::from(offset), code_length)
+    };
+    Ok(match opcode {
         0x99..=0x9e => Insn::IfZero(condition_of(opcode - 0x99), short_branch(reader)?),
         0x9f..=0xa4 => Insn::IfICmp(condition_of(opcode - 0x9f), short_branch(reader)?),
         0xa5 => Insn::IfACmp(Condition::Eq, short_branch(reader)?),
@@ -301,6 +348,13 @@ fn decode_instruction(
         0xab => decode_lookup_switch(reader, pc, code_length)?,
         0xac..=0xb0 => Insn::Return(Some(kind_of(opcode - 0xac))),
         0xb1 => Insn::Return(None),
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// Fields, invocations, allocation, `arraylength`, `athrow`, casts and monitors.
+fn decode_reference(opcode: u8, reader: &mut ByteReader<'_>, pool: &PoolResolver<'_, '_>) -> Result<Insn, String> {
+    Ok(match opcode {
         0xb2 => Insn::GetStatic(pool.field_ref(read_u16(reader)?)?),
         0xb3 => Insn::PutStatic(pool.field_ref(read_u16(reader)?)?),
         0xb4 => Insn::GetField(pool.field_ref(read_u16(reader)?)?),
@@ -345,6 +399,23 @@ fn decode_instruction(
         0xc1 => Insn::InstanceOf(pool.class_name(read_u16(reader)?)?),
         0xc2 => Insn::MonitorEnter,
         0xc3 => Insn::MonitorExit,
+        other => return Err(format!("invalid opcode 0x{other:02x}")),
+    })
+}
+
+/// `wide`, `multianewarray`, `ifnull`/`ifnonnull`, `goto_w`, `jsr_w`.
+fn decode_extended(
+    opcode: u8,
+    reader: &mut ByteReader<'_>,
+    pc: u32,
+    code_length: u32,
+    pool: &PoolResolver<'_, '_>,
+) -> Result<Insn, String> {
+    let short_branch = |reader: &mut ByteReader<'_>| -> Result<u32, String> {
+        let offset = read_i16(reader)?;
+        branch_target(pc, i32::from(offset), code_length)
+    };
+    Ok(match opcode {
         0xc4 => decode_wide(reader)?,
         0xc5 => {
             let class = pool.class_name(read_u16(reader)?)?;

@@ -1,11 +1,12 @@
 //! `jresa analyze`: closed-form cost bounds and termination verdicts per method; also the analysis
 //! run that `jresa ci` shares (inputs, class path, progress, summary line).
 use super::sources::source_locator;
-use super::{InputArgs, Inputs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
+use super::{ClassPathArgs, InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
 use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
 use crate::classfile::ClassPath;
 use crate::report;
 use crate::report::progress::Progress;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use jresa_analyses::cost_model::CostModel;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,8 +17,8 @@ use std::time::{Duration, Instant};
 pub struct ReportArgs {
     /// What the bound counts: instructions (JVM bytecodes executed), invocations, allocations
     /// (objects and array elements), or consume (units passed to `Resource.consume`).
-    #[arg(long, default_value = "instructions", value_parser = ["instructions", "invocations", "allocations", "consume"])]
-    pub cost_model: String,
+    #[arg(long, default_value = "instructions", value_parser = cost_model_parser())]
+    pub cost_model: CostModel,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
@@ -34,6 +35,21 @@ pub struct ReportArgs {
     pub source_root: Option<PathBuf>,
 }
 
+/// Every cost model, in the order `--help` lists them.
+const COST_MODELS: [CostModel; 4] = [
+    CostModel::Instructions,
+    CostModel::Invocations,
+    CostModel::Allocations,
+    CostModel::Consume,
+];
+
+/// Parses `--cost-model` once, by the models' names: another name is a usage error (exit code 2)
+/// that lists them.
+fn cost_model_parser() -> impl TypedValueParser<Value = CostModel> {
+    PossibleValuesParser::new(COST_MODELS.map(CostModel::name))
+        .try_map(|name| CostModel::from_name(&name).ok_or_else(|| format!("unknown cost model `{name}`")))
+}
+
 /// A non-negative number of seconds.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
@@ -46,6 +62,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub classpath: ClassPathArgs,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -75,22 +93,20 @@ impl AnalysisRun {
 /// Reads the inputs (compiling `.java` ones), analyses the selected methods with a progress bar,
 /// and prints input errors to stderr.
 /// `Err` carries the exit code when nothing could be analysed.
-pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
+pub fn run_analysis(input: &InputArgs, classpath: &ClassPathArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
     let started = Instant::now();
-    let model = CostModel::from_name(&options.cost_model).unwrap_or(CostModel::Instructions);
+    let model = options.cost_model;
     // The classes compiled from `.java` inputs are read into memory, so their files may go.
+    let inputs = Inputs::load(input, Some(classpath))?;
+    let input_errors = inputs.has_errors();
     let Inputs {
         loaded,
         classpath,
-        _compiled,
-    } = Inputs::load(input)?;
-    let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
-    let select = |class: &crate::classfile::ClassFile, method: &crate::classfile::Method| {
-        selectors.is_empty()
-            || selectors
-                .iter()
-                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
-    };
+        selection,
+        ..
+    } = inputs;
+    let select =
+        |class: &crate::classfile::ClassFile, method: &crate::classfile::Method| selection.selects(class, method);
     let total = loaded
         .classes
         .iter()
@@ -105,24 +121,24 @@ pub fn run_analysis(input: &InputArgs, options: &ReportArgs) -> Result<AnalysisR
     };
     let result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);
     progress.finish();
-    let no_match = !selectors.is_empty() && result.methods.is_empty();
+    let no_match = !selection.is_all() && result.methods.is_empty();
     if no_match {
-        eprintln!("error: no method matches {}", input.methods.join(", "));
+        eprintln!("error: no method matches {}", selection.describe());
     }
-    let summary_line = selectors
-        .is_empty()
+    let summary_line = selection
+        .is_all()
         .then(|| report::progress::run_summary_line(&result, started.elapsed()));
     Ok(AnalysisRun {
         report: result,
         classes: loaded.classes,
         classpath,
-        input_errors: !loaded.errors.is_empty() || no_match,
+        input_errors: input_errors || no_match,
         summary_line,
     })
 }
 
 pub fn run(args: &AnalyzeArgs) -> u8 {
-    let run = match run_analysis(&args.input, &args.report) {
+    let run = match run_analysis(&args.input, &args.classpath, &args.report) {
         Ok(run) => run,
         Err(code) => return code,
     };

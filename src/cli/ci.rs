@@ -3,7 +3,7 @@
 //! `--update-baseline`).
 use super::analyze::{run_analysis, ReportArgs};
 use super::sources::source_locator;
-use super::{InputArgs, MethodSelector, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
+use super::{ClassPathArgs, InputArgs, MethodSelection, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
 use crate::baseline::compare::{compare_with_baseline, FailOn};
 use crate::baseline::{Baseline, BaselineMethod};
 use crate::report;
@@ -14,6 +14,8 @@ use std::path::PathBuf;
 pub struct CiArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub classpath: ClassPathArgs,
     #[command(flatten)]
     pub report: ReportArgs,
     /// The baseline JSON file to compare with (written by `--update-baseline`).
@@ -57,26 +59,23 @@ pub fn run(args: &CiArgs) -> u8 {
         if !args.update_baseline {
             let message = format!(
                 "the baseline counts {}, this run {}; pass --cost-model {} or update the baseline",
-                old.cost_model, args.report.cost_model, old.cost_model
+                old.cost_model.name(),
+                args.report.cost_model.name(),
+                old.cost_model.name()
             );
             eprint!("{}", report::baseline_error(&baseline_name, &message));
             return EXIT_INPUT_ERROR;
         }
     }
-    let run = match run_analysis(&args.input, &args.report) {
+    let run = match run_analysis(&args.input, &args.classpath, &args.report) {
         Ok(run) => run,
         Err(code) => return code,
     };
-    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
-    let covered = |m: &BaselineMethod| {
-        selectors.is_empty()
-            || selectors
-                .iter()
-                .any(|s| s.matches(&m.class.replace('.', "/"), &m.name, &m.descriptor))
-    };
+    let selection = MethodSelection::parse(&args.input.methods);
+    let covered = |m: &BaselineMethod| selection.matches(&m.class.replace('.', "/"), &m.name, &m.descriptor);
     let empty = Baseline {
         version: crate::baseline::BASELINE_VERSION,
-        cost_model: run.report.cost_model.clone(),
+        cost_model: run.report.cost_model,
         methods: Vec::new(),
     };
     let against = old

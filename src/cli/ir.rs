@@ -1,6 +1,5 @@
 //! `jresa ir`: lift methods and print their IR, or statistics about lifting.
-use super::{Format, InputArgs, MethodSelector, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
-use crate::classfile::read_inputs;
+use super::{Format, InputArgs, Inputs, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
 use crate::lift::lift_all;
 use crate::report::{self, LiftStats};
 use jresa_analyses::ir::{verify_method, Program};
@@ -40,20 +39,14 @@ fn reason_group(message: &str) -> String {
 
 pub fn run(args: &IrArgs) -> u8 {
     let start = Instant::now();
-    let (paths, _compiled, compile_errors) = super::sources::compile_java_inputs(&args.input.paths);
-    let mut loaded = read_inputs(&paths);
-    loaded.errors.splice(0..0, compile_errors);
+    // Lifting needs no library classes, so no class path is read.
+    let inputs = match Inputs::load(&args.input, None) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
+    let (loaded, selection) = (&inputs.loaded, &inputs.selection);
+    let lifted = lift_all(&loaded.classes, |class, method| selection.selects(class, method));
     let mut stderr = std::io::stderr().lock();
-    for error in &loaded.errors {
-        let _ = stderr.write_all(report::input_error(error).as_bytes());
-    }
-    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
-    let lifted = lift_all(&loaded.classes, |class, method| {
-        selectors.is_empty()
-            || selectors
-                .iter()
-                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
-    });
     let check = args.stats || cfg!(debug_assertions);
     let mut stats = LiftStats {
         classes: loaded.classes.len(),
@@ -96,8 +89,8 @@ pub fn run(args: &IrArgs) -> u8 {
             }
         }
     }
-    if !selectors.is_empty() && stats.methods == 0 {
-        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
+    if !selection.is_all() && stats.methods == 0 {
+        let _ = writeln!(stderr, "error: no method matches {}", selection.describe());
     }
     stats.seconds = start.elapsed().as_secs_f64();
     let mut refusals: Vec<(String, usize)> = reasons.into_iter().collect();
@@ -112,7 +105,7 @@ pub fn run(args: &IrArgs) -> u8 {
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     if stats.verifier_errors > 0 {
         EXIT_INTERNAL_ERROR
-    } else if !loaded.errors.is_empty() || (!selectors.is_empty() && stats.methods == 0) {
+    } else if inputs.has_errors() || (!selection.is_all() && stats.methods == 0) {
         EXIT_INPUT_ERROR
     } else {
         EXIT_OK

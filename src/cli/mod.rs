@@ -2,6 +2,7 @@
 mod analyze;
 mod check;
 mod ci;
+mod inputs;
 mod ir;
 mod profile;
 mod schedule;
@@ -10,8 +11,9 @@ mod specs;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
 use std::process::ExitCode;
+
+pub use inputs::{ClassPathArgs, InputArgs, Inputs, MethodSelection, MethodSelector};
 
 /// Exit code when the analysis ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -84,104 +86,4 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
     };
     ExitCode::from(code)
-}
-
-/// Arguments every subcommand that reads classes shares.
-#[derive(clap::Args, Debug)]
-pub struct InputArgs {
-    /// Class files, directories, jars, jmods, or Java sources (compiled with `javac -g` first).
-    #[arg(required = true)]
-    pub paths: Vec<PathBuf>,
-    /// Only these methods: `Class.name` or `Class.name(descriptor)`; the class may be given by its
-    /// simple name or its binary name (with dots or slashes). Repeatable.
-    #[arg(long = "method", short = 'm')]
-    pub methods: Vec<String>,
-    /// Where to resolve library classes (`:`-separated); defaults to the running JDK's java.base.
-    #[arg(long)]
-    pub classpath: Option<String>,
-}
-
-/// The inputs of a subcommand that analyses a program: its classes (Java sources compiled first),
-/// the input errors (already reported on stderr), and the class path to resolve library classes.
-pub struct Inputs {
-    pub loaded: crate::classfile::Loaded,
-    pub classpath: Option<crate::classfile::ClassPath>,
-    /// Keeps the classes compiled from `.java` inputs alive.
-    _compiled: Option<sources::TempClasses>,
-}
-
-impl Inputs {
-    /// Reads the inputs and the class path (`--classpath`, or the running JDK's `java.base`);
-    /// `Err` with the exit code when the class path cannot be read.
-    pub fn load(input: &InputArgs) -> Result<Inputs, u8> {
-        let (paths, compiled, compile_errors) = sources::compile_java_inputs(&input.paths);
-        let mut loaded = crate::classfile::read_inputs(&paths);
-        loaded.errors.splice(0..0, compile_errors);
-        for error in &loaded.errors {
-            eprint!("{}", crate::report::input_error(error));
-        }
-        let classpath = match &input.classpath {
-            Some(text) => {
-                let roots: Vec<PathBuf> = std::env::split_paths(text).collect();
-                match crate::classfile::ClassPath::from_paths(&roots) {
-                    Ok(cp) => Some(cp),
-                    Err(error) => {
-                        eprint!("{}", crate::report::input_error(&error));
-                        return Err(EXIT_INPUT_ERROR);
-                    }
-                }
-            }
-            None => crate::classfile::ClassPath::default_jdk().ok(),
-        };
-        Ok(Inputs {
-            loaded,
-            classpath,
-            _compiled: compiled,
-        })
-    }
-
-    /// Whether `method` of `class` is selected by the `--method` selectors (all when none).
-    pub fn selector(input: &InputArgs) -> impl Fn(&str, &str, &str) -> bool {
-        let selectors: Vec<MethodSelector> = input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
-        move |class: &str, name: &str, descriptor: &str| {
-            selectors.is_empty() || selectors.iter().any(|s| s.matches(class, name, descriptor))
-        }
-    }
-}
-
-/// A `--method` selector.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MethodSelector {
-    /// The class as given, with slashes (`java/lang/String` or a simple name `String`); empty for any.
-    pub class: String,
-    pub name: String,
-    pub descriptor: Option<String>,
-}
-
-impl MethodSelector {
-    /// Parses `Class.name`, `Class.name(desc)`, `pkg.Class.name` or just `name`.
-    pub fn parse(text: &str) -> MethodSelector {
-        let (head, descriptor) = match text.find('(') {
-            Some(k) => (&text[..k], Some(text[k..].to_owned())),
-            None => (text, None),
-        };
-        let (class, name) = match head.rfind('.') {
-            Some(k) => (head[..k].replace('.', "/"), head[k + 1..].to_owned()),
-            None => (String::new(), head.to_owned()),
-        };
-        MethodSelector {
-            class,
-            name,
-            descriptor,
-        }
-    }
-
-    /// Whether the method `name` + `descriptor` of class `class` (internal name) is selected.
-    pub fn matches(&self, class: &str, name: &str, descriptor: &str) -> bool {
-        let class_ok = self.class.is_empty()
-            || class == self.class
-            || class.rsplit('/').next() == Some(self.class.as_str())
-            || class.ends_with(&format!("/{}", self.class));
-        class_ok && name == self.name && self.descriptor.as_deref().is_none_or(|d| d == descriptor)
-    }
 }

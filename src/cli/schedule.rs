@@ -1,7 +1,6 @@
 //! `jresa schedule`: lift methods, lower every rule to stack code with the treegraph scheduler, and
 //! print the code or, with `--stats`, how scheduling went.
-use super::{Format, InputArgs, MethodSelector, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
-use crate::classfile::read_inputs;
+use super::{Format, InputArgs, Inputs, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
 use crate::lift::lift_all;
 use crate::report::{self, schedule as schedule_report};
 use jresa_analyses::treegraph::{schedule_method, ScheduleLimits, ScheduleStats};
@@ -33,20 +32,14 @@ pub struct ScheduleArgs {
 
 pub fn run(args: &ScheduleArgs) -> u8 {
     let start = Instant::now();
-    let (paths, _compiled, compile_errors) = super::sources::compile_java_inputs(&args.input.paths);
-    let mut loaded = read_inputs(&paths);
-    loaded.errors.splice(0..0, compile_errors);
+    // Lifting needs no library classes, so no class path is read.
+    let inputs = match Inputs::load(&args.input, None) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
+    let (loaded, selection) = (&inputs.loaded, &inputs.selection);
+    let lifted = lift_all(&loaded.classes, |class, method| selection.selects(class, method));
     let mut stderr = std::io::stderr().lock();
-    for error in &loaded.errors {
-        let _ = stderr.write_all(report::input_error(error).as_bytes());
-    }
-    let selectors: Vec<MethodSelector> = args.input.methods.iter().map(|m| MethodSelector::parse(m)).collect();
-    let lifted = lift_all(&loaded.classes, |class, method| {
-        selectors.is_empty()
-            || selectors
-                .iter()
-                .any(|s| s.matches(&class.name, &method.name, &method.descriptor))
-    });
     let mut limits = ScheduleLimits::default();
     if let Some(ms) = args.time_budget {
         limits.time_budget = Duration::from_millis(ms);
@@ -99,8 +92,8 @@ pub fn run(args: &ScheduleArgs) -> u8 {
             let _ = stderr.write_all(report::verifier_error(&method.display_name(), &message).as_bytes());
         }
     }
-    if !selectors.is_empty() && run.lifted + run.refused == 0 {
-        let _ = writeln!(stderr, "error: no method matches {}", args.input.methods.join(", "));
+    if !selection.is_all() && run.lifted + run.refused == 0 {
+        let _ = writeln!(stderr, "error: no method matches {}", selection.describe());
     }
     run.seconds = start.elapsed().as_secs_f64();
     run.stats = stats;
@@ -115,7 +108,7 @@ pub fn run(args: &ScheduleArgs) -> u8 {
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     if run.stats.failures > 0 {
         EXIT_INTERNAL_ERROR
-    } else if !loaded.errors.is_empty() || (!selectors.is_empty() && run.lifted + run.refused == 0) {
+    } else if inputs.has_errors() || (!selection.is_all() && run.lifted + run.refused == 0) {
         EXIT_INPUT_ERROR
     } else {
         EXIT_OK

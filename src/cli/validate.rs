@@ -3,7 +3,7 @@
 //! measured cost against the bound; exits 1 on a violation.
 use super::analyze::{run_analysis, ReportArgs};
 use super::sources::source_locator;
-use super::{InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
+use super::{ClassPathArgs, InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
 use crate::check::check;
 use crate::classfile::{ClassFile, ClassPath};
 use crate::report;
@@ -59,6 +59,8 @@ pub enum MatchingArg {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub classpath: ClassPathArgs,
     #[command(flatten)]
     pub report: ReportArgs,
     /// The largest scope: ints from -2 up to it, arrays and strings up to this length, structures
@@ -122,13 +124,13 @@ fn shell_word(word: &str) -> String {
 fn replay_prefix(args: &ValidateArgs) -> String {
     let mut words: Vec<String> = vec!["jresa".into(), "validate".into()];
     words.extend(args.input.paths.iter().map(|p| shell_word(&p.display().to_string())));
-    if let Some(cp) = &args.input.classpath {
+    if let Some(cp) = &args.classpath.classpath {
         words.push(format!("--classpath {}", shell_word(cp)));
     }
     if args.bounds == BoundsArg::Check {
         words.push("--bounds check".into());
-    } else if args.report.cost_model != "instructions" {
-        words.push(format!("--cost-model {}", args.report.cost_model));
+    } else if args.report.cost_model != CostModel::Instructions {
+        words.push(format!("--cost-model {}", args.report.cost_model.name()));
     }
     if args.max_instances != 20000 {
         words.push(format!("--max-instances {}", args.max_instances));
@@ -193,24 +195,26 @@ impl Subject {
 
 /// Reads the inputs and checks the specifications of the selected methods (diagnostics of
 /// malformed ones go to stderr).
-fn checked(input: &InputArgs) -> Result<Subject, u8> {
+fn checked(input: &InputArgs, classpath: &ClassPathArgs) -> Result<Subject, u8> {
     // The classes compiled from `.java` inputs are read into memory, so their files may go.
+    let inputs = Inputs::load(input, Some(classpath))?;
+    let input_errors = inputs.has_errors();
     let Inputs {
         loaded,
         classpath,
-        _compiled,
-    } = Inputs::load(input)?;
-    let selected = Inputs::selector(input);
+        selection,
+        ..
+    } = inputs;
     let report = check(&loaded.classes, classpath.as_ref(), &|class, method| {
-        selected(&class.name, &method.name, &method.descriptor)
+        selection.selects(class, method)
     });
     eprint!("{}", report::check_diagnostics(&report));
-    let no_match = !input.methods.is_empty() && report.methods.is_empty();
+    let no_match = !selection.is_all() && report.methods.is_empty();
     if no_match {
-        eprintln!("error: no annotated method matches {}", input.methods.join(", "));
+        eprintln!("error: no annotated method matches {}", selection.describe());
     }
     Ok(Subject::Check {
-        input_errors: !loaded.errors.is_empty() || no_match,
+        input_errors: input_errors || no_match,
         classes: loaded.classes,
         classpath,
         report,
@@ -234,27 +238,23 @@ pub fn run(args: &ValidateArgs) -> u8 {
         Backend::Cpu => {}
     }
     // In sequence mode only the methods of the sequences are analysed.
-    let mut input = InputArgs {
-        paths: args.input.paths.clone(),
-        methods: args.input.methods.clone(),
-        classpath: args.input.classpath.clone(),
-    };
+    let mut input = args.input.clone();
     if !args.sequences.is_empty() {
         let class = args.class.clone().map(|c| format!("{c}.")).unwrap_or_default();
         input.methods = args.sequences.iter().map(|m| format!("{class}{m}")).collect();
     }
     let mut subject = match args.bounds {
-        BoundsArg::Analyze => match run_analysis(&input, &args.report) {
+        BoundsArg::Analyze => match run_analysis(&input, &args.classpath, &args.report) {
             Ok(run) => Subject::Analysis(run),
             Err(code) => return code,
         },
-        BoundsArg::Check => match checked(&input) {
+        BoundsArg::Check => match checked(&input, &args.classpath) {
             Ok(subject) => subject,
             Err(code) => return code,
         },
     };
     let model = match args.bounds {
-        BoundsArg::Analyze => CostModel::from_name(&args.report.cost_model).unwrap_or(CostModel::Instructions),
+        BoundsArg::Analyze => args.report.cost_model,
         BoundsArg::Check => CostModel::Consume,
     };
     let progress = Progress::start_doing("validating", subject.methods(), args.report.quiet);

@@ -166,7 +166,8 @@ impl Frame {
         Ok(())
     }
 
-    /// Applies one instruction's effect on types (control flow aside).
+    /// Applies one instruction's effect on types (control flow aside); fields, calls, allocation
+    /// and casts are in `step_object`.
     pub fn step(&mut self, insn: &Insn, pc: u32) -> Result<(), LiftError> {
         if shuffle_stack(insn, &mut self.stack, pc)? {
             return Ok(());
@@ -257,6 +258,37 @@ impl Frame {
                 s.pop(Ty::Ref, pc)?
             }
             Insn::Return(Some(kind)) => s.pop(ty_of_kind(*kind), pc)?,
+            Insn::GetStatic(_)
+            | Insn::PutStatic(_)
+            | Insn::GetField(_)
+            | Insn::PutField(_)
+            | Insn::Invoke(..)
+            | Insn::InvokeDynamic { .. }
+            | Insn::New(_)
+            | Insn::NewArray(_)
+            | Insn::ANewArray(_)
+            | Insn::MultiANewArray(..)
+            | Insn::ArrayLength
+            | Insn::CheckCast(_)
+            | Insn::InstanceOf(_) => s.step_object(insn, pc)?,
+            Insn::Pop
+            | Insn::Pop2
+            | Insn::Dup
+            | Insn::DupX1
+            | Insn::DupX2
+            | Insn::Dup2
+            | Insn::Dup2X1
+            | Insn::Dup2X2
+            | Insn::Swap => return Err(LiftError::at(pc, "internal error: a stack shuffle was not simulated")),
+        }
+        Ok(())
+    }
+
+    /// The effect on types of field accesses, invocations, allocations, `arraylength`, casts and
+    /// `instanceof` (part of `step`).
+    fn step_object(&mut self, insn: &Insn, pc: u32) -> Result<(), LiftError> {
+        let s = self;
+        match insn {
             Insn::GetStatic(field) => s.stack.push(field_ty(&field.descriptor, pc)?),
             Insn::PutStatic(field) => s.pop(field_ty(&field.descriptor, pc)?, pc)?,
             Insn::GetField(field) => {
@@ -308,16 +340,11 @@ impl Frame {
                 }
                 s.stack.push(Ty::Ref);
             }
-            Insn::Pop
-            | Insn::Pop2
-            | Insn::Dup
-            | Insn::DupX1
-            | Insn::DupX2
-            | Insn::Dup2
-            | Insn::Dup2X1
-            | Insn::Dup2X2
-            | Insn::Swap => {
-                unreachable!("handled by shuffle_stack")
+            _ => {
+                return Err(LiftError::at(
+                    pc,
+                    format!("internal error: {insn:?} is no object instruction"),
+                ))
             }
         }
         Ok(())

@@ -6,7 +6,7 @@
 //! rebuilt and an unchanged one is reused. The finished jar is moved into place with one rename, so
 //! concurrent builds never expose a partial jar.
 
-use super::launch::{find_tool, ProfileError};
+use super::tools::{find_tool, ProfileError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -52,7 +52,9 @@ pub mod agent;
 pub mod cct;
 pub mod intrinsics;
 pub mod launch;
+pub mod tools;
 
 pub use agent::{agent_jar, AgentJar};
 pub use cct::{parse_cct, Cct, CctNode, MethodId, ParseError, Totals, Uninstrumented};
-pub use launch::{check_selector, find_tool, run_profiled, ProfileError, ProfileRequest, ProfileRun};
+pub use launch::{check_selector, run_profiled, ProfileRequest, ProfileRun};
+pub use tools::{find_tool, ProfileError};

@@ -9,7 +9,7 @@ fn state_text(state: Option<&BoundState>) -> String {
         None => "absent".into(),
         Some(s) => match (&s.upper_bound, &s.complexity) {
             (Some(bound), Some(class)) => format!("{class}  {bound}"),
-            _ => s.status.clone(),
+            _ => s.status.name().to_owned(),
         },
     }
 }
@@ -33,7 +33,7 @@ fn plural(count: usize, word: &str) -> String {
 pub fn comparison_text(report: &ComparisonReport) -> String {
     let mut out = format!(
         "cost model: {}, failing on: {}\n",
-        report.cost_model,
+        report.cost_model.name(),
         report.fail_on.name()
     );
     let mut unchanged = Vec::new();

@@ -133,7 +133,7 @@ fn changes(summary: &Summary) -> String {
                 c.detail.as_str(),
                 c.fails,
                 c.old_bound.as_deref(),
-                c.old_status.as_deref().unwrap_or(""),
+                c.old_status.map_or("", |s| s.name()),
             ),
             None => ("", "", false, None, ""),
         };

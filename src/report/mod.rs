@@ -157,7 +157,7 @@ pub use check::{check_diagnostics, check_text, spec_diagnostic};
 
 /// The `analyze` text report: per method its bound, class, termination and loops.
 pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
-    let mut out = format!("cost model: {}\n", report.cost_model);
+    let mut out = format!("cost model: {}\n", report.cost_model.name());
     for m in &report.methods {
         let location = match (&m.source_file, m.line) {
             (Some(file), Some(line)) => format!("  [{file}:{line}]"),

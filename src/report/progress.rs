@@ -1,7 +1,7 @@
 //! Progress of whole runs: a progress bar (indicatif) on stderr when it is a terminal, nothing
 //! otherwise (CI logs, `--quiet`), and the summary line every whole run ends with.
 
-use crate::analyze::AnalysisReport;
+use crate::analyze::{AnalysisReport, AnalysisStatus};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -49,8 +49,8 @@ impl Progress {
 /// `12 methods: 9 bounded, 2 unbounded, 1 unknown in 1.3 s` (with `not analysed` when some
 /// methods could not be lifted).
 pub fn run_summary_line(report: &AnalysisReport, elapsed: Duration) -> String {
-    let count = |status: &str| report.methods.iter().filter(|m| m.status == status).count();
-    let errors = count("error");
+    let count = |status: AnalysisStatus| report.methods.iter().filter(|m| m.status == status).count();
+    let errors = count(AnalysisStatus::Error);
     let not_analysed = if errors > 0 {
         format!(", {errors} not analysed")
     } else {
@@ -60,9 +60,9 @@ pub fn run_summary_line(report: &AnalysisReport, elapsed: Duration) -> String {
         "{} method{}: {} bounded, {} unbounded, {} unknown{not_analysed} in {:.1} s\n",
         report.methods.len(),
         if report.methods.len() == 1 { "" } else { "s" },
-        count("bounded"),
-        count("unbounded"),
-        count("unknown"),
+        count(AnalysisStatus::Bounded),
+        count(AnalysisStatus::Unbounded),
+        count(AnalysisStatus::Unknown),
         elapsed.as_secs_f64()
     )
 }

@@ -214,7 +214,7 @@ fn message_of(m: &MethodSummary, rule: usize) -> String {
         (2 | 3, Some(change)) => {
             let was = match (&change.old_bound, &change.old_complexity) {
                 (Some(bound), Some(class)) => format!("{bound} ({class})"),
-                _ => change.old_status.clone().unwrap_or_else(|| "absent".into()),
+                _ => change.old_status.map_or("absent", |s| s.name()).to_owned(),
             };
             let verb = if rule == 2 { "regressed" } else { "changed" };
             let reason = if m.bound.is_none() { why } else { String::new() };

@@ -6,9 +6,10 @@
 //! **Renderers read only this summary, never a subcommand's own report, so every format means the
 //! same for every subcommand; rows keep the producer's order.**
 
-use crate::analyze::{AnalysisReport, MethodReport};
+use crate::analyze::{AnalysisReport, AnalysisStatus, MethodReport};
 use crate::baseline::compare::{ChangeKind, ComparisonReport};
-use crate::validate::{ValidationReport, ValidationStatus};
+use crate::check::CheckStatus;
+use crate::validate::{ProofStatus, ValidationReport, ValidationStatus};
 
 /// Where a class's source file lies, relative to the repository or source root (for SARIF
 /// `artifactLocation.uri`): from the class's binary name and its `SourceFile`.
@@ -29,17 +30,18 @@ pub enum Status {
     Violated,
 }
 
-impl Status {
-    /// The status of a `MethodReport::status` string.
-    pub fn of_report(status: &str) -> Status {
+impl From<AnalysisStatus> for Status {
+    fn from(status: AnalysisStatus) -> Status {
         match status {
-            "bounded" => Status::Bounded,
-            "unbounded" => Status::Unbounded,
-            "error" => Status::Error,
-            _ => Status::Unknown,
+            AnalysisStatus::Bounded => Status::Bounded,
+            AnalysisStatus::Unbounded => Status::Unbounded,
+            AnalysisStatus::Unknown => Status::Unknown,
+            AnalysisStatus::Error => Status::Error,
         }
     }
+}
 
+impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::Bounded => "bounded",
@@ -57,8 +59,8 @@ pub struct ChangeSummary {
     pub kind: ChangeKind,
     pub old_bound: Option<String>,
     pub old_complexity: Option<String>,
-    /// `bounded`, `unbounded`, ... in the baseline.
-    pub old_status: Option<String>,
+    /// The status in the baseline.
+    pub old_status: Option<AnalysisStatus>,
     pub detail: String,
     /// Whether the change fails the run.
     pub fails: bool,
@@ -108,10 +110,10 @@ fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
         descriptor: m.descriptor.clone(),
         source_path: locate(&m.class.replace('.', "/"), m.source_file.as_deref()),
         line: m.line,
-        status: Status::of_report(&m.status),
+        status: m.status.into(),
         bound: m.upper_bound.clone(),
         complexity: m.complexity.clone(),
-        message: m.reason.clone(),
+        message: m.reason_text().map(str::to_owned),
         change: None,
     }
 }
@@ -120,7 +122,7 @@ fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
 pub fn of_analysis(report: &AnalysisReport, locate: &SourceLocator<'_>) -> Summary {
     Summary {
         command: "analyze".into(),
-        cost_model: report.cost_model.clone(),
+        cost_model: report.cost_model.name().to_owned(),
         note: None,
         methods: report.methods.iter().map(|m| of_method(m, locate)).collect(),
     }
@@ -136,7 +138,7 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                 kind: m.change,
                 old_bound: m.old.as_ref().and_then(|o| o.upper_bound.clone()),
                 old_complexity: m.old.as_ref().and_then(|o| o.complexity.clone()),
-                old_status: m.old.as_ref().map(|o| o.status.clone()),
+                old_status: m.old.as_ref().map(|o| o.status),
                 detail: m.detail.clone(),
                 fails: m.fails,
             };
@@ -148,7 +150,7 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                     descriptor: m.descriptor.clone(),
                     source_path: None,
                     line: None,
-                    status: Status::of_report(m.old.as_ref().map_or("unknown", |o| o.status.as_str())),
+                    status: m.old.as_ref().map_or(Status::Unknown, |o| o.status.into()),
                     bound: None,
                     complexity: None,
                     message: None,
@@ -173,7 +175,7 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
     };
     Summary {
         command: "ci".into(),
-        cost_model: report.cost_model.clone(),
+        cost_model: report.cost_model.name().to_owned(),
         note: Some(note),
         methods,
     }
@@ -189,7 +191,11 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
             let status = match m.status {
                 ValidationStatus::Confirmed => Status::Bounded,
                 ValidationStatus::Violated => Status::Violated,
-                ValidationStatus::NotValidated => Status::of_report(&m.analysis_status),
+                ValidationStatus::NotValidated => match m.analysis_status {
+                    ProofStatus::Analysis(status) => status.into(),
+                    ProofStatus::Check(CheckStatus::Error) => Status::Error,
+                    ProofStatus::Check(_) => Status::Unknown,
+                },
             };
             let tightness = match (m.max_ratio, m.median_ratio) {
                 (Some(max), Some(median)) => format!(
@@ -243,7 +249,7 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
     let violations = report.violations();
     Summary {
         command: "validate".into(),
-        cost_model: report.cost_model.clone(),
+        cost_model: report.cost_model.name().to_owned(),
         note: Some(format!(
             "{violations} violation{} in {instances} checked instance{}.",
             if violations == 1 { "" } else { "s" },

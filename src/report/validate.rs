@@ -164,7 +164,9 @@ pub fn summary_text(report: &ValidationReport) -> String {
 pub fn validation_text(report: &ValidationReport) -> String {
     let mut out = format!(
         "cost model: {}, backend: {}, exploration: {}\n",
-        report.cost_model, report.backend, report.strategy
+        report.cost_model.name(),
+        report.backend,
+        report.strategy
     );
     if let Some(s) = &report.sequences {
         let _ = writeln!(

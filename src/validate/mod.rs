@@ -14,11 +14,10 @@ mod requires;
 mod sequences;
 mod tally;
 
-use crate::analyze::{AnalysisReport, MethodReport};
-use crate::check::{CheckReport, MethodCheck};
+use crate::analyze::{cost_model_name, AnalysisReport, AnalysisStatus, MethodReport};
+use crate::check::{CheckReport, CheckStatus, MethodCheck};
 use crate::classfile::{ClassFile, ClassPath};
 use crate::vm_source::JvmClassSource;
-use jresa_analyses::amortised::session::Status;
 use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::check::{BoundForm, MethodBound};
 use jresa_gpu_validate::generate::Strategy;
@@ -84,6 +83,24 @@ impl ValidateOptions<'_> {
     }
 }
 
+/// What the analysis or the check that gives methods their bounds said about a method; it
+/// serializes as the status's own name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ProofStatus {
+    Analysis(AnalysisStatus),
+    Check(CheckStatus),
+}
+
+impl std::fmt::Display for ProofStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ProofStatus::Analysis(status) => status.name(),
+            ProofStatus::Check(status) => status.name(),
+        })
+    }
+}
+
 /// A method and the bound to check (or why it has none).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundToCheck {
@@ -97,8 +114,8 @@ pub struct BoundToCheck {
     pub complexity: Option<String>,
     /// Why there is no bound.
     pub reason: Option<String>,
-    /// The analysis' status (`bounded`, `unbounded`, `unknown`, `error`).
-    pub status: String,
+    /// The status the bound's analysis or check gave the method.
+    pub status: ProofStatus,
     pub source_file: Option<String>,
     pub line: Option<u32>,
     /// For a bound of `jresa check`: the values of the method's resource variables. The bound is
@@ -119,9 +136,7 @@ impl BoundToCheck {
                 .map(|r| (r.parameter.clone(), r.min, r.max))
                 .collect(),
         });
-        let reason = bound
-            .is_none()
-            .then(|| no_bound(&report.status, report.reason.as_deref()));
+        let reason = bound.is_none().then(|| no_bound(report.status, report.reason_text()));
         BoundToCheck {
             class: report.class.replace('.', "/"),
             name: report.name.clone(),
@@ -130,7 +145,7 @@ impl BoundToCheck {
             bound_text: report.upper_bound.clone(),
             complexity: report.complexity.clone(),
             reason,
-            status: report.status.clone(),
+            status: ProofStatus::Analysis(report.status),
             source_file: report.source_file.clone(),
             line: report.line,
             resources: None,
@@ -143,11 +158,11 @@ impl BoundToCheck {
         let resources = method
             .outcome
             .as_ref()
-            .filter(|o| matches!(o.status, Status::Verified | Status::Inferred))
+            .filter(|o| CheckStatus::from(o.status).holds())
             .map(|o| o.resource_variables.clone());
         let reason = resources
             .is_none()
-            .then(|| no_bound(&method.status, method.reason.as_deref()));
+            .then(|| no_bound(method.status, method.reason.as_deref()));
         BoundToCheck {
             class: method.class.replace('.', "/"),
             name: method.name.clone(),
@@ -156,7 +171,7 @@ impl BoundToCheck {
             bound_text: method.bound.clone(),
             complexity: None,
             reason,
-            status: method.status.clone(),
+            status: ProofStatus::Check(method.status),
             source_file: method.source_file.clone(),
             line: method.method_line,
             resources,
@@ -165,7 +180,7 @@ impl BoundToCheck {
 }
 
 /// Why a method has no bound to check: its status and the reason the analysis gave.
-fn no_bound(status: &str, reason: Option<&str>) -> String {
+fn no_bound(status: impl std::fmt::Display, reason: Option<&str>) -> String {
     match reason {
         Some(reason) => format!("no bound ({status}): {reason}"),
         None => format!("no bound ({status})"),
@@ -217,8 +232,8 @@ pub struct MethodValidation {
     pub name: String,
     pub descriptor: String,
     pub status: ValidationStatus,
-    /// The analysis' status of the method (`bounded`, `unbounded`, `unknown`, `error`).
-    pub analysis_status: String,
+    /// The status the bound's analysis or check gave the method.
+    pub analysis_status: ProofStatus,
     pub bound: Option<String>,
     pub complexity: Option<String>,
     pub parameters: Vec<String>,
@@ -259,7 +274,8 @@ pub struct MethodValidation {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ValidationReport {
     pub version: u32,
-    pub cost_model: String,
+    #[serde(with = "cost_model_name")]
+    pub cost_model: CostModel,
     pub backend: String,
     pub strategy: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -332,7 +348,7 @@ pub fn validate_bounds(
     let bounds = &bounds[..];
     let mut report = ValidationReport {
         version: VALIDATION_VERSION,
-        cost_model: options.model.name().to_owned(),
+        cost_model: options.model,
         backend: "cpu".into(),
         strategy: options.strategy.name().to_owned(),
         sequences: None,
@@ -397,7 +413,7 @@ fn blank(bound: &BoundToCheck) -> MethodValidation {
         name: bound.name.clone(),
         descriptor: bound.descriptor.clone(),
         status: ValidationStatus::NotValidated,
-        analysis_status: bound.status.clone(),
+        analysis_status: bound.status,
         bound: bound
             .bound_text
             .clone()

@@ -4,7 +4,8 @@
 
 use super::instances::{parameter_types, OTHER_MODELS_MAX_BYTECODES};
 use super::tally::{detail, Tally};
-use super::{blank, BoundToCheck, MethodValidation, SequenceOptions, SequenceSummary, ValidateOptions};
+use super::{blank, BoundToCheck, MethodValidation, ProofStatus, SequenceOptions, SequenceSummary, ValidateOptions};
+use crate::analyze::AnalysisStatus;
 use crate::classfile::ClassFile;
 use crate::vm_source::JvmClassSource;
 use jresa_analyses::ir::split_method_descriptor;
@@ -131,7 +132,7 @@ pub(crate) fn validate_sequences(
                     bound_text: None,
                     complexity: None,
                     reason: Some("not analysed".into()),
-                    status: "error".into(),
+                    status: ProofStatus::Analysis(AnalysisStatus::Error),
                     source_file: None,
                     line: None,
                     resources: None,

@@ -1,0 +1,244 @@
+//! Call resolution for the cost analysis of a class, and the library methods its methods call,
+//! lifted from the inputs or the classpath (up to `LIBRARY_BUDGET` methods of at most
+//! `LIBRARY_METHOD_STATEMENTS` statements each).
+
+use super::{LIBRARY_BUDGET, LIBRARY_METHOD_STATEMENTS};
+use crate::classfile::ClassFile;
+use crate::lift::lift_method;
+use crate::program::class_decl;
+use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::exceptions;
+use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
+use jresa_analyses::value::compile::CallResolver;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+/// Resolves calls to the indices of analysed methods.
+pub(super) struct Resolver<'a> {
+    pub(super) hierarchy: &'a Hierarchy,
+    pub(super) index: &'a HashMap<(String, String, String), usize>,
+}
+
+impl CallResolver for Resolver<'_> {
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
+        let targets = self.hierarchy.targets(kind, method);
+        if !targets.complete || targets.targets.is_empty() {
+            return None;
+        }
+        targets
+            .targets
+            .iter()
+            .map(|t| {
+                self.index
+                    .get(&(t.class.clone(), t.name.clone(), t.descriptor.clone()))
+                    .copied()
+            })
+            .collect()
+    }
+
+    fn is_native(&self, kind: CallKind, method: &MethodRef) -> bool {
+        let targets = self.hierarchy.targets(kind, method);
+        targets.complete
+            && !targets.targets.is_empty()
+            && targets.targets.iter().all(|t| {
+                self.hierarchy
+                    .class(&t.class)
+                    .and_then(|c| {
+                        c.methods
+                            .iter()
+                            .find(|m| m.name == t.name && m.descriptor == t.descriptor)
+                    })
+                    .is_some_and(|m| m.access & ACC_NATIVE != 0)
+            })
+    }
+}
+
+/// The constructors the cost analysis charges for exceptions of these classes.
+fn exception_constructors(classes: &[&str]) -> Vec<(CallKind, MethodRef)> {
+    classes
+        .iter()
+        .flat_map(|class| {
+            exceptions::CHARGED_DESCRIPTORS.map(|descriptor| {
+                let method = MethodRef {
+                    class: (*class).to_owned(),
+                    name: "<init>".into(),
+                    descriptor: descriptor.into(),
+                };
+                (CallKind::Special, method)
+            })
+        })
+        .collect()
+}
+
+/// The access flag of a native method.
+const ACC_NATIVE: u16 = 0x0100;
+
+/// Finds a class by internal name among the inputs, then on the classpath.
+pub(super) type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
+
+/// Lifts the methods outside the analysed class that its methods call, transitively, within the
+/// budget (small ones only). The constructors of the exceptions the JVM raises in these methods
+/// come first (every method shares them, so they never lose the budget to one method's callees).
+/// Classes that lifted library code calls into but that the shared hierarchy lacks (it holds the
+/// program's own call owners) are added, with their supertypes, to a copy of it, which is returned
+/// when there were any.
+pub(super) fn lift_callees(
+    methods: &mut Vec<MethodIr>,
+    hierarchy: &Hierarchy,
+    lookup: &ClassLookup<'_>,
+    cache: &LiftCache,
+) -> Option<Hierarchy> {
+    let mut lifting = Lifting {
+        hierarchy,
+        lookup,
+        extended: None,
+        known: methods
+            .iter()
+            .map(|m| (m.class.clone(), m.name.clone(), m.descriptor.clone()))
+            .collect(),
+        lifted: 0,
+        lifted_cache: cache,
+    };
+    let mut raised: Vec<&'static str> = Vec::new();
+    for s in methods
+        .iter()
+        .flat_map(|m| &m.procs)
+        .flat_map(|p| &p.rules)
+        .flat_map(|r| &r.body)
+    {
+        for class in s.kind.implicit_exceptions() {
+            if !raised.contains(class) {
+                raised.push(class);
+            }
+        }
+    }
+    let first = methods.len();
+    lifting.lift(methods, exception_constructors(&raised).into());
+    lifting.closure(methods, first);
+    lifting.closure(methods, 0);
+    lifting.extended
+}
+
+/// The state of lifting library callees (see `lift_callees`).
+struct Lifting<'a, 'l> {
+    hierarchy: &'a Hierarchy,
+    lookup: &'a ClassLookup<'l>,
+    extended: Option<Hierarchy>,
+    known: HashSet<(String, String, String)>,
+    lifted: usize,
+    /// Library methods lifted before (shared by the analyses of one class), or `None` where
+    /// lifting failed.
+    lifted_cache: &'a LiftCache,
+}
+
+/// Lifted library methods by (class, name, descriptor).
+pub(super) type LiftCache = std::sync::Mutex<HashMap<(String, String, String), Option<MethodIr>>>;
+
+impl Lifting<'_, '_> {
+    /// Lifts the callees of `methods[from..]` and of every method lifted meanwhile, breadth-first.
+    fn closure(&mut self, methods: &mut Vec<MethodIr>, from: usize) {
+        let mut next = from;
+        while next < methods.len() && self.lifted < LIBRARY_BUDGET {
+            let calls: VecDeque<(CallKind, MethodRef)> = methods[next]
+                .procs
+                .iter()
+                .flat_map(|p| &p.rules)
+                .flat_map(|r| &r.body)
+                .flat_map(|s| {
+                    let mut calls = Vec::new();
+                    if let StmtKind::Invoke { kind, method, .. } = &s.kind {
+                        calls.push((*kind, method.clone()));
+                    }
+                    // The constructors the JVM runs for the exceptions it raises itself.
+                    calls.extend(exception_constructors(s.kind.implicit_exceptions()));
+                    calls
+                })
+                .collect();
+            next += 1;
+            self.lift(methods, calls);
+        }
+    }
+
+    /// Lifts the targets of `calls` that are small enough and not lifted yet; a native target
+    /// adds the constructors of the exceptions it raises.
+    fn lift(&mut self, methods: &mut Vec<MethodIr>, mut calls: VecDeque<(CallKind, MethodRef)>) {
+        while let Some((kind, mut method)) = calls.pop_front() {
+            if method.class.starts_with('[') {
+                // The methods of an array class are `Object`'s.
+                method.class = "java/lang/Object".into();
+            }
+            if self
+                .extended
+                .as_ref()
+                .unwrap_or(self.hierarchy)
+                .class(&method.class)
+                .is_none()
+            {
+                if let Some(owner) = (self.lookup)(&method.class) {
+                    let extended = self.extended.get_or_insert_with(|| self.hierarchy.clone());
+                    add_with_supertypes(extended, &owner, self.lookup);
+                }
+            }
+            let current = self.extended.as_ref().unwrap_or(self.hierarchy);
+            for target in current.targets(kind, &method).targets {
+                let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
+                if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key.clone()) {
+                    continue;
+                }
+                let Some(class) = (self.lookup)(&target.class) else {
+                    continue;
+                };
+                let Some(decl) = class
+                    .methods
+                    .iter()
+                    .find(|m| m.name == target.name && m.descriptor == target.descriptor)
+                else {
+                    continue;
+                };
+                if decl.access & ACC_NATIVE != 0 {
+                    // What the native raises is constructed by the JVM.
+                    calls.extend(exception_constructors(exceptions::of_native(
+                        &target.class,
+                        &target.name,
+                    )));
+                    continue;
+                }
+                let cached = self.lifted_cache.lock().ok().and_then(|c| c.get(&key).cloned());
+                let ir = match cached {
+                    Some(ir) => ir,
+                    None => {
+                        let ir = lift_method(&class, decl).ok();
+                        if let Ok(mut cache) = self.lifted_cache.lock() {
+                            cache.insert(key, ir.clone());
+                        }
+                        ir
+                    }
+                };
+                let Some(ir) = ir else {
+                    continue;
+                };
+                let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
+                if statements <= LIBRARY_METHOD_STATEMENTS {
+                    methods.push(ir);
+                    self.lifted += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Adds `class` and its supertypes (those `lookup` finds) to `hierarchy`.
+fn add_with_supertypes(hierarchy: &mut Hierarchy, class: &ClassFile, lookup: &ClassLookup<'_>) {
+    hierarchy.add(class_decl(class));
+    let mut pending: Vec<String> = class.super_name.iter().chain(&class.interfaces).cloned().collect();
+    while let Some(name) = pending.pop() {
+        if hierarchy.class(&name).is_some() {
+            continue;
+        }
+        if let Some(supertype) = lookup(&name) {
+            pending.extend(supertype.super_name.iter().cloned());
+            pending.extend(supertype.interfaces.iter().cloned());
+            hierarchy.add(class_decl(&supertype));
+        }
+    }
+}

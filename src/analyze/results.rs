@@ -1,0 +1,233 @@
+//! From the results of the value analysis and the cost solver to method reports: parameter names,
+//! loops with their ranking functions, the bound or the reason there is none, and the
+//! precondition of a bound proven with inputs away from the types' limits.
+
+use super::report::{AnalysisStatus, LoopReport, MethodReport, ParameterRange, Reason, ReasonKind};
+use jresa_analyses::bounds::cost::{self, Bound};
+use jresa_analyses::bounds::expr::{CostExpr, Linear};
+use jresa_analyses::bounds::ranking::{Affine, Ranking};
+use jresa_analyses::ir::{MethodIr, Ty};
+use jresa_analyses::value::overflow;
+use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
+
+/// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
+/// `|name|` for references (whose size is a length or a path length).
+fn parameter_names(ir: &MethodIr) -> Vec<String> {
+    let entry = ir.proc(ir.entry);
+    let mut index = 0;
+    entry
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let decl = ir.var(*v);
+            let is_this = k == 0 && !ir.is_static;
+            let base = if is_this {
+                "this".to_owned()
+            } else {
+                let generated = decl
+                    .name
+                    .strip_prefix('l')
+                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+                let name = if generated {
+                    format!("p{index}")
+                } else {
+                    decl.name.clone()
+                };
+                index += 1;
+                name
+            };
+            if decl.ty == Ty::Ref {
+                format!("|{base}|")
+            } else {
+                base
+            }
+        })
+        .collect()
+}
+
+/// Renames `%i` in a bound to `names[i]`.
+fn rename(expr: &CostExpr, names: &[String]) -> CostExpr {
+    expr.rename(&|n: &str| {
+        n.strip_prefix('%')
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| names.get(i).cloned())
+    })
+}
+
+fn affine_text(f: &Affine, names: &[String]) -> String {
+    let mut linear = Linear::constant(0);
+    linear.constant = f.constant.clone();
+    for (i, a) in f.coefficients.iter().enumerate() {
+        if let Some(name) = names.get(i) {
+            if !num_traits::Zero::is_zero(a) {
+                linear.terms.insert(name.clone(), a.clone());
+            }
+        }
+    }
+    linear.to_string()
+}
+
+/// The JVM range of each input of a method's entry; `this` is left unconstrained (it is never
+/// null, and no precondition on its path length is worth stating).
+pub(super) fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
+    ir.proc(ir.entry)
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            if k == 0 && !ir.is_static {
+                return None;
+            }
+            match ir.var(*v).ty {
+                Ty::Int => Some(Width::Int),
+                Ty::Long => Some(Width::Long),
+                Ty::Ref => Some(Width::Size),
+                Ty::Float | Ty::Double => None,
+            }
+        })
+        .collect()
+}
+
+/// The precondition of a level of `overflow::MARGINS`: the parameters' intervals and their text.
+pub(super) fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize) -> (String, Vec<ParameterRange>) {
+    let names = parameter_names(ir);
+    let (margin, long_margin) = overflow::MARGINS[level];
+    let ranges: Vec<(ParameterRange, bool)> = widths
+        .iter()
+        .zip(&names)
+        .filter_map(|(width, name)| {
+            let (min, max) = overflow::input_interval(*width, margin, long_margin)?;
+            let range = ParameterRange {
+                parameter: name.clone(),
+                min,
+                max,
+            };
+            Some((range, *width == Some(Width::Size)))
+        })
+        .collect();
+    let text: Vec<String> = ranges
+        .iter()
+        .map(|(r, size)| {
+            if *size {
+                format!("{} <= {}", r.parameter, r.max)
+            } else {
+                format!("{} <= {} <= {}", r.min, r.parameter, r.max)
+            }
+        })
+        .collect();
+    (text.join(", "), ranges.into_iter().map(|(r, _)| r).collect())
+}
+
+pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
+    let names = parameter_names(ir);
+    report.parameters = names.clone();
+    report.line = ir.lines.first().map(|(_, line)| *line);
+    let mut never_exits = false;
+    let mut unranked = None;
+    for info in &costs.loops {
+        let Origin::Ir { method, proc } = program.procs[info.head].origin else {
+            continue;
+        };
+        if method != m {
+            continue;
+        }
+        let head = ir.proc(proc);
+        let head_names: Vec<String> = head
+            .inputs
+            .iter()
+            .map(|v| {
+                let decl = ir.var(*v);
+                if decl.ty == Ty::Ref {
+                    format!("|{}|", decl.name)
+                } else {
+                    decl.name.clone()
+                }
+            })
+            .collect();
+        let line = ir.line_of(head.pc);
+        let ranking_function = info.ranking.as_ref().map(|r| match r {
+            Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, &head_names),
+            Ranking::Absolute(f) => {
+                let absolute: Vec<String> = head_names.iter().map(|n| format!("abs({n})")).collect();
+                affine_text(f, &absolute)
+            }
+            Ranking::Doubling { growing, bound } => {
+                format!(
+                    "log2({} / {})",
+                    affine_text(bound, &head_names),
+                    affine_text(growing, &head_names)
+                )
+            }
+        });
+        let reason = if info.ranking.is_none() {
+            let over = if head_names.is_empty() {
+                "the loop carries no variable a ranking function could decrease".to_owned()
+            } else {
+                format!(
+                    "no ranking function over {} decreases on every iteration",
+                    head_names.join(", ")
+                )
+            };
+            let text = format!(
+                "{over}{}",
+                if info.never_exits {
+                    "; the loop never exits once reached"
+                } else {
+                    ""
+                }
+            );
+            unranked.get_or_insert_with(|| {
+                format!(
+                    "loop at {}: {text}",
+                    line.map_or(format!("offset {}", head.pc), |l| format!("line {l}"))
+                )
+            });
+            never_exits |= info.never_exits;
+            Some(text)
+        } else {
+            None
+        };
+        report.loops.push(LoopReport {
+            line,
+            offset: head.pc,
+            ranking_function,
+            iterations: info.iterations.as_ref().map(|e| rename(e, &head_names).to_string()),
+            reason,
+        });
+    }
+    report.loops.sort_by_key(|l| l.offset);
+    let entry = program.of_ir[m][ir.entry.index()];
+    match &costs.bounds[entry] {
+        Bound::Bounded(expr) => {
+            let named = rename(expr, &names);
+            report.status = AnalysisStatus::Bounded;
+            report.upper_bound = Some(named.to_string());
+            report.complexity = Some(named.complexity());
+            report.terminates = Some(true);
+            report.reason = None;
+            report.bound = Some(named);
+        }
+        Bound::Unknown(reason) => {
+            if let Some(loop_reason) = unranked {
+                report.status = AnalysisStatus::Unbounded;
+                report.terminates = if never_exits { Some(false) } else { None };
+                report.reason = Some(Reason::new(ReasonKind::Unranked, loop_reason));
+            } else {
+                report.status = AnalysisStatus::Unknown;
+                report.reason = Some(cost_reason(reason));
+            }
+        }
+    }
+}
+
+/// The reason of the cost solver (text of `jresa_analyses`) with its kind: the one place where
+/// that text is read.
+fn cost_reason(text: &str) -> Reason {
+    let kind = if text.contains(cost::NOT_BOUNDED_BY_INPUTS) {
+        ReasonKind::NotBoundedByInputs
+    } else {
+        ReasonKind::Cost
+    };
+    Reason::new(kind, text)
+}
