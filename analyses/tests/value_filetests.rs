@@ -7,8 +7,8 @@
 
 use jresa_analyses::bounds::cost::{self, Bound, Costs};
 use jresa_analyses::cost_model::CostModel;
-use jresa_analyses::ir::{parse_program, CallKind, MethodIr, MethodRef, Ty};
-use jresa_analyses::value::compile::{compile, CallResolver};
+use jresa_analyses::ir::{parse_program, MethodIr, Ty};
+use jresa_analyses::value::compile::{compile, ExactResolver};
 use jresa_analyses::value::fixpoint::{solve, Fixpoint};
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::polyhedra::Polyhedron;
@@ -16,19 +16,6 @@ use jresa_analyses::value::print::print_abstract_proc;
 use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-/// Resolves a call to the methods of the file with the same class, name and descriptor.
-struct SameFile<'a>(&'a [MethodIr]);
-
-impl CallResolver for SameFile<'_> {
-    fn resolve(&self, _: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
-        let found = self
-            .0
-            .iter()
-            .position(|m| m.class == method.class && m.name == method.name && m.descriptor == method.descriptor)?;
-        Some(vec![found])
-    }
-}
 
 fn width(ty: Ty) -> Option<Width> {
     match ty {
@@ -129,7 +116,7 @@ fn run(text: &str, library: &str) -> String {
     let count = own.len();
     let mut methods = own;
     methods.extend(parse_program(library).expect("the library parses").methods);
-    let program = compile(&methods, &SameFile(&methods), CostModel::Instructions);
+    let program = compile(&methods, &ExactResolver(&methods), CostModel::Instructions);
     let mut out = String::from("== abstract program (the library's procedures left out)\n");
     for (id, proc) in program.procs.iter().enumerate() {
         if !matches!(proc.origin, Origin::Ir { method, .. } if method >= count) {

@@ -2,7 +2,10 @@
 use super::{Format, InputArgs, Inputs, EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK};
 use crate::lift::lift_all;
 use crate::report::{self, LiftStats};
+use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::ir::{verify_method, Program};
+use jresa_analyses::value::compile::{compile, ExactResolver};
+use jresa_analyses::value::print::print_abstract_program;
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
@@ -14,6 +17,10 @@ pub struct IrArgs {
     /// Print statistics (classes, methods lifted and refused with reasons, time) instead of the IR.
     #[arg(long)]
     pub stats: bool,
+    /// Print the abstract program (the output of abstract compilation, the value analysis's
+    /// input) instead of the IR; calls resolve to the selected methods only.
+    #[arg(long, conflicts_with = "stats")]
+    pub r#abstract: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -35,6 +42,13 @@ fn reason_group(message: &str) -> String {
         }
     }
     out
+}
+
+/// The abstract program of the lifted methods, under the instructions model.
+fn abstract_text(program: &Program) -> String {
+    let methods = &program.methods;
+    let compiled = compile(methods, &ExactResolver(methods), CostModel::Instructions);
+    print_abstract_program(&compiled)
 }
 
 pub fn run(args: &IrArgs) -> u8 {
@@ -99,7 +113,12 @@ pub fn run(args: &IrArgs) -> u8 {
     let output = match (args.stats, args.format) {
         (true, Format::Text) => report::lift_stats_text(&stats),
         (true, Format::Json) => report::json(&stats),
+        (false, Format::Text) if args.r#abstract => abstract_text(&program),
         (false, Format::Text) => report::ir_text(&program),
+        (false, Format::Json) if args.r#abstract => {
+            let _ = writeln!(stderr, "error: --abstract prints text only");
+            return EXIT_INPUT_ERROR;
+        }
         (false, Format::Json) => report::json(&program),
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());

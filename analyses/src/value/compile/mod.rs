@@ -47,6 +47,20 @@ pub trait CallResolver {
     }
 }
 
+/// Resolves a call to the method of the compiled set with exactly its class, name and descriptor
+/// (no hierarchy): for IR read from text and for printing the abstract program of a selection.
+pub struct ExactResolver<'a>(pub &'a [MethodIr]);
+
+impl CallResolver for ExactResolver<'_> {
+    fn resolve(&self, _: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
+        let found = self
+            .0
+            .iter()
+            .position(|m| m.class == method.class && m.name == method.name && m.descriptor == method.descriptor)?;
+        Some(vec![found])
+    }
+}
+
 /// Compiles methods into an abstract program.
 pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostModel) -> AbstractProgram {
     let mut program = AbstractProgram::default();
