@@ -35,18 +35,10 @@ pub struct ReportArgs {
     pub source_root: Option<PathBuf>,
 }
 
-/// Every cost model, in the order `--help` lists them.
-const COST_MODELS: [CostModel; 4] = [
-    CostModel::Instructions,
-    CostModel::Invocations,
-    CostModel::Allocations,
-    CostModel::Consume,
-];
-
 /// Parses `--cost-model` once, by the models' names: another name is a usage error (exit code 2)
 /// that lists them.
 fn cost_model_parser() -> impl TypedValueParser<Value = CostModel> {
-    PossibleValuesParser::new(COST_MODELS.map(CostModel::name))
+    PossibleValuesParser::new(CostModel::ALL.map(CostModel::name))
         .try_map(|name| CostModel::from_name(&name).ok_or_else(|| format!("unknown cost model `{name}`")))
 }
 
