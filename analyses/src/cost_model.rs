@@ -5,9 +5,10 @@
 //! solver asks [`CostModel::counts_bytecodes`] how to price marker calls; the validation VM counts
 //! every model at once and `gpu-validate`'s `check::metric` picks the counter of a model.
 //!
-//! Invariant: **every statement kind's cost is written out for every model** (the matches below
-//! list every `StmtKind` variant, without a wildcard), so adding a statement kind or a model does
-//! not compile until its cost is decided; a forgotten case can never cost 0 silently.
+//! Invariant: **every statement kind's cost is written out for every model**: `classify` sorts
+//! every `StmtKind` variant into what the models can count, and each model's charge matches every
+//! class, all without a wildcard, so adding a statement kind or a model does not compile until its
+//! cost is decided; a forgotten case can never cost 0 silently.
 
 use crate::ir::{MethodRef, Operand, StmtKind};
 
@@ -129,10 +130,32 @@ impl CostModel {
     }
 }
 
-/// One per call instruction.
-fn invocations(kind: &StmtKind) -> Charge<'_> {
+/// What the cost models can count in a statement: its class. Every `StmtKind` variant is
+/// classified here, without a wildcard, so a new statement kind does not compile until its class
+/// (and so its cost under every model) is decided.
+enum Counted<'a> {
+    /// A method call (`invoke*`).
+    Invoke { method: &'a MethodRef, args: &'a [Operand] },
+    /// A dynamically linked call (`invokedynamic`).
+    InvokeDynamic,
+    /// A new object.
+    Object,
+    /// A new array of `length` elements.
+    Array { length: &'a Operand },
+    /// A new multi-dimensional array.
+    MultiArray { lengths: &'a [Operand] },
+    /// Nothing any model counts (moves, arithmetic, field and array accesses, calls of the
+    /// method's own procedures, checks, monitors, `throw`).
+    Nothing,
+}
+
+fn classify(kind: &StmtKind) -> Counted<'_> {
     match kind {
-        StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } => Charge::constant(1),
+        StmtKind::Invoke { method, args, .. } => Counted::Invoke { method, args },
+        StmtKind::InvokeDynamic { .. } => Counted::InvokeDynamic,
+        StmtKind::New { .. } => Counted::Object,
+        StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => Counted::Array { length },
+        StmtKind::NewMultiArray { lengths, .. } => Counted::MultiArray { lengths },
         StmtKind::Assign { .. }
         | StmtKind::Binary { .. }
         | StmtKind::Unary { .. }
@@ -143,52 +166,38 @@ fn invocations(kind: &StmtKind) -> Charge<'_> {
         | StmtKind::ArrayLoad { .. }
         | StmtKind::ArrayStore { .. }
         | StmtKind::ArrayLength { .. }
-        | StmtKind::New { .. }
-        | StmtKind::NewArray { .. }
-        | StmtKind::NewRefArray { .. }
-        | StmtKind::NewMultiArray { .. }
         | StmtKind::LoadConst { .. }
         | StmtKind::Call { .. }
         | StmtKind::CheckCast { .. }
         | StmtKind::InstanceOf { .. }
         | StmtKind::MonitorEnter { .. }
         | StmtKind::MonitorExit { .. }
-        | StmtKind::Throw { .. } => Charge::default(),
+        | StmtKind::Throw { .. } => Counted::Nothing,
+    }
+}
+
+/// One per call instruction.
+fn invocations(kind: &StmtKind) -> Charge<'_> {
+    match classify(kind) {
+        Counted::Invoke { .. } | Counted::InvokeDynamic => Charge::constant(1),
+        Counted::Object | Counted::Array { .. } | Counted::MultiArray { .. } | Counted::Nothing => Charge::default(),
     }
 }
 
 /// One per object, one plus the length per array. A statement that throws allocated nothing,
 /// except `multianewarray`, which may have allocated the levels above a negative length.
 fn allocations(kind: &StmtKind, throws: bool) -> Charge<'_> {
-    match kind {
-        StmtKind::NewMultiArray { lengths, .. } => multi_array(lengths),
+    match classify(kind) {
+        Counted::MultiArray { lengths } => multi_array(lengths),
         _ if throws => Charge::default(),
-        StmtKind::New { .. } => Charge::constant(1),
-        StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => Charge::plus_size(1, length),
+        Counted::Object => Charge::constant(1),
+        Counted::Array { length } => Charge::plus_size(1, length),
         // A copy of the array: one array of the receiver's length.
-        StmtKind::Invoke { method, args, .. } if is_array_clone(method) => match args.first() {
+        Counted::Invoke { method, args } if is_array_clone(method) => match args.first() {
             Some(receiver) => Charge::plus_size(1, receiver),
             None => Charge::constant(1),
         },
-        StmtKind::Invoke { .. }
-        | StmtKind::InvokeDynamic { .. }
-        | StmtKind::Assign { .. }
-        | StmtKind::Binary { .. }
-        | StmtKind::Unary { .. }
-        | StmtKind::GetField { .. }
-        | StmtKind::PutField { .. }
-        | StmtKind::GetStatic { .. }
-        | StmtKind::PutStatic { .. }
-        | StmtKind::ArrayLoad { .. }
-        | StmtKind::ArrayStore { .. }
-        | StmtKind::ArrayLength { .. }
-        | StmtKind::LoadConst { .. }
-        | StmtKind::Call { .. }
-        | StmtKind::CheckCast { .. }
-        | StmtKind::InstanceOf { .. }
-        | StmtKind::MonitorEnter { .. }
-        | StmtKind::MonitorExit { .. }
-        | StmtKind::Throw { .. } => Charge::default(),
+        Counted::Invoke { .. } | Counted::InvokeDynamic | Counted::Nothing => Charge::default(),
     }
 }
 
@@ -213,35 +222,18 @@ fn multi_array(lengths: &[Operand]) -> Charge<'_> {
 
 /// The units of each `Resource.consume` call.
 fn consume(kind: &StmtKind) -> Charge<'_> {
-    match kind {
-        StmtKind::Invoke { method, args, .. } if is_consume(method) => match args.first() {
+    match classify(kind) {
+        Counted::Invoke { method, args } if is_consume(method) => match args.first() {
             None if method.descriptor == "()V" => Charge::constant(1),
             Some(amount) => Charge::plus_size(0, amount),
             None => Charge::default(),
         },
-        StmtKind::Invoke { .. }
-        | StmtKind::InvokeDynamic { .. }
-        | StmtKind::Assign { .. }
-        | StmtKind::Binary { .. }
-        | StmtKind::Unary { .. }
-        | StmtKind::GetField { .. }
-        | StmtKind::PutField { .. }
-        | StmtKind::GetStatic { .. }
-        | StmtKind::PutStatic { .. }
-        | StmtKind::ArrayLoad { .. }
-        | StmtKind::ArrayStore { .. }
-        | StmtKind::ArrayLength { .. }
-        | StmtKind::New { .. }
-        | StmtKind::NewArray { .. }
-        | StmtKind::NewRefArray { .. }
-        | StmtKind::NewMultiArray { .. }
-        | StmtKind::LoadConst { .. }
-        | StmtKind::Call { .. }
-        | StmtKind::CheckCast { .. }
-        | StmtKind::InstanceOf { .. }
-        | StmtKind::MonitorEnter { .. }
-        | StmtKind::MonitorExit { .. }
-        | StmtKind::Throw { .. } => Charge::default(),
+        Counted::Invoke { .. }
+        | Counted::InvokeDynamic
+        | Counted::Object
+        | Counted::Array { .. }
+        | Counted::MultiArray { .. }
+        | Counted::Nothing => Charge::default(),
     }
 }
 
