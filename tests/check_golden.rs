@@ -3,12 +3,8 @@
 //! `X.diagnostics`; `UPDATE_EXPECT=1` rewrites them), the verdict every annotated method must
 //! get, the paper's `IntList.concat` results, and the command line's exit codes.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
+use crate::analyze_support as support;
+use crate::check_support;
 use jresa::check::{check, CheckReport, MethodCheck};
 use jresa::classfile::ClassPath;
 use jresa::report;

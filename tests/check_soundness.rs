@@ -4,12 +4,8 @@
 //! the class path; the units each call consumes must be at most the precondition's bound at the
 //! sizes of its arguments.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
+use crate::analyze_support as support;
+use crate::check_support;
 use jresa::check::check;
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::lift::lift_method;

@@ -5,11 +5,8 @@
 //! violation is a soundness bug of the analysis (the failing variant then becomes a regression
 //! fixture in `tests/data/validate/`).
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/validate/lejit.rs"]
-mod lejit;
-
+use crate::analyze_support;
+use crate::lejit;
 use jresa::analyze::{analyze_with, AnalyzeOptions};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::validate::{validate, ValidateOptions, ValidationStatus};

@@ -1,6 +1,7 @@
 //! Shared by `tests/analyze_expectations.rs`, `tests/analyze_soundness.rs` and the report tests
-//! (included with `#[path]`): compiling the fixtures of this directory with `javac -g`, analysing
-//! them, reading their `// expect:` lines, and comparing output with golden files.
+//! (the module `analyze_support` of `tests/suite.rs`): compiling the fixtures of this directory
+//! with `javac -g`, analysing them, reading their `// expect:` lines, and comparing output with
+//! golden files.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,5 @@
-//! Shared by the VM tests (`tests/vm_golden.rs`, `tests/vm_fidelity.rs`, `tests/vm_counts.rs`,
-//! included with `#[path]` next to `tests/data/analyze/support.rs`): compiling fixtures, the class
+//! Shared by the VM tests (`tests/vm_golden.rs`, `tests/vm_fidelity.rs`, `tests/vm_counts.rs`; the
+//! module `vm_support` of `tests/suite.rs`, beside `analyze_support`): compiling fixtures, the class
 //! source over them and the JDK, reading `// inputs:` comments, parsing instance text, and running
 //! the Java harness that executes the same instances on the real JVM.
 
