@@ -312,7 +312,7 @@ fn the_specs_subcommand_writes_sources_that_compile() {
         "import jresa.spec.*;\nclass Use { @Requires(\"{ | | 1 }\") static void f() { Resource.consume(); } }\n",
     )
     .expect("write Use.java");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .arg("-cp")
         .arg(out.join("jresa-spec.jar"))
         .arg("-d")

@@ -27,7 +27,7 @@ fn consumption_never_exceeds_the_verified_bound() {
     let classpath = ClassPath::default_jdk().ok();
     let runtime = support::scratch("check-soundness", "runtime");
     let runtime_sources = check_support::data_dir().join("runtime");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .arg("-d")
         .arg(&runtime)
         .arg(runtime_sources.join("CheckDriver.java"))

@@ -48,6 +48,14 @@ mod vm_counts;
 mod vm_fidelity;
 mod vm_golden;
 
+/// `javac`, with its JVM set up for a short run: the first JIT tier only and the serial collector.
+/// The classes it writes are the same; compiling a small file takes about a third less CPU time.
+pub fn javac() -> std::process::Command {
+    let mut command = std::process::Command::new("javac");
+    command.args(["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"]);
+    command
+}
+
 /// The modules declared above after the helpers, which must be exactly the `.rs` files of `tests/`
 /// but this one.
 const MODULES: &str = include_str!("suite.rs");

@@ -15,7 +15,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::SeedableRng;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 /// The seed of the variants in the suite (`JRESA_FUZZ_SEED` overrides it, to explore others).
@@ -39,7 +38,7 @@ fn compile_surviving(dir: &Path, mut sources: Vec<PathBuf>) -> Vec<PathBuf> {
         if sources.is_empty() {
             break;
         }
-        let output = Command::new("javac")
+        let output = crate::javac()
             .args(["-g", "-nowarn", "-encoding", "UTF-8", "-d"])
             .arg(dir)
             .args(&sources)

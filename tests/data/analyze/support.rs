@@ -9,7 +9,6 @@ use jresa::analyze::{analyze, AnalysisReport, MethodReport};
 use jresa::classfile::{read_inputs, ClassFile, ClassPath};
 use jresa_analyses::bounds::CostModel;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// `tests/data/analyze`.
 pub fn data_dir() -> PathBuf {
@@ -47,7 +46,7 @@ pub fn scratch(test: &str, name: &str) -> PathBuf {
 
 /// Compiles `sources` with `javac -g` into `out` (with `out` on the class path).
 pub fn javac(sources: &[PathBuf], out: &Path) {
-    let output = Command::new("javac")
+    let output = crate::javac()
         .args(["-g", "-encoding", "UTF-8", "-cp"])
         .arg(out)
         .arg("-d")

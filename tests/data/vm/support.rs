@@ -317,7 +317,7 @@ impl Parser<'_> {
 /// Compiles the Java harness into `out` (next to the classes it will run).
 pub fn compile_harness(out: &Path) {
     let source = data_dir().join("harness/VmHarness.java");
-    let output = Command::new("javac")
+    let output = crate::javac()
         .args(["-nowarn", "-XDignore.symbol.file", "-encoding", "UTF-8", "-d"])
         .arg(out)
         .arg(&source)
