@@ -8,9 +8,7 @@
 //! Also golden reports: the text and JSON reports of each fixture must equal
 //! `tests/data/analyze/<File>.txt` and `<File>.json` (`UPDATE_EXPECT=1` rewrites them).
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
+use crate::analyze_support as support;
 use jresa::analyze::{AnalysisReport, MethodReport};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

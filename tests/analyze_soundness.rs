@@ -11,9 +11,7 @@
 //! `overrides`): this test checks that bounds are upper bounds where the method terminates;
 //! `analyze_expectations.rs` checks that methods which may not terminate get no bound.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
+use crate::analyze_support as support;
 use jresa::analyze::MethodReport;
 use jresa::profile::{run_profiled, Cct, CctNode, ProfileRequest};
 use jresa_analyses::bounds::expr::Linear;

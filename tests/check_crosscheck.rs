@@ -8,12 +8,7 @@
 //! agree, or the amortised one is tighter), except for the discrepancies listed in `KNOWN`, which
 //! are asserted as they are.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
+use crate::check_support;
 use jresa::analyze::analyze;
 use jresa::check::check;
 use jresa::classfile::ClassPath;

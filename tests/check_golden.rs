@@ -3,12 +3,8 @@
 //! `X.diagnostics`; `UPDATE_EXPECT=1` rewrites them), the verdict every annotated method must
 //! get, the paper's `IntList.concat` results, and the command line's exit codes.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
+use crate::analyze_support as support;
+use crate::check_support;
 use jresa::check::{check, CheckReport, MethodCheck};
 use jresa::classfile::ClassPath;
 use jresa::report;
@@ -316,7 +312,7 @@ fn the_specs_subcommand_writes_sources_that_compile() {
         "import jresa.spec.*;\nclass Use { @Requires(\"{ | | 1 }\") static void f() { Resource.consume(); } }\n",
     )
     .expect("write Use.java");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .arg("-cp")
         .arg(out.join("jresa-spec.jar"))
         .arg("-d")

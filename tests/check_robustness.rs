@@ -3,9 +3,7 @@
 //! loops, library calls) is checked under a generic specification, and each must come out with
 //! a verdict (most fail: the specification is not meant to hold).
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
+use crate::analyze_support as support;
 use jresa::check::check_with_default;
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::spec::parse_assertions;

@@ -4,12 +4,8 @@
 //! the class path; the units each call consumes must be at most the precondition's bound at the
 //! sizes of its arguments.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
+use crate::analyze_support as support;
+use crate::check_support;
 use jresa::check::check;
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::lift::lift_method;
@@ -31,7 +27,7 @@ fn consumption_never_exceeds_the_verified_bound() {
     let classpath = ClassPath::default_jdk().ok();
     let runtime = support::scratch("check-soundness", "runtime");
     let runtime_sources = check_support::data_dir().join("runtime");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .arg("-d")
         .arg(&runtime)
         .arg(runtime_sources.join("CheckDriver.java"))

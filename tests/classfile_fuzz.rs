@@ -1,9 +1,7 @@
 //! Robustness tests: mutated classfiles through `parse_class`, and truncated, garbled and
 //! oversized archives through `read_inputs`. Every call must return (Ok or Err) without panicking.
 
-#[path = "data/classfile/support.rs"]
-mod support;
-
+use crate::classfile_support as support;
 use std::io::{Cursor, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -1,7 +1,7 @@
 //! Timing check for reading and decoding all of `java.base.jmod`.
 //!
 //! Run it in release mode to see the figure that matters:
-//! `cargo test --release -p jresa --test classfile_perf -- --nocapture`.
+//! `cargo test --release --test suite classfile_perf -- --nocapture`.
 //! The two-second budget is only enforced in optimized builds, as the best of three runs.
 
 use std::path::PathBuf;

@@ -1,9 +1,7 @@
 //! Tests of the classfile front end against classes compiled by `javac -g` at test time, classes
 //! assembled by hand, jars, directories and the JDK's `java.base.jmod`.
 
-#[path = "data/classfile/support.rs"]
-mod support;
-
+use crate::classfile_support as support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

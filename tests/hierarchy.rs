@@ -5,7 +5,6 @@ use jresa::program::build_hierarchy;
 use jresa_analyses::hierarchy::{Hierarchy, Target};
 use jresa_analyses::ir::{CallKind, MethodRef};
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
 fn hierarchy() -> &'static Hierarchy {
@@ -13,7 +12,7 @@ fn hierarchy() -> &'static Hierarchy {
     HIERARCHY.get_or_init(|| {
         let out = std::env::temp_dir().join(format!("jresa-hierarchy-{}", std::process::id()));
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lift/Objects.java");
-        let status = Command::new("javac")
+        let status = crate::javac()
             .args(["-g", "-d"])
             .arg(&out)
             .arg(source)

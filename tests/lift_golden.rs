@@ -6,7 +6,6 @@ use jresa::classfile::{read_inputs, ClassFile};
 use jresa::lift::lift_method;
 use jresa_analyses::ir::{parse_program, print_program, verify_method, Program};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lift")
@@ -22,7 +21,7 @@ fn compile(source: &Path) -> Vec<ClassFile> {
     let out = std::env::temp_dir().join(format!("jresa-lift-golden-{}-{call}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .args(["-g", "-encoding", "UTF-8", "-d"])
         .arg(&out)
         .arg(source)

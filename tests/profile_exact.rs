@@ -29,7 +29,7 @@ fn classes() -> &'static Path {
     CLASSES.get_or_init(|| {
         let out = scratch("classes");
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/profile/Exact.java");
-        let status = Command::new("javac")
+        let status = crate::javac()
             .args(["-g", "-encoding", "UTF-8", "-d"])
             .arg(&out)
             .arg(&source)
@@ -429,7 +429,7 @@ fn methods_too_large_to_instrument_fully_degrade_without_losing_exactness() {
         body("huge", 4000)
     );
     std::fs::write(dir.join("Large.java"), source).expect("write Large.java");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .arg("-d")
         .arg(&dir)
         .arg(dir.join("Large.java"))
@@ -470,7 +470,7 @@ fn counts_do_not_depend_on_the_jit() {
     // there, and the whole extent must count the same with tiered compilation.
     let dir = scratch("strings");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/profile/Strings.java");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .args(["-g", "-d"])
         .arg(&dir)
         .arg(&source)

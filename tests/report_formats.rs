@@ -4,11 +4,8 @@
 //! 2.1.0 schema. Also the exit codes and diagnostics of `ci`: passing and failing runs, each
 //! `--fail-on` level, `--method`, and unusable baselines.
 
-#[path = "data/report/support.rs"]
-mod report_support;
-#[path = "data/analyze/support.rs"]
-mod support;
-
+use crate::analyze_support as support;
+use crate::report_support;
 use report_support::{jresa, validate_sarif, Output};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -9,7 +9,6 @@ use jresa::report::schedule::code_text;
 use jresa_analyses::ir::{verify_method, MethodIr};
 use jresa_analyses::treegraph::{schedule_method, MethodSchedule, ScheduleLimits, ScheduleStats};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +20,7 @@ fn compile(source: &Path) -> Vec<ClassFile> {
     let out = std::env::temp_dir().join(format!("jresa-treegraph-golden-{}-{stem}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("temp dir");
-    let status = Command::new("javac")
+    let status = crate::javac()
         .args(["-g", "-encoding", "UTF-8", "-d"])
         .arg(&out)
         .arg(source)

@@ -5,11 +5,8 @@
 //! violation is a soundness bug of the analysis (the failing variant then becomes a regression
 //! fixture in `tests/data/validate/`).
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/validate/lejit.rs"]
-mod lejit;
-
+use crate::analyze_support;
+use crate::lejit;
 use jresa::analyze::{analyze_with, AnalyzeOptions};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::validate::{validate, ValidateOptions, ValidationStatus};
@@ -18,7 +15,6 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::SeedableRng;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 /// The seed of the variants in the suite (`JRESA_FUZZ_SEED` overrides it, to explore others).
@@ -42,7 +38,7 @@ fn compile_surviving(dir: &Path, mut sources: Vec<PathBuf>) -> Vec<PathBuf> {
         if sources.is_empty() {
             break;
         }
-        let output = Command::new("javac")
+        let output = crate::javac()
             .args(["-g", "-nowarn", "-encoding", "UTF-8", "-d"])
             .arg(dir)
             .args(&sources)

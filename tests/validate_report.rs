@@ -4,11 +4,8 @@
 //! backends, plots, SARIF and Markdown; and, through the library, a deliberately wrong bound that
 //! must be caught as a violation and replayed from its instance number.
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/report/support.rs"]
-mod report_support;
-
+use crate::analyze_support;
+use crate::report_support;
 use jresa::analyze::analyze;
 use jresa::classfile::ClassPath;
 use jresa::validate::{validate_bounds, BoundToCheck, ValidateOptions, ValidationStatus};

@@ -3,15 +3,9 @@
 //! reports of `tests/data/validate/Preconditions.java`), the bounds of `jresa check` confirmed by
 //! execution on the check fixtures, and a scaled-down potential caught as a violation.
 
-#[path = "data/analyze/support.rs"]
-mod support;
-
-#[path = "data/check/support.rs"]
-mod check_support;
-
-#[path = "data/report/support.rs"]
-mod report_support;
-
+use crate::analyze_support as support;
+use crate::check_support;
+use crate::report_support;
 use jresa::check::check;
 use jresa::classfile::ClassPath;
 use jresa::spec::parse_assertions;

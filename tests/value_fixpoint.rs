@@ -12,7 +12,6 @@ use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
 use jresa_analyses::value::program::Origin;
 use jresa_analyses::value::program::Width;
 use std::path::Path;
-use std::process::Command;
 
 struct NoCalls;
 
@@ -25,7 +24,7 @@ impl CallResolver for NoCalls {
 fn lift(method: &str) -> MethodIr {
     let out = std::env::temp_dir().join(format!("jresa-value-{}-{method}", std::process::id()));
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value/Paper.java");
-    assert!(Command::new("javac")
+    assert!(crate::javac()
         .args(["-g", "-d"])
         .arg(&out)
         .arg(source)
@@ -90,7 +89,7 @@ fn the_log_loop_gets_the_papers_invariants() {
 fn bound_of(method: &str) -> (String, String) {
     let out = std::env::temp_dir().join(format!("jresa-value-bound-{}-{method}", std::process::id()));
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value/Paper.java");
-    assert!(Command::new("javac")
+    assert!(crate::javac()
         .args(["-g", "-d"])
         .arg(&out)
         .arg(source)

@@ -8,11 +8,8 @@
 //! Inputs avoid hashing string literals: the JVM caches a literal's hash across calls, the VM's
 //! instances start fresh.
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/vm/support.rs"]
-mod vm_support;
-
+use crate::analyze_support;
+use crate::vm_support;
 use jresa::profile::{run_profiled, Cct, CctNode, ProfileRequest};
 use jresa_gpu_validate::{CallingContextTree, CpuBackend, Package, RunConfig, Value};
 use std::collections::BTreeMap;

@@ -8,11 +8,8 @@
 //! Instances the VM ends with a refusal or a resource limit (its bytecode budget, heap, stack) are
 //! not compared, only counted: the JVM would not end them comparably (or at all).
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/vm/support.rs"]
-mod vm_support;
-
+use crate::analyze_support;
+use crate::vm_support;
 use jresa::report::vm::{ending_text, value_text};
 use jresa_gpu_validate::{CpuBackend, Ending, Limits, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;

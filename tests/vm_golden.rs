@@ -3,11 +3,8 @@
 //! must equal `tests/data/vm/X.expected` (`UPDATE_EXPECT=1` rewrites them). The fidelity test
 //! checks the same outcomes against the real JVM; this one pins the counters and the refusals.
 
-#[path = "data/analyze/support.rs"]
-mod analyze_support;
-#[path = "data/vm/support.rs"]
-mod vm_support;
-
+use crate::analyze_support;
+use crate::vm_support;
 use jresa::report::vm::{ending_text, metrics_text, value_text};
 use jresa_gpu_validate::{CpuBackend, Package, RunConfig};
 use std::fmt::Write as _;

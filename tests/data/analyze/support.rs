@@ -1,6 +1,7 @@
 //! Shared by `tests/analyze_expectations.rs`, `tests/analyze_soundness.rs` and the report tests
-//! (included with `#[path]`): compiling the fixtures of this directory with `javac -g`, analysing
-//! them, reading their `// expect:` lines, and comparing output with golden files.
+//! (the module `analyze_support` of `tests/suite.rs`): compiling the fixtures of this directory
+//! with `javac -g`, analysing them, reading their `// expect:` lines, and comparing output with
+//! golden files.
 
 #![allow(dead_code)]
 
@@ -8,7 +9,6 @@ use jresa::analyze::{analyze, AnalysisReport, MethodReport};
 use jresa::classfile::{read_inputs, ClassFile, ClassPath};
 use jresa_analyses::cost_model::CostModel;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// `tests/data/analyze`.
 pub fn data_dir() -> PathBuf {
@@ -46,7 +46,7 @@ pub fn scratch(test: &str, name: &str) -> PathBuf {
 
 /// Compiles `sources` with `javac -g` into `out` (with `out` on the class path).
 pub fn javac(sources: &[PathBuf], out: &Path) {
-    let output = Command::new("javac")
+    let output = crate::javac()
         .args(["-g", "-encoding", "UTF-8", "-cp"])
         .arg(out)
         .arg("-d")

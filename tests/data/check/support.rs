@@ -1,10 +1,10 @@
-//! Shared by `tests/check_golden.rs` and `tests/check_crosscheck.rs` (included with `#[path]`,
-//! next to `tests/data/analyze/support.rs` as `support`): compiling a fixture of this directory
+//! Shared by `tests/check_golden.rs` and `tests/check_crosscheck.rs` (the module `check_support`
+//! of `tests/suite.rs`, beside `analyze_support`): compiling a fixture of this directory
 //! against the `jresa.spec` sources.
 
 #![allow(dead_code)]
 
-use super::support;
+use crate::analyze_support as support;
 use jresa::classfile::{read_inputs, ClassFile};
 use std::path::{Path, PathBuf};
 

@@ -66,7 +66,12 @@ impl Drop for TempDir {
 
 /// Runs a JDK tool and panics with its output when it fails.
 pub fn run_tool(tool: &str, arguments: &[&str]) {
-    let output = Command::new(tool)
+    let mut command = if tool == "javac" {
+        crate::javac()
+    } else {
+        Command::new(tool)
+    };
+    let output = command
         .args(arguments)
         .output()
         .unwrap_or_else(|error| panic!("cannot run {tool}: {error}"));

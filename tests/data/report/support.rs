@@ -1,5 +1,5 @@
-//! Shared by the report tests (`tests/report_formats.rs`, `tests/validate_report.rs`, included with
-//! `#[path]`): running the `jresa` binary and checking SARIF logs against the 2.1.0 schema.
+//! Shared by the report tests (`tests/report_formats.rs`, `tests/validate_report.rs`; the module
+//! `report_support` of `tests/suite.rs`): running the `jresa` binary and checking SARIF logs against the 2.1.0 schema.
 
 #![allow(dead_code)]
 

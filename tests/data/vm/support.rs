@@ -1,5 +1,5 @@
-//! Shared by the VM tests (`tests/vm_golden.rs`, `tests/vm_fidelity.rs`, `tests/vm_counts.rs`,
-//! included with `#[path]` next to `tests/data/analyze/support.rs`): compiling fixtures, the class
+//! Shared by the VM tests (`tests/vm_golden.rs`, `tests/vm_fidelity.rs`, `tests/vm_counts.rs`; the
+//! module `vm_support` of `tests/suite.rs`, beside `analyze_support`): compiling fixtures, the class
 //! source over them and the JDK, reading `// inputs:` comments, parsing instance text, and running
 //! the Java harness that executes the same instances on the real JVM.
 
@@ -317,7 +317,7 @@ impl Parser<'_> {
 /// Compiles the Java harness into `out` (next to the classes it will run).
 pub fn compile_harness(out: &Path) {
     let source = data_dir().join("harness/VmHarness.java");
-    let output = Command::new("javac")
+    let output = crate::javac()
         .args(["-nowarn", "-XDignore.symbol.file", "-encoding", "UTF-8", "-d"])
         .arg(out)
         .arg(&source)
