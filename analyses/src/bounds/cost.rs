@@ -576,7 +576,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         mapped.ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
     }
 
-    /// Solves a cycle with a single head; other shapes are unknown.
+    /// Solves a cycle with a head: a procedure on every cycle of the component, preferably one
+    /// entered from outside it. The heads are solved on their own, then the other procedures of
+    /// the component, which no longer form a cycle, callees first. A component no single
+    /// procedure cuts is unknown.
     fn cycle(&mut self, component: &[AbsProcId]) {
         // A head is entered from outside the cycle (or is an analysis entry) and lies on every cycle.
         let entered = |p: AbsProcId| -> bool {
@@ -594,17 +597,27 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             outside || !any || self.program.procs[p].is_method_entry
         };
-        let mut heads: Vec<AbsProcId> = component
+        let cuts: Vec<AbsProcId> = component
             .iter()
             .copied()
-            .filter(|p| entered(*p) && self.is_head(*p, component))
+            .filter(|p| self.is_head(*p, component))
             .collect();
+        let mut heads: Vec<AbsProcId> = cuts.iter().copied().filter(|p| entered(*p)).collect();
         // A method's own procedure is a better head than the dispatch of a call to it.
         if heads.len() > 1 {
             heads.retain(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
         }
         if heads.iter().any(|p| self.program.procs[*p].is_method_entry) {
             heads.retain(|p| self.program.procs[*p].is_method_entry);
+        }
+        if heads.is_empty() {
+            // Entered at several procedures, none on every cycle: one that is, entered from
+            // inside only, is the head; the entries reach it without a cycle.
+            let inner = cuts
+                .iter()
+                .copied()
+                .find(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
+            heads.extend(inner.or(cuts.first().copied()));
         }
         if heads.is_empty() {
             let reason = format!("a cycle with no single entry (through {})", self.names(component));
@@ -629,7 +642,34 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         for (head, bound) in solved {
             self.bounds[head] = bound;
         }
-        self.dispatches_into(component);
+        self.around_heads(component, &heads);
+    }
+
+    /// The procedures of a component other than its solved heads, which form no cycle: each
+    /// costs what its rules do, callees first.
+    fn around_heads(&mut self, component: &[AbsProcId], heads: &[AbsProcId]) {
+        let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
+        for &p in component.iter().filter(|p| !heads.contains(p)) {
+            graph.add_node(p);
+            for rule in &self.program.procs[p].rules {
+                for item in &rule.items {
+                    if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                        if component.contains(callee) && !heads.contains(callee) {
+                            graph.add_edge(p, *callee, ());
+                        }
+                    }
+                }
+            }
+        }
+        let Ok(order) = petgraph::algo::toposort(&graph, None) else {
+            return;
+        };
+        for &p in order.iter().rev() {
+            let bound = self.acyclic(p);
+            if matches!(bound, Bound::Bounded(_)) {
+                self.bounds[p] = bound;
+            }
+        }
     }
 
     /// Whether `p` is a dispatch whose every rule only calls `head` with its own inputs, so that a
@@ -672,34 +712,6 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             text.push_str(&format!(" and {more} more"));
         }
         text
-    }
-
-    /// Dispatch procedures of a solved cycle cost the most of their targets (whose inputs are the
-    /// dispatch's own).
-    fn dispatches_into(&mut self, component: &[AbsProcId]) {
-        for &p in component {
-            if !matches!(self.program.procs[p].origin, Origin::Dispatch(_)) {
-                continue;
-            }
-            let mut targets = Vec::new();
-            for rule in &self.program.procs[p].rules {
-                for item in &rule.items {
-                    if let Item::Call { callee, .. } = item {
-                        targets.push(self.bounds[*callee].clone());
-                    }
-                }
-            }
-            let bounded: Option<Vec<CostExpr>> = targets
-                .into_iter()
-                .map(|b| match b {
-                    Bound::Bounded(e) => Some(e),
-                    Bound::Unknown(_) => None,
-                })
-                .collect();
-            if let Some(all) = bounded {
-                self.bounds[p] = Bound::Bounded(CostExpr::max(all));
-            }
-        }
     }
 
     /// Whether every cycle of the component passes through `head` (removing it leaves no cycle).

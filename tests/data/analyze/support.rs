@@ -110,7 +110,7 @@ impl std::fmt::Display for Expected {
 /// One `// expect:` line and the method declared after it.
 #[derive(Clone, Debug)]
 pub struct Expectation {
-    /// The class (the fixture's stem).
+    /// The class: the fixture's stem, or `Stem$Nested` for a method of a nested class.
     pub class: String,
     /// The method's JVM name (`<init>` for a constructor).
     pub method: String,
@@ -119,16 +119,52 @@ pub struct Expectation {
     pub expected: Expected,
 }
 
+/// The classes a fixture's lines are in: the fixture's class, and for the lines of a nested class
+/// (`class Name ... {` inside it, up to its closing brace) `Stem$Name`. Braces are counted per line
+/// (fixtures put none in strings or comments).
+fn enclosing_classes(stem: &str, text: &str) -> Vec<String> {
+    let mut open: Vec<(String, i64)> = Vec::new();
+    let mut depth: i64 = 0;
+    let mut out = Vec::new();
+    for raw in text.lines() {
+        let line = raw.trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let declared = words
+            .iter()
+            .position(|w| *w == "class" || *w == "interface")
+            .and_then(|k| words.get(k + 1))
+            .filter(|_| line.ends_with('{') && !line.starts_with("//") && !line.starts_with('*'));
+        if let Some(name) = declared {
+            let name = name.trim_end_matches('{');
+            let full = match open.last() {
+                Some((outer, _)) => format!("{outer}${name}"),
+                None if name == stem => stem.to_owned(),
+                None => name.to_owned(),
+            };
+            open.push((full, depth));
+        }
+        out.push(open.last().map_or_else(|| stem.to_owned(), |(c, _)| c.clone()));
+        depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+        while open.last().is_some_and(|(_, d)| depth <= *d) {
+            open.pop();
+        }
+    }
+    out
+}
+
 /// Reads the `// expect: ...` lines of a fixture. Each must be followed, after blank lines,
 /// comments and annotations only, by a method or constructor declaration, whose name is the
-/// identifier before its first `(`. Panics on a malformed file.
+/// identifier before its first `(`; methods of nested classes belong to `Stem$Nested`. Panics on a
+/// malformed file.
 pub fn expectations(source: &Path) -> Vec<Expectation> {
-    let class = stem(source);
+    let stem = stem(source);
     let text = std::fs::read_to_string(source).expect("read the fixture");
+    let classes = enclosing_classes(&stem, &text);
     let mut out = Vec::new();
     let mut pending: Option<(usize, Expected)> = None;
     for (k, raw) in text.lines().enumerate() {
         let line = raw.trim();
+        let class = classes[k].clone();
         let here = format!("{}:{}", source.display(), k + 1);
         if let Some(rest) = line.strip_prefix("// expect:") {
             assert!(pending.is_none(), "{here}: two `// expect:` lines for one method");
@@ -173,13 +209,14 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             !name.is_empty() && !line.starts_with("return") && line.ends_with('{'),
             "{here}: expected a method declaration after line {expect_line}"
         );
-        let method = if name == class { "<init>".to_owned() } else { name };
+        let simple = class.rsplit('$').next().unwrap_or(&class);
+        let method = if name == simple { "<init>".to_owned() } else { name };
         assert!(
-            !out.iter().any(|e: &Expectation| e.method == method),
+            !out.iter().any(|e: &Expectation| e.class == class && e.method == method),
             "{here}: `{method}` is declared twice; fixtures must not overload"
         );
         out.push(Expectation {
-            class: class.clone(),
+            class,
             method,
             line: expect_line,
             expected,
