@@ -610,7 +610,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         if heads.iter().any(|p| self.program.procs[*p].is_method_entry) {
             heads.retain(|p| self.program.procs[*p].is_method_entry);
         }
-        if heads.is_empty() {
+        let inner_head = heads.is_empty();
+        if inner_head {
             // Entered at several procedures, none on every cycle: one that is, entered from
             // inside only, is the head; the entries reach it without a cycle.
             let inner = cuts
@@ -642,12 +643,13 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         for (head, bound) in solved {
             self.bounds[head] = bound;
         }
-        self.around_heads(component, &heads);
+        self.around_heads(component, &heads, inner_head);
     }
 
     /// The procedures of a component other than its solved heads, which form no cycle: each
-    /// costs what its rules do, callees first.
-    fn around_heads(&mut self, component: &[AbsProcId], heads: &[AbsProcId]) {
+    /// costs what its rules do, callees first. Where that is unknown, the reason is the cost's
+    /// (naming what the head could not bound) when `explain`, else "inside a cycle".
+    fn around_heads(&mut self, component: &[AbsProcId], heads: &[AbsProcId], explain: bool) {
         let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
         for &p in component.iter().filter(|p| !heads.contains(p)) {
             graph.add_node(p);
@@ -666,7 +668,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         for &p in order.iter().rev() {
             let bound = self.acyclic(p);
-            if matches!(bound, Bound::Bounded(_)) {
+            if explain || matches!(bound, Bound::Bounded(_)) {
                 self.bounds[p] = bound;
             }
         }
