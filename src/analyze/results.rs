@@ -6,14 +6,48 @@ use super::report::{AnalysisStatus, LoopReport, MethodReport, ParameterRange, Re
 use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{Affine, Ranking};
-use jresa_analyses::ir::{MethodIr, Ty};
+use jresa_analyses::ir::{MethodIr, Ty, VarId};
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
 
+/// The source name of an IR variable: the IR makes names unique and keeps words of its grammar
+/// free by a `#k` suffix (a parameter `rule` is `rule#2` there).
+fn source_name(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, k)) if !base.is_empty() && !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// The display names of IR variables (a loop head's inputs): as in the source where no other of
+/// them has the same source name, `|name|` for references.
+fn variable_names(ir: &MethodIr, vars: &[VarId]) -> Vec<String> {
+    let sources: Vec<&str> = vars.iter().map(|v| source_name(&ir.var(*v).name)).collect();
+    vars.iter()
+        .zip(&sources)
+        .map(|(v, source)| {
+            let decl = ir.var(*v);
+            let name = if sources.iter().filter(|s| *s == source).count() == 1 {
+                source
+            } else {
+                decl.name.as_str()
+            };
+            if decl.ty == Ty::Ref {
+                format!("|{name}|")
+            } else {
+                name.to_owned()
+            }
+        })
+        .collect()
+}
+
 /// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
-/// `|name|` for references (whose size is a length or a path length).
+/// `|name|` for references (whose size is a length or a path length). A name the IR suffixed is
+/// shown as in the source unless another parameter has that name.
 fn parameter_names(ir: &MethodIr) -> Vec<String> {
     let entry = ir.proc(ir.entry);
+    let sources: Vec<&str> = entry.inputs.iter().map(|v| source_name(&ir.var(*v).name)).collect();
+    let unique = |name: &str| sources.iter().filter(|s| **s == name).count() == 1;
     let mut index = 0;
     entry
         .inputs
@@ -29,8 +63,11 @@ fn parameter_names(ir: &MethodIr) -> Vec<String> {
                     .name
                     .strip_prefix('l')
                     .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+                let source = source_name(&decl.name);
                 let name = if generated {
                     format!("p{index}")
+                } else if source != "this" && unique(source) {
+                    source.to_owned()
                 } else {
                     decl.name.clone()
                 };
@@ -133,18 +170,7 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
             continue;
         }
         let head = ir.proc(proc);
-        let head_names: Vec<String> = head
-            .inputs
-            .iter()
-            .map(|v| {
-                let decl = ir.var(*v);
-                if decl.ty == Ty::Ref {
-                    format!("|{}|", decl.name)
-                } else {
-                    decl.name.clone()
-                }
-            })
-            .collect();
+        let head_names = variable_names(ir, &head.inputs);
         let line = ir.line_of(head.pc);
         let ranking_function = info.ranking.as_ref().map(|r| match r {
             Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, &head_names),
