@@ -62,11 +62,14 @@ fn analyze_reports_match_their_golden_sarif_and_markdown() {
     let markdown = jresa(&dir, &["analyze", "after/Invoices.java", "--format", "markdown"]);
     assert_eq!(markdown.code, 0, "{}", markdown.stderr);
     failures.extend(support::check(&dir.join("analyze.md"), &markdown.stdout));
-    // A whole run ends with the summary line on stderr.
+    // A whole run ends with the summary line on stderr: the counts, the time, the share bounded
+    // and the throughput.
     assert!(
         markdown
             .stderr
-            .starts_with("11 methods: 9 bounded, 2 unbounded, 0 unknown in "),
+            .starts_with("11 methods: 9 bounded, 2 unbounded, 0 unknown in ")
+            && markdown.stderr.contains(" s (81.8% bounded, ")
+            && markdown.stderr.trim_end().ends_with(" methods/s)"),
         "{}",
         markdown.stderr
     );

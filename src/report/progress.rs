@@ -23,7 +23,8 @@ impl Progress {
             return Progress { bar: None };
         }
         let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-        let template = format!("{{spinner}} {doing} [{{bar:40}}] {{pos}}/{{len}} methods, {{elapsed}}");
+        let template =
+            format!("{{spinner}} {doing} [{{bar:40}}] {{pos}}/{{len}} methods, {{per_sec}}, {{elapsed}}, {{eta}} left");
         if let Ok(style) = ProgressStyle::with_template(&template) {
             bar.set_style(style.progress_chars("=> "));
         }
@@ -46,8 +47,8 @@ impl Progress {
     }
 }
 
-/// `12 methods: 9 bounded, 2 unbounded, 1 unknown in 1.3 s` (with `not analysed` when some
-/// methods could not be lifted).
+/// `12 methods: 9 bounded, 2 unbounded, 1 unknown in 1.3 s (75.0% bounded, 9.2 methods/s)` (with
+/// `not analysed` when some methods could not be lifted).
 pub fn run_summary_line(report: &AnalysisReport, elapsed: Duration) -> String {
     let count = |status: AnalysisStatus| report.methods.iter().filter(|m| m.status == status).count();
     let errors = count(AnalysisStatus::Error);
@@ -56,11 +57,17 @@ pub fn run_summary_line(report: &AnalysisReport, elapsed: Duration) -> String {
     } else {
         String::new()
     };
+    let methods = report.methods.len();
+    let bounded = count(AnalysisStatus::Bounded);
+    let share = if methods == 0 {
+        0.0
+    } else {
+        100.0 * bounded as f64 / methods as f64
+    };
+    let rate = methods as f64 / elapsed.as_secs_f64().max(1e-3);
     format!(
-        "{} method{}: {} bounded, {} unbounded, {} unknown{not_analysed} in {:.1} s\n",
-        report.methods.len(),
-        if report.methods.len() == 1 { "" } else { "s" },
-        count(AnalysisStatus::Bounded),
+        "{methods} method{}: {bounded} bounded, {} unbounded, {} unknown{not_analysed} in {:.1} s ({share:.1}% bounded, {rate:.1} methods/s)\n",
+        if methods == 1 { "" } else { "s" },
         count(AnalysisStatus::Unbounded),
         count(AnalysisStatus::Unknown),
         elapsed.as_secs_f64()
