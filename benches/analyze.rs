@@ -1,10 +1,14 @@
-//! Benchmark of the value analysis and bounds stages on a fixed input: the classes of
-//! `java.util.Arrays*` and `java.lang.Math` from the JDK's `java.base.jmod` (lifting, compilation,
-//! fixpoint and cost solving per class). Reports throughput in analysed methods per second.
+//! Benchmarks of the whole cost analysis (lifting, compilation, fixpoint and cost solving per
+//! class) on fixed inputs, in analysed methods per second:
+//! - `analyze/Math, Arrays, ArrayList, Integer`: four classes of the JDK's `java.base.jmod`;
+//! - `analyze-jar/commons-lang3`: every method of Debian's `/usr/share/java/commons-lang3.jar`
+//!   against the JDK, with the CLI's default budget of 10 s a method (about two minutes a run on
+//!   two cores: `cargo bench --bench analyze -- commons-lang3`).
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use jresa::analyze::analyze;
-use jresa::classfile::{find_java_base_jmod, ClassPath};
+use jresa::analyze::{analyze, analyze_with, AnalyzeOptions};
+use jresa::classfile::{find_java_base_jmod, read_inputs, ClassPath};
 use jresa_analyses::cost_model::CostModel;
+use std::path::PathBuf;
 use std::time::Duration;
 
 fn fixed_classes(c: &mut Criterion) {
@@ -47,5 +51,47 @@ fn fixed_classes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fixed_classes);
+/// The whole of commons-lang3 (skipped where the jar is not installed).
+fn commons_lang3(c: &mut Criterion) {
+    let jar = PathBuf::from("/usr/share/java/commons-lang3.jar");
+    let (Some(jmod), true) = (find_java_base_jmod(), jar.exists()) else {
+        eprintln!("no commons-lang3.jar or java.base.jmod: nothing to benchmark");
+        return;
+    };
+    let Ok(classpath) = ClassPath::from_paths(std::slice::from_ref(&jmod)) else {
+        return;
+    };
+    let classes = read_inputs(std::slice::from_ref(&jar)).classes;
+    let methods = classes
+        .iter()
+        .flat_map(|c| &c.methods)
+        .filter(|m| m.code.is_some())
+        .count();
+    let options = AnalyzeOptions {
+        method_budget: Some(Duration::from_secs(10)),
+        progress: None,
+    };
+    let mut group = c.benchmark_group("analyze-jar");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60))
+        .warm_up_time(Duration::from_secs(1));
+    group.throughput(Throughput::Elements(methods as u64));
+    group.bench_function("commons-lang3", |b| {
+        b.iter(|| {
+            analyze_with(
+                &classes,
+                Some(&classpath),
+                CostModel::Instructions,
+                &|_, _| true,
+                &options,
+            )
+            .methods
+            .len()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, fixed_classes, commons_lang3);
 criterion_main!(benches);
