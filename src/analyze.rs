@@ -150,6 +150,7 @@ fn analyze_class(
         model,
         options,
         lifted: &cache,
+        max_evaluations: jresa_analyses::value::limits::MAX_EVALUATIONS,
     };
     let class_methods = methods.len();
     let mut out = analyze_lifted(&context, &mut methods, &selected);
@@ -160,7 +161,7 @@ fn analyze_class(
 }
 
 /// Degrades per method: a method lost only because the value analysis of its whole class ran out
-/// of rule evaluations is analysed again (in parallel, each within `RETRY_BUDGET`) with just the
+/// of rule evaluations is analysed again (in parallel, each within `RETRY_EVALUATIONS`) with just the
 /// class's methods it calls; its report replaces the class's when it has a bound or was not lost
 /// to a budget again.
 fn retry_alone(
@@ -169,12 +170,8 @@ fn retry_alone(
     selected: &[Selected<'_>],
     out: &mut [MethodReport],
 ) {
-    let retry_options = AnalyzeOptions {
-        method_budget: context.options.method_budget.map(|b| b.min(RETRY_BUDGET)),
-        ..*context.options
-    };
     let retry_context = ClassContext {
-        options: &retry_options,
+        max_evaluations: RETRY_EVALUATIONS,
         ..*context
     };
     let lost: Vec<(usize, &Method, usize)> = out
@@ -211,9 +208,9 @@ fn retry_alone(
     }
 }
 
-/// The most wall-clock time a method analysed again alone (after its class ran out of rule
-/// evaluations) may take.
-const RETRY_BUDGET: Duration = Duration::from_millis(300);
+/// The rule evaluations a method analysed again alone (after its class ran out of them) may take:
+/// a budget that, unlike wall-clock time, gives the same result on every run.
+const RETRY_EVALUATIONS: usize = 3_000;
 
 /// A selected method of a class: its declaration, its index among the lifted methods (`None` when
 /// lifting failed) and the lifting error.
@@ -233,6 +230,8 @@ struct ClassContext<'a, 'l> {
     options: &'a AnalyzeOptions<'a>,
     /// Library methods lifted by the class's analyses so far.
     lifted: &'a LiftCache,
+    /// The rule evaluations each value-analysis fixpoint may take.
+    max_evaluations: usize,
 }
 
 /// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
@@ -475,7 +474,7 @@ fn analyze_lifted(
                 (entry, overflow::entry_condition(&rounds.widths[k], rounds.level[k]))
             })
             .collect();
-        let fixpoint = fixpoint::solve_until(&program, &entries, &|| clock.stop());
+        let fixpoint = fixpoint::solve_within(&program, &entries, context.max_evaluations, &|| clock.stop());
         let fixpoint_time = round_started.elapsed();
         let costs = if fixpoint.exhausted {
             None

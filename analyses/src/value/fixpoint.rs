@@ -107,7 +107,7 @@ pub fn dead_dimensions(rule: &AbstractRule, kept: usize, final_uses: &[Dimension
 
 /// Runs the fixpoint from the given entries (a procedure and its initial precondition).
 pub fn solve<D: NumericDomain>(program: &AbstractProgram, entries: &[(AbsProcId, D)]) -> Fixpoint<D> {
-    Solver::new(program).run(entries, &|| false)
+    Solver::new(program).run(entries, MAX_EVALUATIONS, &|| false)
 }
 
 /// Like `solve`, but gives up (with `exhausted` set, as when the evaluation budget runs out) as
@@ -118,7 +118,18 @@ pub fn solve_until<D: NumericDomain>(
     entries: &[(AbsProcId, D)],
     stop: &dyn Fn() -> bool,
 ) -> Fixpoint<D> {
-    Solver::new(program).run(entries, stop)
+    Solver::new(program).run(entries, MAX_EVALUATIONS, stop)
+}
+
+/// Like `solve_until`, with a budget of `max_evaluations` rule evaluations (at most
+/// `MAX_EVALUATIONS`) instead of `MAX_EVALUATIONS`: a deterministic budget, unlike wall-clock time.
+pub fn solve_within<D: NumericDomain>(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, D)],
+    max_evaluations: usize,
+    stop: &dyn Fn() -> bool,
+) -> Fixpoint<D> {
+    Solver::new(program).run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
 }
 
 struct Solver<'a, D> {
@@ -169,7 +180,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         }
     }
 
-    fn run(mut self, entries: &[(AbsProcId, D)], stop: &dyn Fn() -> bool) -> Fixpoint<D> {
+    fn run(mut self, entries: &[(AbsProcId, D)], max_evaluations: usize, stop: &dyn Fn() -> bool) -> Fixpoint<D> {
         for (p, condition) in entries {
             self.add_pre(*p, condition.clone());
         }
@@ -178,7 +189,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         while let Some(q) = self.queue.pop_front() {
             self.queued[q] = false;
             evaluations += self.program.procs[q].rules.len();
-            if evaluations > MAX_EVALUATIONS || stop() {
+            if evaluations > max_evaluations || stop() {
                 exhausted = true;
                 break;
             }
