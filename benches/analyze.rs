@@ -5,8 +5,8 @@
 //!   against the JDK, with the CLI's default budget of 10 s a method (about two minutes a run on
 //!   two cores: `cargo bench --bench analyze -- commons-lang3`).
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use jresa::analyze::{analyze, analyze_with, AnalyzeOptions};
-use jresa::classfile::{find_java_base_jmod, read_inputs, ClassPath};
+use jresa::analyze::{analyze_with, AnalyzeOptions};
+use jresa::classfile::{find_java_base_jmod, read_inputs, ClassFile, ClassPath};
 use jresa_analyses::cost_model::CostModel;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,25 +30,15 @@ fn fixed_classes(c: &mut Criterion) {
         .filter_map(|n| classpath.get(n))
         .map(|c| (*c).clone())
         .collect();
-    let methods = classes
-        .iter()
-        .flat_map(|c| &c.methods)
-        .filter(|m| m.code.is_some())
-        .count();
-    let mut group = c.benchmark_group("analyze");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(30))
-        .warm_up_time(Duration::from_secs(1));
-    group.throughput(Throughput::Elements(methods as u64));
-    group.bench_function("Math, Arrays, ArrayList, Integer", |b| {
-        b.iter(|| {
-            analyze(&classes, Some(&classpath), CostModel::Instructions, &|_, _| true)
-                .methods
-                .len()
-        })
-    });
-    group.finish();
+    let options = AnalyzeOptions::default();
+    bench_analysis(
+        c,
+        ("analyze", "Math, Arrays, ArrayList, Integer"),
+        &classes,
+        &classpath,
+        &options,
+        30,
+    );
 }
 
 /// The whole of commons-lang3 (skipped where the jar is not installed).
@@ -62,32 +52,39 @@ fn commons_lang3(c: &mut Criterion) {
         return;
     };
     let classes = read_inputs(std::slice::from_ref(&jar)).classes;
+    let options = AnalyzeOptions {
+        method_budget: Some(Duration::from_secs(10)),
+        progress: None,
+    };
+    bench_analysis(c, ("analyze-jar", "commons-lang3"), &classes, &classpath, &options, 60);
+}
+
+/// Benchmarks the analysis of every method of `classes` (group and function names in `name`), in
+/// methods per second, ten samples within `seconds`.
+fn bench_analysis(
+    c: &mut Criterion,
+    name: (&str, &str),
+    classes: &[ClassFile],
+    classpath: &ClassPath,
+    options: &AnalyzeOptions<'_>,
+    seconds: u64,
+) {
     let methods = classes
         .iter()
         .flat_map(|c| &c.methods)
         .filter(|m| m.code.is_some())
         .count();
-    let options = AnalyzeOptions {
-        method_budget: Some(Duration::from_secs(10)),
-        progress: None,
-    };
-    let mut group = c.benchmark_group("analyze-jar");
+    let mut group = c.benchmark_group(name.0);
     group
         .sample_size(10)
-        .measurement_time(Duration::from_secs(60))
+        .measurement_time(Duration::from_secs(seconds))
         .warm_up_time(Duration::from_secs(1));
     group.throughput(Throughput::Elements(methods as u64));
-    group.bench_function("commons-lang3", |b| {
+    group.bench_function(name.1, |b| {
         b.iter(|| {
-            analyze_with(
-                &classes,
-                Some(&classpath),
-                CostModel::Instructions,
-                &|_, _| true,
-                &options,
-            )
-            .methods
-            .len()
+            analyze_with(classes, Some(classpath), CostModel::Instructions, &|_, _| true, options)
+                .methods
+                .len()
         })
     });
     group.finish();

@@ -597,12 +597,11 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             outside || !any || self.program.procs[p].is_method_entry
         };
-        let cuts: Vec<AbsProcId> = component
+        let mut heads: Vec<AbsProcId> = component
             .iter()
             .copied()
-            .filter(|p| self.is_head(*p, component))
+            .filter(|p| entered(*p) && self.is_head(*p, component))
             .collect();
-        let mut heads: Vec<AbsProcId> = cuts.iter().copied().filter(|p| entered(*p)).collect();
         // A method's own procedure is a better head than the dispatch of a call to it.
         if heads.len() > 1 {
             heads.retain(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
@@ -613,12 +612,16 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let inner_head = heads.is_empty();
         if inner_head {
             // Entered at several procedures, none on every cycle: one that is, entered from
-            // inside only, is the head; the entries reach it without a cycle.
-            let inner = cuts
+            // inside only, is the head (a method's own procedure first); the entries reach it
+            // without a cycle.
+            let is_ir = |p: &AbsProcId| matches!(self.program.procs[*p].origin, Origin::Ir { .. });
+            let inner = component
                 .iter()
                 .copied()
-                .find(|p| matches!(self.program.procs[*p].origin, Origin::Ir { .. }));
-            heads.extend(inner.or(cuts.first().copied()));
+                .filter(is_ir)
+                .chain(component.iter().copied().filter(|p| !is_ir(p)))
+                .find(|p| self.is_head(*p, component));
+            heads.extend(inner);
         }
         if heads.is_empty() {
             let reason = format!("a cycle with no single entry (through {})", self.names(component));
