@@ -16,7 +16,7 @@ use jresa_analyses::amortised::session::{MethodOutcome, Session, Status};
 use jresa_analyses::amortised::spec::{MethodSpec, Role};
 use jresa_analyses::hierarchy::{Hierarchy, ACC_FINAL, ACC_PRIVATE, ACC_STATIC};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ pub const CHECK_REPORT_VERSION: u32 = 1;
 const ACC_NATIVE: u16 = 0x0100;
 
 /// The verdict on an annotated method (the proof search's `Status`, as the report spells it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckStatus {
     /// The specification holds.

@@ -423,6 +423,9 @@ fn every_status_renders_as_valid_sarif_and_markdown() {
         complexity: (status == Status::Bounded).then(|| "O(|a|)".to_owned()),
         message: (status != Status::Bounded).then(|| format!("why {name} | is {}", status.name())),
         change: None,
+        terminates: None,
+        loops: Vec::new(),
+        measured: None,
     };
     let summary = Summary {
         command: "check".into(),
@@ -494,6 +497,9 @@ fn long_markdown_tables_are_cut() {
             complexity: Some("O(1)".into()),
             message: None,
             change: None,
+            terminates: Some(true),
+            loops: Vec::new(),
+            measured: None,
         })
         .collect();
     let summary = Summary {

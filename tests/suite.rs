@@ -32,6 +32,8 @@ mod classfile_fuzz;
 mod classfile_perf;
 mod classfile_read;
 mod hierarchy;
+mod html_browser;
+mod html_report;
 mod lift_golden;
 mod lift_java_base;
 mod profile_exact;

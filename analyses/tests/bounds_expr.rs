@@ -60,6 +60,32 @@ fn complexity_classes() {
     );
 }
 
+/// Growth classes put every parameter at one size `n`, and order by growth.
+#[test]
+fn growth_classes_merge_parameters() {
+    let product = CostExpr::mul([CostExpr::nat(n()), CostExpr::nat(m())]);
+    let square = CostExpr::mul([CostExpr::nat(n()), CostExpr::nat(n())]);
+    assert_eq!(product.growth(), square.growth());
+    assert_eq!(product.growth().to_string(), "O(n^2)");
+    let n_log_n = CostExpr::mul([CostExpr::nat(m()), CostExpr::log2(n())]);
+    let exponential = CostExpr::add([CostExpr::pow2(n()), product.clone()]);
+    let texts: Vec<String> = [
+        CostExpr::constant(3),
+        CostExpr::log2(n()),
+        CostExpr::add([CostExpr::nat(n()), CostExpr::nat(m())]),
+        n_log_n.clone(),
+        product.clone(),
+        exponential.clone(),
+    ]
+    .iter()
+    .map(|e| e.growth().to_string())
+    .collect();
+    assert_eq!(texts, ["O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(2^n)"]);
+    assert!(CostExpr::log2(n()).growth() < CostExpr::nat(m()).growth());
+    assert!(product.growth() < n_log_n.growth().max(exponential.growth()));
+    assert!(n_log_n.growth() < square.growth());
+}
+
 #[test]
 fn log2_counts_bits_so_that_halving_loops_are_bounded() {
     // A loop `while (x > 0) x /= 2;` runs bits(x) times.

@@ -83,6 +83,8 @@ pub enum ReasonKind {
     Cost,
     /// The value analysis of the method's class ran out of a budget.
     Budget(Budget),
+    /// Read back from a saved report, which records only the reason's text.
+    Recorded,
 }
 
 /// Why a method has no bound: its kind, for decisions, and its text, for reports (the JSON report
@@ -122,6 +124,14 @@ impl fmt::Display for Reason {
     }
 }
 
+/// A reason read back from a saved report: the report keeps only its text, so its kind is
+/// [`ReasonKind::Recorded`].
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
+        String::deserialize(deserializer).map(|text| Reason::new(ReasonKind::Recorded, text))
+    }
+}
+
 impl Serialize for Reason {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.text)
@@ -129,7 +139,7 @@ impl Serialize for Reason {
 }
 
 /// One loop (or recursion) of a method.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LoopReport {
     /// Source line of the loop header, when the `LineNumberTable` says.
     pub line: Option<u32>,
@@ -143,7 +153,7 @@ pub struct LoopReport {
 }
 
 /// The values a parameter (or a reference parameter's size, `|a|`) is assumed within.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ParameterRange {
     pub parameter: String,
     pub min: i64,
@@ -151,7 +161,7 @@ pub struct ParameterRange {
 }
 
 /// The result for one method.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct MethodReport {
     /// Binary name with dots.
     pub class: String,
@@ -167,7 +177,7 @@ pub struct MethodReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precondition: Option<String>,
     /// The same precondition as one closed interval per parameter it constrains.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameter_ranges: Vec<ParameterRange>,
     /// The names the bound uses for the parameters (`|a|` for the size of a reference `a`).
     pub parameters: Vec<String>,
@@ -208,7 +218,7 @@ impl MethodReport {
 }
 
 /// The result of `analyze`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct AnalysisReport {
     pub version: u32,
     #[serde(with = "cost_model_name")]

@@ -16,11 +16,11 @@ use crate::analyze::{cost_model_name, AnalysisReport, AnalysisStatus, MethodRepo
 use jresa_analyses::bounds::compare::{compare, rename_parameters, ClassOrder, Verdict};
 use jresa_analyses::bounds::parse::parse_bound;
 use jresa_analyses::cost_model::CostModel;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// What `jresa ci` fails on; each level includes the ones before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailOn {
     /// A method lost its bound, or a new method has none.
@@ -50,7 +50,7 @@ impl FailOn {
 }
 
 /// How a method changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     Regressed,
@@ -75,7 +75,7 @@ impl ChangeKind {
 }
 
 /// A method's result on one side of the comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoundState {
     pub status: AnalysisStatus,
     pub upper_bound: Option<String>,
@@ -83,7 +83,7 @@ pub struct BoundState {
 }
 
 /// One method of the comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MethodChange {
     pub class: String,
     pub name: String,
@@ -103,7 +103,7 @@ pub struct MethodChange {
 }
 
 /// How many methods changed in each way.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChangeCounts {
     pub regressed: usize,
     pub changed: usize,
@@ -125,7 +125,7 @@ pub struct UnreadableBound {
 }
 
 /// The result of `jresa ci`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonReport {
     pub version: u32,
     #[serde(with = "cost_model_name")]

@@ -22,6 +22,8 @@ pub struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
+    #[command(flatten)]
+    pub site: SiteArgs,
     /// Wall-clock seconds each method may take; the methods of a class share their budgets, and
     /// when they run out the class's methods are reported `unknown`.
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
@@ -33,6 +35,17 @@ pub struct ReportArgs {
     /// SARIF locations (`.java` inputs are located by their own paths).
     #[arg(long, value_name = "DIR")]
     pub source_root: Option<PathBuf>,
+}
+
+/// Where and how `--format html` writes its site.
+#[derive(clap::Args, Debug)]
+pub struct SiteArgs {
+    /// The directory the HTML report is written to (with --format html).
+    #[arg(long, value_name = "DIR", required_if_eq("format", "html"))]
+    pub out: Option<PathBuf>,
+    /// The HTML report ranks methods by their bound with every parameter at this size.
+    #[arg(long, value_name = "N", default_value_t = report::html::DEFAULT_RANK_SIZE)]
+    pub rank_size: u32,
 }
 
 /// Parses `--cost-model` once, by the models' names: another name is a usage error (exit code 2)
@@ -129,17 +142,53 @@ pub fn run_analysis(input: &InputArgs, classpath: &ClassPathArgs, options: &Repo
     })
 }
 
+/// Writes the HTML site of `summary` into `--out` (source files read relative to the current
+/// directory, where the summary locates them) and says where it is on stderr.
+/// `Err` carries the exit code when it could not be written.
+pub fn write_site(summary: &report::summary::Summary, site: &SiteArgs, quiet: bool) -> Result<(), u8> {
+    let Some(out) = &site.out else {
+        eprint!("{}", report::usage_error("--format html needs --out DIR"));
+        return Err(EXIT_INPUT_ERROR);
+    };
+    let read_source = |path: &str| std::fs::read_to_string(path).ok();
+    let options = report::html::SiteOptions {
+        out,
+        rank_size: site.rank_size,
+        read_source: &read_source,
+    };
+    match report::html::write_site(summary, &options) {
+        Ok(index) => {
+            if !quiet {
+                eprint!(
+                    "{}",
+                    report::note(&format!("report written to {} (open it in a browser)", index.display()))
+                );
+            }
+            Ok(())
+        }
+        Err(message) => {
+            eprint!("{}", report::usage_error(&message));
+            Err(EXIT_INPUT_ERROR)
+        }
+    }
+}
+
 pub fn run(args: &AnalyzeArgs) -> u8 {
     let run = match run_analysis(&args.input, &args.classpath, &args.report) {
         Ok(run) => run,
         Err(code) => return code,
     };
     let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
+    let summary = || report::summary::of_analysis(&run.report, &locate);
     let output = match args.report.format {
         ReportFormat::Text => report::analysis_text(&run.report),
         ReportFormat::Json => report::json(&run.report),
-        ReportFormat::Sarif => report::sarif::sarif(&report::summary::of_analysis(&run.report, &locate)),
-        ReportFormat::Markdown => report::markdown::markdown(&report::summary::of_analysis(&run.report, &locate)),
+        ReportFormat::Sarif => report::sarif::sarif(&summary()),
+        ReportFormat::Markdown => report::markdown::markdown(&summary()),
+        ReportFormat::Html => match write_site(&summary(), &args.report.site, args.report.quiet) {
+            Ok(()) => String::new(),
+            Err(code) => return code,
+        },
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     run.print_summary_line();

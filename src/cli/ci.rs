@@ -1,7 +1,7 @@
 //! `jresa ci`: analyses the inputs, compares every method's bound with a committed baseline, and
 //! exits 1 when a change fails the chosen `--fail-on` level (or rewrites the baseline with
 //! `--update-baseline`).
-use super::analyze::{run_analysis, ReportArgs};
+use super::analyze::{run_analysis, write_site, ReportArgs};
 use super::sources::source_locator;
 use super::{ClassPathArgs, InputArgs, MethodSelection, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
 use crate::baseline::compare::{compare_with_baseline, FailOn};
@@ -90,11 +90,16 @@ pub fn run(args: &CiArgs) -> u8 {
         );
     }
     let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
+    let summary = || report::summary::of_comparison(&comparison, &locate);
     let output = match args.report.format {
         ReportFormat::Text => report::ci::comparison_text(&comparison),
         ReportFormat::Json => report::json(&comparison),
-        ReportFormat::Sarif => report::sarif::sarif(&report::summary::of_comparison(&comparison, &locate)),
-        ReportFormat::Markdown => report::markdown::markdown(&report::summary::of_comparison(&comparison, &locate)),
+        ReportFormat::Sarif => report::sarif::sarif(&summary()),
+        ReportFormat::Markdown => report::markdown::markdown(&summary()),
+        ReportFormat::Html => match write_site(&summary(), &args.report.site, args.report.quiet) {
+            Ok(()) => String::new(),
+            Err(code) => return code,
+        },
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     run.print_summary_line();

@@ -5,6 +5,7 @@ mod ci;
 mod inputs;
 mod ir;
 mod profile;
+mod render;
 mod schedule;
 mod sources;
 mod specs;
@@ -47,6 +48,8 @@ pub enum ReportFormat {
     Sarif,
     /// A summary table for pull-request comments.
     Markdown,
+    /// A browsable static site written to --out DIR (open DIR/index.html).
+    Html,
 }
 
 #[derive(Subcommand)]
@@ -60,6 +63,9 @@ enum Command {
     Ci(ci::CiArgs),
     /// Print the rule-based IR of methods (or, with --stats, how lifting went).
     Ir(ir::IrArgs),
+    /// Render a saved JSON report of `analyze`, `validate` or `ci` in another format (for
+    /// example as an HTML site, to publish from CI).
+    Report(render::RenderArgs),
     /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
     Profile(profile::ProfileArgs),
     /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
@@ -80,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Ci(args) => ci::run(&args),
         Command::Ir(args) => ir::run(&args),
+        Command::Report(args) => render::run(&args),
         Command::Profile(args) => profile::run(&args),
         Command::Schedule(args) => schedule::run(&args),
         Command::Specs(args) => specs::run(&args),

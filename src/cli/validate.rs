@@ -1,7 +1,7 @@
 //! `jresa validate`: analyses the inputs (or, with `--bounds check`, checks their specifications),
 //! then runs every method with a bound on bounded-exhaustive instances in the VM and checks each
 //! measured cost against the bound; exits 1 on a violation.
-use super::analyze::{run_analysis, ReportArgs};
+use super::analyze::{run_analysis, write_site, ReportArgs};
 use super::sources::source_locator;
 use super::{ClassPathArgs, InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK, EXIT_VIOLATION};
 use crate::check::check;
@@ -294,11 +294,16 @@ pub fn run(args: &ValidateArgs) -> u8 {
         }
     };
     let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
+    let summary = || report::summary::of_validation(&validation, &locate);
     let output = match args.report.format {
         ReportFormat::Text => report::validate::validation_text(&validation),
         ReportFormat::Json => report::json(&validation),
-        ReportFormat::Sarif => report::sarif::sarif(&report::summary::of_validation(&validation, &locate)),
-        ReportFormat::Markdown => report::markdown::markdown(&report::summary::of_validation(&validation, &locate)),
+        ReportFormat::Sarif => report::sarif::sarif(&summary()),
+        ReportFormat::Markdown => report::markdown::markdown(&summary()),
+        ReportFormat::Html => match write_site(&summary(), &args.report.site, args.report.quiet) {
+            Ok(()) => String::new(),
+            Err(code) => return code,
+        },
     };
     let _ = std::io::stdout().lock().write_all(output.as_bytes());
     if let Some(dir) = &args.plot {

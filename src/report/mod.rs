@@ -145,6 +145,7 @@ pub mod schedule;
 pub mod vm;
 
 pub mod ci;
+pub mod html;
 pub mod markdown;
 pub mod plot;
 pub mod progress;

@@ -6,7 +6,7 @@
 //! `[A-Za-z0-9._-]` replaced by `_` (overloads differ by their descriptors), so names are stable
 //! across runs.**
 
-use crate::validate::{MethodValidation, ValidationReport};
+use crate::validate::{MethodValidation, SizeRow, ValidationReport};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -28,22 +28,27 @@ pub fn plot_file_name(m: &MethodValidation) -> String {
 
 /// The SVG of one method's measured costs and bound by size.
 pub fn method_svg(m: &MethodValidation) -> Result<String, String> {
+    let caption = format!("{}.{} ({})", m.class, m.name, m.bound.as_deref().unwrap_or("no bound"));
+    sizes_svg(Some(&caption), &m.by_size, (720, 480))
+}
+
+/// The SVG of measured costs and bound values by size, with an optional caption.
+pub fn sizes_svg(caption: Option<&str>, by_size: &[SizeRow], (width, height): (u32, u32)) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let fail = |e: &dyn std::fmt::Display| format!("cannot draw the plot: {e}");
         root.fill(&WHITE).map_err(|e| fail(&e))?;
-        let largest_size = m.by_size.iter().map(|r| r.size).max().unwrap_or(0) as f64;
-        let largest_cost = m
-            .by_size
+        let largest_size = by_size.iter().map(|r| r.size).max().unwrap_or(0) as f64;
+        let largest_cost = by_size
             .iter()
             .map(|r| (r.max_measured as f64).max(r.max_bound))
             .fold(1.0, f64::max);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{}.{} ({})", m.class, m.name, m.bound.as_deref().unwrap_or("no bound")),
-                ("sans-serif", 16),
-            )
+        let mut builder = ChartBuilder::on(&root);
+        if let Some(caption) = caption {
+            builder.caption(caption, ("sans-serif", 16));
+        }
+        let mut chart = builder
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64)
@@ -55,12 +60,8 @@ pub fn method_svg(m: &MethodValidation) -> Result<String, String> {
             .y_desc("cost")
             .draw()
             .map_err(|e| fail(&e))?;
-        let bound: Vec<(f64, f64)> = m.by_size.iter().map(|r| (r.size as f64, r.max_bound)).collect();
-        let measured: Vec<(f64, f64)> = m
-            .by_size
-            .iter()
-            .map(|r| (r.size as f64, r.max_measured as f64))
-            .collect();
+        let bound: Vec<(f64, f64)> = by_size.iter().map(|r| (r.size as f64, r.max_bound)).collect();
+        let measured: Vec<(f64, f64)> = by_size.iter().map(|r| (r.size as f64, r.max_measured as f64)).collect();
         chart
             .draw_series(LineSeries::new(bound.clone(), &BLUE))
             .map_err(|e| fail(&e))?

@@ -6,10 +6,10 @@
 //! **Renderers read only this summary, never a subcommand's own report, so every format means the
 //! same for every subcommand; rows keep the producer's order.**
 
-use crate::analyze::{AnalysisReport, AnalysisStatus, MethodReport};
+use crate::analyze::{AnalysisReport, AnalysisStatus, LoopReport, MethodReport};
 use crate::baseline::compare::{ChangeKind, ComparisonReport};
 use crate::check::CheckStatus;
-use crate::validate::{ProofStatus, ValidationReport, ValidationStatus};
+use crate::validate::{InstanceDetail, MethodValidation, ProofStatus, SizeRow, ValidationReport, ValidationStatus};
 
 /// Where a class's source file lies, relative to the repository or source root (for SARIF
 /// `artifactLocation.uri`): from the class's binary name and its `SourceFile`.
@@ -82,6 +82,40 @@ pub struct MethodSummary {
     /// Why there is no bound, or what is violated.
     pub message: Option<String>,
     pub change: Option<ChangeSummary>,
+    /// The termination verdict, where the analysis gave one.
+    pub terminates: Option<bool>,
+    /// The method's loops, with their ranking functions or why they have none.
+    pub loops: Vec<LoopReport>,
+    /// What running the method on instances measured (`validate`).
+    pub measured: Option<Measured>,
+}
+
+/// What running a method on instances measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Instances judged against the bound.
+    pub checked: usize,
+    /// Per instance size, the largest measured cost and bound value.
+    pub by_size: Vec<SizeRow>,
+    /// Measured cost over bound: the largest and the median.
+    pub max_ratio: Option<f64>,
+    pub median_ratio: Option<f64>,
+    /// Instances over the bound, and the first of them.
+    pub violations: usize,
+    pub violating_instances: Vec<InstanceDetail>,
+}
+
+impl Measured {
+    fn of(m: &MethodValidation) -> Option<Measured> {
+        (m.checked > 0 || m.violations > 0).then(|| Measured {
+            checked: m.checked,
+            by_size: m.by_size.clone(),
+            max_ratio: m.max_ratio,
+            median_ratio: m.median_ratio,
+            violations: m.violations,
+            violating_instances: m.violating_instances.clone(),
+        })
+    }
 }
 
 impl MethodSummary {
@@ -115,6 +149,9 @@ fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
         complexity: m.complexity.clone(),
         message: m.reason_text().map(str::to_owned),
         change: None,
+        terminates: m.terminates,
+        loops: m.loops.clone(),
+        measured: None,
     }
 }
 
@@ -142,6 +179,9 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                 detail: m.detail.clone(),
                 fails: m.fails,
             };
+            // Without the run's report (a removed method, or a report read back from JSON),
+            // the method is shown as the comparison records it.
+            let state = m.new.as_ref().or(m.old.as_ref());
             let mut summary = match &m.report {
                 Some(r) => of_method(r, locate),
                 None => MethodSummary {
@@ -150,11 +190,14 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                     descriptor: m.descriptor.clone(),
                     source_path: None,
                     line: None,
-                    status: m.old.as_ref().map_or(Status::Unknown, |o| o.status.into()),
-                    bound: None,
-                    complexity: None,
+                    status: state.map_or(Status::Unknown, |s| s.status.into()),
+                    bound: m.new.as_ref().and_then(|s| s.upper_bound.clone()),
+                    complexity: m.new.as_ref().and_then(|s| s.complexity.clone()),
                     message: None,
                     change: None,
+                    terminates: None,
+                    loops: Vec::new(),
+                    measured: None,
                 },
             };
             summary.change = Some(change);
@@ -242,6 +285,9 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
                 complexity: m.complexity.clone(),
                 message,
                 change: None,
+                terminates: None,
+                loops: Vec::new(),
+                measured: Measured::of(m),
             }
         })
         .collect();

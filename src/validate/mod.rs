@@ -26,7 +26,7 @@ use jresa_gpu_validate::sequence::SequenceSettings;
 use jresa_gpu_validate::{ClassSource, Package};
 use num_rational::BigRational;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use tally::{InstanceDetail, SizeRow};
 
@@ -86,7 +86,7 @@ impl ValidateOptions<'_> {
 
 /// What the analysis or the check that gives methods their bounds said about a method; it
 /// serializes as the status's own name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ProofStatus {
     Analysis(AnalysisStatus),
@@ -189,7 +189,7 @@ fn no_bound(status: impl std::fmt::Display, reason: Option<&str>) -> String {
 }
 
 /// Summary of a sequence exploration.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SequenceSummary {
     pub class: String,
     pub methods: Vec<String>,
@@ -204,7 +204,7 @@ pub struct SequenceSummary {
 }
 
 /// The verdict on a method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ValidationStatus {
     /// Every judged instance is within the bound.
@@ -226,7 +226,7 @@ impl ValidationStatus {
 }
 
 /// The validation of one method.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MethodValidation {
     /// Binary name with dots.
     pub class: String,
@@ -272,7 +272,7 @@ pub struct MethodValidation {
 }
 
 /// The result of a validation run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValidationReport {
     pub version: u32,
     #[serde(with = "cost_model_name")]
@@ -287,7 +287,7 @@ pub struct ValidationReport {
 }
 
 /// How many methods with a bound were not validated for one reason.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReasonCount {
     pub reason: String,
     pub methods: usize,

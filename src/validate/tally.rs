@@ -6,11 +6,11 @@ use crate::report::vm::{ending_text, value_text};
 use jresa_gpu_validate::check::{Skip, Tightness, Verdict};
 use jresa_gpu_validate::{Outcome, Value};
 use num_rational::BigRational;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Tightness of the instances of one size (the largest measure among an instance's parameters).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SizeRow {
     pub size: u64,
     pub instances: usize,
@@ -22,7 +22,7 @@ pub struct SizeRow {
 }
 
 /// One instance, as reports show it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstanceDetail {
     /// The instance number (a string: it may exceed what JSON numbers hold exactly).
     pub number: String,

@@ -360,6 +360,12 @@ impl CostExpr {
         }
     }
 
+    /// How fast the expression grows when every parameter has the same size `n` (`O(n*m)` and
+    /// `O(n^2)` both grow as `n^2`): the growth of its fastest term.
+    pub fn growth(&self) -> Growth {
+        self.monomials().iter().map(Monomial::growth).max().unwrap_or_default()
+    }
+
     /// The monomials no other monomial of the expression dominates, sorted, without duplicates:
     /// the expression's asymptotic class.
     pub(crate) fn dominant_monomials(&self) -> Vec<Monomial> {
@@ -440,6 +446,44 @@ fn bits(v: &BigRational) -> i64 {
     i64::try_from(n.bits()).unwrap_or(i64::MAX)
 }
 
+/// A growth class over one size `n`: `2^(e*n) * n^p * log(n)^l`. The order is the order of growth
+/// (exponential first, then polynomial, then logarithmic degree).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Growth {
+    pub exponential: u32,
+    pub polynomial: u32,
+    pub logarithmic: u32,
+}
+
+/// `O(1)`, `O(log n)`, `O(n)`, `O(n log n)`, `O(n^2)`, `O(2^n)`, `O(2^(2n) n)`, ...
+impl fmt::Display for Growth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let power = |base: &str, exponent: u32| match exponent {
+            0 => None,
+            1 => Some(base.to_owned()),
+            k => Some(format!("{base}^{k}")),
+        };
+        let exponential = match self.exponential {
+            0 => None,
+            1 => Some("2^n".to_owned()),
+            k => Some(format!("2^({k}n)")),
+        };
+        let parts: Vec<String> = [
+            exponential,
+            power("n", self.polynomial),
+            power("log", self.logarithmic).map(|l| format!("{l} n")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            f.write_str("O(1)")
+        } else {
+            write!(f, "O({})", parts.join(" "))
+        }
+    }
+}
+
 /// The kind of growth a parameter contributes to a monomial.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Factor {
@@ -472,6 +516,16 @@ impl Monomial {
         }
         factors.sort();
         Monomial { factors }
+    }
+
+    /// The monomial's growth with every parameter of the same size.
+    fn growth(&self) -> Growth {
+        let total = |factor: Factor| self.factors.iter().filter(|(_, f, _)| *f == factor).map(|e| e.2).sum();
+        Growth {
+            exponential: total(Factor::Exp),
+            polynomial: total(Factor::Poly),
+            logarithmic: total(Factor::Log),
+        }
     }
 
     /// Whether `self` grows at least as fast as `other` in every parameter.
