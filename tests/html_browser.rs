@@ -6,8 +6,7 @@
 //! the test says so and checks nothing else.
 
 use crate::analyze_support as support;
-use crate::html_report::hostile_classes;
-use crate::report_support::jresa;
+use crate::html_report::{analyze_site, hostile_classes};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -77,19 +76,7 @@ fn reports_render_in_headless_chromium() {
     let scratch = support::scratch("html-browser", "sites");
     let site = scratch.join("analyze");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report");
-    let run = jresa(
-        &data,
-        &[
-            "analyze",
-            "after/Invoices.java",
-            "-q",
-            "--format",
-            "html",
-            "--out",
-            site.to_str().expect("UTF-8"),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    analyze_site(&data, "after/Invoices.java", &site);
     let profile = scratch.join("profile");
     let index = site.join("index.html");
     let dom = headless(&browser, &profile, &index, &["--dump-dom"]);
@@ -124,19 +111,7 @@ fn reports_render_in_headless_chromium() {
     }
     let hostile = hostile_classes("html-browser");
     let out = hostile.join("site");
-    let run = jresa(
-        &hostile,
-        &[
-            "analyze",
-            "hostile.class",
-            "-q",
-            "--format",
-            "html",
-            "--out",
-            out.to_str().expect("UTF-8"),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    analyze_site(&hostile, "hostile.class", &out);
     let page = std::fs::read_dir(out.join("default-package"))
         .expect("the package")
         .flatten()

@@ -183,6 +183,13 @@ fn normalise(path: &Path) -> String {
     parts.join("/")
 }
 
+/// `jresa analyze INPUT -q --format html --out OUT` in `dir`, which must succeed.
+pub fn analyze_site(dir: &Path, input: &str, out: &Path) {
+    let out = out.to_str().expect("UTF-8");
+    let run = jresa(dir, &["analyze", input, "-q", "--format", "html", "--out", out]);
+    assert_eq!(run.code, 0, "jresa analyze {input}:\n{}", run.stderr);
+}
+
 /// Runs `jresa` in `dir` with `args`, expecting `code`, and reads the site it wrote to `out`.
 fn site_of(dir: &Path, args: &[&str], code: i32, out: &Path) -> BTreeMap<String, Html> {
     let run = jresa(dir, args);
@@ -381,20 +388,9 @@ pub fn hostile_classes(test: &str) -> PathBuf {
 fn hostile_names_render_as_text() {
     let dir = hostile_classes("html-report");
     let out = dir.join("site");
-    let pages = site_of(
-        &dir,
-        &[
-            "analyze",
-            "hostile.class",
-            "-q",
-            "--format",
-            "html",
-            "--out",
-            out.to_str().expect("UTF-8"),
-        ],
-        0,
-        &out,
-    );
+    analyze_site(&dir, "hostile.class", &out);
+    let pages = read_site(&out);
+    check_invariants(&out, &pages);
     let class_pages: Vec<&String> = pages
         .keys()
         .filter(|p| p.starts_with("default-package/") && !p.ends_with("index.html") && !p.contains(".source"))
