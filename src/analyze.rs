@@ -151,6 +151,7 @@ fn analyze_class(
         options,
         lifted: &cache,
         max_evaluations: jresa_analyses::value::limits::MAX_EVALUATIONS,
+        assume_nothing_when_exhausted: false,
     };
     let class_methods = methods.len();
     let mut out = analyze_lifted(&context, &mut methods, &selected);
@@ -172,6 +173,7 @@ fn retry_alone(
 ) {
     let retry_context = ClassContext {
         max_evaluations: RETRY_EVALUATIONS,
+        assume_nothing_when_exhausted: true,
         ..*context
     };
     let lost: Vec<(usize, &Method, usize)> = out
@@ -199,8 +201,14 @@ fn retry_alone(
         })
         .collect();
     for (k, report) in again {
+        // A retry that ran out of rule evaluations too says the same, and why the analysis
+        // without invariants found no bound either.
         let better = |r: &MethodReport| {
-            r.status == AnalysisStatus::Bounded || !r.reason.as_ref().is_some_and(Reason::is_budget_loss)
+            r.status == AnalysisStatus::Bounded
+                || r.reason.as_ref().is_none_or(|r| {
+                    !r.is_budget_loss()
+                        || (r.kind == ReasonKind::Budget(Budget::Evaluations) && r.retry_stopped.is_none())
+                })
         };
         if let Some(report) = report.filter(better) {
             out[k] = report;
@@ -232,6 +240,10 @@ struct ClassContext<'a, 'l> {
     lifted: &'a LiftCache,
     /// The rule evaluations each value-analysis fixpoint may take.
     max_evaluations: usize,
+    /// Whether a fixpoint that runs out of rule evaluations is replaced by one that assumes
+    /// nothing (`fixpoint::assume_nothing`), so that the methods whose cost needs no invariant
+    /// still get a bound.
+    assume_nothing_when_exhausted: bool,
 }
 
 /// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
@@ -400,6 +412,17 @@ impl Rounds {
         self.finished[k] = Some(report);
     }
 
+    /// Adds to method `k`'s budget reason why the analysis that assumes nothing found no bound
+    /// either (the reason may be an artefact of assuming nothing, so the budget stays the reason).
+    fn note_without_invariants(&mut self, k: usize, without: Option<Reason>) {
+        let (Some(report), Some(without)) = (self.finished[k].as_mut(), without) else {
+            return;
+        };
+        if let Some(reason) = report.reason.as_mut() {
+            reason.text = format!("{}; without invariants: {}", reason.text, without.text);
+        }
+    }
+
     /// Method `k` with its round's result in `report`: finished, or pending for the next round
     /// when another margin can help.
     fn judge(&mut self, k: usize, mut report: MethodReport, round: usize, own_overflows: bool, ir: &MethodIr) {
@@ -474,7 +497,15 @@ fn analyze_lifted(
                 (entry, overflow::entry_condition(&rounds.widths[k], rounds.level[k]))
             })
             .collect();
-        let fixpoint = fixpoint::solve_within(&program, &entries, context.max_evaluations, &|| clock.stop());
+        let mut fixpoint = fixpoint::solve_within(&program, &entries, context.max_evaluations, &|| clock.stop());
+        // The last resort of a method analysed alone: costs that need no invariant.
+        let assumed_nothing = fixpoint.exhausted
+            && round == 0
+            && context.assume_nothing_when_exhausted
+            && clock.exhausted() == Budget::Evaluations;
+        if assumed_nothing {
+            fixpoint = fixpoint::assume_nothing(&program, &entries);
+        }
         let fixpoint_time = round_started.elapsed();
         let costs = if fixpoint.exhausted {
             None
@@ -500,6 +531,13 @@ fn analyze_lifted(
                 continue;
             };
             fill(&mut report, m, &methods[m], &program, costs);
+            if assumed_nothing && report.status != AnalysisStatus::Bounded {
+                let without = report.reason.take();
+                let fresh = MethodReport::new(class, selected_method(selected, m));
+                rounds.out_of_budget(k, fresh, Budget::Evaluations, context, &clock, selected.len());
+                rounds.note_without_invariants(k, without);
+                continue;
+            }
             let entry = program.of_ir[m][methods[m].entry.index()];
             let reachable = overflow::reachable(&program, entry);
             let own_overflows = fixpoint.overflows.iter().any(|(p, _)| {

@@ -21,6 +21,7 @@ mod report_support;
 mod vm_support;
 
 // One module per file of `tests/`.
+mod analyze_degraded;
 mod analyze_expectations;
 mod analyze_soundness;
 mod check_crosscheck;

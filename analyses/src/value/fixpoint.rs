@@ -132,6 +132,43 @@ pub fn solve_within<D: NumericDomain>(
     Solver::new(program).run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
 }
 
+/// The fixpoint that assumes nothing: the entries get their given preconditions, and every
+/// procedure reachable from them through calls and charges the universe as PRE and POST. It
+/// over-approximates every concrete run (as a procedure set to the universe by `MAX_UPDATES`
+/// does), so costs derived from it are sound; the cost solver still reads each rule's own guards
+/// and operations. It stands in for a fixpoint that ran out of budget.
+pub fn assume_nothing<D: NumericDomain>(program: &AbstractProgram, entries: &[(AbsProcId, D)]) -> Fixpoint<D> {
+    let n = program.procs.len();
+    let mut pre: Vec<Option<D>> = vec![None; n];
+    let mut post: Vec<Option<D>> = vec![None; n];
+    let mut stack: Vec<AbsProcId> = Vec::new();
+    for (p, condition) in entries {
+        if *p < n && pre[*p].is_none() {
+            pre[*p] = Some(condition.clone());
+            stack.push(*p);
+        }
+    }
+    while let Some(p) = stack.pop() {
+        let proc = &program.procs[p];
+        post[p] = Some(D::universe(proc.inputs + proc.outputs));
+        for item in proc.rules.iter().flat_map(|rule| &rule.items) {
+            if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                if *callee < n && pre[*callee].is_none() {
+                    pre[*callee] = Some(D::universe(program.procs[*callee].inputs));
+                    stack.push(*callee);
+                }
+            }
+        }
+    }
+    Fixpoint {
+        pre,
+        post,
+        evaluations: 0,
+        exhausted: false,
+        overflows: BTreeSet::new(),
+    }
+}
+
 struct Solver<'a, D> {
     program: &'a AbstractProgram,
     pre: Vec<Option<D>>,

@@ -1,0 +1,69 @@
+//! Degrading per method: a class whose value analysis runs out of rule evaluations, and a method
+//! that runs out of them again when analysed alone, still gets the bound its cost has without any
+//! invariant (`fixpoint::assume_nothing`), and `jresa validate` confirms it on instances; a method
+//! whose bound needs an invariant keeps the budget as its reason, with what the analysis without
+//! invariants found. The class is generated: two methods of `BRANCHES` sequential `if`s each (too
+//! many rule evaluations for the budgets), one ending in a counting loop, one in a loop that needs
+//! an invariant (`n` even) to terminate.
+
+use crate::analyze_support as support;
+use crate::report_support::jresa;
+
+/// Sequential `if`s per method: enough that the class (two such methods) exceeds
+/// `MAX_EVALUATIONS` and one method alone exceeds the retry's budget.
+const BRANCHES: usize = 2000;
+
+fn wide_source() -> String {
+    let mut lines = vec!["public class Wide {".to_owned(), "    public Wide() {}".to_owned()];
+    let tails = [
+        "        for (int i = 0; i < n; i++) {\n            s += i;\n        }",
+        "        while (n != 0) {\n            n -= 2;\n        }",
+    ];
+    for (m, tail) in tails.iter().enumerate() {
+        lines.push(format!("    public static int branches{m}(int x, int n) {{"));
+        lines.push("        int s = 0;".to_owned());
+        for k in 0..BRANCHES {
+            lines.push(format!("        if (x > {k}) s += {};", k % 7 + 1));
+        }
+        lines.push((*tail).to_owned());
+        lines.push("        return s;\n    }".to_owned());
+    }
+    lines.push("}\n".to_owned());
+    lines.join("\n")
+}
+
+#[test]
+fn methods_too_large_for_the_value_analysis_keep_the_bounds_that_need_no_invariant() {
+    let dir = support::scratch("analyze-degraded", "wide");
+    let source = dir.join("Wide.java");
+    std::fs::write(&source, wide_source()).expect("write the class");
+    let classes = support::compile_fixture(&source, &dir);
+    let report = support::analyze_all(&classes);
+    let method = |name: &str| support::find(&report, "Wide", name).expect("the method");
+    let counting = method("branches0");
+    assert_eq!(counting.status, "bounded", "{counting:?}");
+    assert_eq!(counting.complexity.as_deref(), Some("O(n)"));
+    assert!(counting.precondition.is_none());
+    let halving = method("branches1");
+    assert_eq!(halving.status, "unknown", "{halving:?}");
+    let reason = halving.reason_text().unwrap_or_default();
+    assert!(
+        reason.contains("exceeded its budget") && reason.contains("without invariants: loop at line"),
+        "{reason}"
+    );
+    assert_eq!(method("<init>").status, "bounded");
+    let run = jresa(
+        &dir,
+        &["validate", "--max-size", "3", "-q", "--format", "json", "Wide.class"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let validation: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let counted = validation["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .find(|m| m["name"] == "branches0")
+        .expect("branches0 validated");
+    assert_eq!(counted["status"], "confirmed", "{counted}");
+    assert_eq!(counted["violations"], 0);
+}
