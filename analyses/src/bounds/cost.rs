@@ -568,7 +568,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             if upper.is_none() {
                 failure = Some(format!(
                     "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
-                    self.program.procs[callee].name.split('/').next().unwrap_or("a method")
+                    self.method_of(callee)
                 ));
             }
             Some(upper?.scaled_down(&scale))
@@ -688,24 +688,27 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             })
     }
 
+    /// The method a procedure belongs to (or a dispatch calls), as `Class.method`.
+    fn method_of(&self, p: AbsProcId) -> String {
+        let name = self.program.procs[p].name.as_str();
+        let name = name.strip_prefix("dispatch ").unwrap_or(name);
+        // Block procedures are `method/b<k>...`; the method is `class.name(descriptor)`.
+        let method = match name.rsplit_once('/') {
+            Some((method, block)) if block.starts_with('b') && block[1..].starts_with(|c: char| c.is_ascii_digit()) => {
+                method
+            }
+            _ => name,
+        };
+        let short = method.split('(').next().unwrap_or(method);
+        short.rsplit('/').next().unwrap_or(short).to_owned()
+    }
+
     /// The methods a component runs through, as `Class.method` (at most four, then how many
     /// more).
     fn names(&self, component: &[AbsProcId]) -> String {
         let mut methods: Vec<String> = Vec::new();
         for p in component {
-            let name = self.program.procs[*p].name.as_str();
-            let name = name.strip_prefix("dispatch ").unwrap_or(name);
-            // Block procedures are `method/b<k>...`; the method is `class.name(descriptor)`.
-            let method = match name.rsplit_once('/') {
-                Some((method, block))
-                    if block.starts_with('b') && block[1..].starts_with(|c: char| c.is_ascii_digit()) =>
-                {
-                    method
-                }
-                _ => name,
-            };
-            let short = method.split('(').next().unwrap_or(method);
-            let short = short.rsplit('/').next().unwrap_or(short).to_owned();
+            let short = self.method_of(*p);
             if !methods.contains(&short) {
                 methods.push(short);
             }
