@@ -445,6 +445,10 @@ impl Rounds {
             report.precondition = Some(text);
             report.parameter_ranges = ranges;
         }
+        // Without a bound, the first round's termination proof holds for every input.
+        if report.status != AnalysisStatus::Bounded && report.terminates.is_none() {
+            report.terminates = self.fallback[k].as_ref().and_then(|first| first.terminates);
+        }
         self.finished[k] = Some(report);
     }
 }
@@ -531,6 +535,10 @@ fn analyze_lifted(
                 continue;
             };
             fill(&mut report, m, &methods[m], &program, costs);
+            if round > 0 && report.status != AnalysisStatus::Bounded && report.terminates == Some(true) {
+                // Inputs were assumed away from the types' limits: no proof for all of them.
+                report.terminates = None;
+            }
             if assumed_nothing && report.status != AnalysisStatus::Bounded {
                 let without = report.reason.take();
                 let fresh = MethodReport::new(class, selected_method(selected, m));

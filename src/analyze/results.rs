@@ -242,6 +242,8 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
             } else {
                 report.status = AnalysisStatus::Unknown;
                 report.reason = Some(cost_reason(reason));
+                // Every cycle ranked and every callee terminating, though the cost is unknown.
+                report.terminates = costs.terminates[entry].then_some(true);
             }
         }
     }

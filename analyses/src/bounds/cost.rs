@@ -66,6 +66,10 @@ pub struct LoopInfo {
 pub struct Costs {
     pub bounds: Vec<Bound>,
     pub loops: Vec<LoopInfo>,
+    /// Per procedure, whether every run of it from its precondition terminates (normally or with
+    /// an exception), whether or not its cost is bounded by its inputs: it reaches no opaque item,
+    /// every cycle on the way has a ranking function, and every callee terminates.
+    pub terminates: Vec<bool>,
 }
 
 /// The name of input `i` in bounds.
@@ -96,20 +100,27 @@ pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>
         bounds: vec![Bound::Unknown("not analysed".into()); n],
         loops: Vec::new(),
         amortised: HashMap::new(),
+        terminates: vec![false; n],
     };
     // Tarjan's algorithm yields components callees first.
     for component in petgraph::algo::tarjan_scc(&graph) {
         let cyclic = component.len() > 1 || graph.contains_edge(component[0], component[0]);
+        let loops_before = solver.loops.len();
         if cyclic {
             solver.cycle(&component);
         } else {
             let p = component[0];
             solver.bounds[p] = solver.acyclic(p);
         }
+        let terminates = solver.component_terminates(&component, cyclic, loops_before);
+        for &p in &component {
+            solver.terminates[p] = terminates;
+        }
     }
     Costs {
         bounds: solver.bounds,
         loops: solver.loops,
+        terminates: solver.terminates,
     }
 }
 
@@ -122,6 +133,8 @@ struct Solver<'a, D> {
     loops: Vec<LoopInfo>,
     /// Loops whose cost has an amortised form, by head.
     amortised: HashMap<AbsProcId, Amortised<D>>,
+    /// Per procedure solved so far, whether all its runs terminate (`Costs::terminates`).
+    terminates: Vec<bool>,
 }
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
@@ -345,6 +358,32 @@ fn output_name(j: usize) -> String {
 impl<'a, D: NumericDomain> Solver<'a, D> {
     fn pre(&self, p: AbsProcId) -> Option<&D> {
         self.fixpoint.pre.get(p).and_then(Option::as_ref)
+    }
+
+    /// Whether every run of a component's procedures terminates: no reachable procedure of it
+    /// has an opaque item or calls one that may not terminate, and, for a cycle, a ranking
+    /// function was found from every head (each lies on every cycle of the component), among the
+    /// cycles recorded from `loops_before` on. Unreachable procedures terminate vacuously.
+    fn component_terminates(&self, component: &[AbsProcId], cyclic: bool, loops_before: usize) -> bool {
+        let calls_out_terminate = component.iter().all(|&p| {
+            self.pre(p).is_none()
+                || self.program.procs[p]
+                    .rules
+                    .iter()
+                    .flat_map(|r| &r.items)
+                    .all(|item| match item {
+                        Item::Opaque { .. } => false,
+                        Item::Call { callee, .. } | Item::Charge { callee, .. } => {
+                            component.contains(callee) || self.terminates.get(*callee).copied().unwrap_or(false)
+                        }
+                        _ => true,
+                    })
+        });
+        if !cyclic || !calls_out_terminate {
+            return calls_out_terminate;
+        }
+        let recorded = &self.loops[loops_before..];
+        !recorded.is_empty() && recorded.iter().all(|l| l.ranking.is_some())
     }
 
     /// The cost of a procedure that is not on a cycle.

@@ -1,6 +1,7 @@
 /**
  * Calls whose cost depends on their arguments: bounded when the arguments are bounded by the
- * inputs, and otherwise reported with the callee whose cost cannot be bounded.
+ * inputs, and otherwise reported with the callee whose cost cannot be bounded (the method still
+ * terminates: the callee's loop is ranked).
  */
 public class Arguments {
     // expect: O(1)
@@ -21,8 +22,38 @@ public class Arguments {
         return sum(a.length);
     }
 
-    // expect: unbounded
+    // expect: terminating
     static int sumFirst(int[] a) {
         return sum(a[0]);
+    }
+
+    // expect: terminating
+    static int countDownFirst(int[] a) {
+        int n = a[0];
+        int c = 0;
+        while (n > 0) {
+            n--;
+            c++;
+        }
+        return c;
+    }
+
+    // Loops forever when n is odd.
+    // expect: unbounded
+    static int spin(int n) {
+        while (n != 0) {
+            n -= 2;
+        }
+        return n;
+    }
+
+    // expect: unbounded
+    static int spinFirst(int[] a) {
+        return spin(a[0]);
+    }
+
+    // expect: unbounded
+    static int spinAfterCountDown(int[] a) {
+        return countDownFirst(a) + spin(a[1]);
     }
 }

@@ -94,6 +94,10 @@ pub enum Expected {
     Unbounded,
     /// No bound, and `terminates == Some(false)`: the loop never exits once reached.
     Nonterminating,
+    /// No bound (the cost is not bounded by the inputs: it depends on values read from the
+    /// heap, say), but `terminates == Some(true)`: every loop is ranked and every callee
+    /// terminates. `// expect: terminating`.
+    Terminating,
 }
 
 impl std::fmt::Display for Expected {
@@ -103,6 +107,7 @@ impl std::fmt::Display for Expected {
             Expected::Conditional(class) => write!(f, "{class} for inputs within limits"),
             Expected::Unbounded => f.write_str("unbounded"),
             Expected::Nonterminating => f.write_str("nonterminating"),
+            Expected::Terminating => f.write_str("terminating"),
         }
     }
 }
@@ -172,6 +177,7 @@ pub fn expectations(source: &Path) -> Vec<Expectation> {
             let expected = match rest {
                 "unbounded" => Expected::Unbounded,
                 "nonterminating" => Expected::Nonterminating,
+                "terminating" => Expected::Terminating,
                 _ if rest.starts_with("O(") && rest.ends_with(" for inputs within limits") => {
                     Expected::Conditional(rest.trim_end_matches(" for inputs within limits").to_owned())
                 }
