@@ -117,3 +117,55 @@ fn loops_whose_variable_changes_sign_are_ranked_by_its_absolute_value() {
     let live: Vec<&Polyhedron> = escaping.iter().collect();
     assert!(!verify(1, &live, &found), "the same function fails there");
 }
+
+/// The two paths of `while (x < n) { if (y < m) y++; else x++; }` over (x, n, y, m): no linear
+/// function ranks both (y may start above m), a lexicographic one does, and its exact check
+/// needs every component.
+#[test]
+fn two_counters_need_a_lexicographic_ranking_function() {
+    let keep = |d: usize| eq(&[(4 + d, 1), (d, -1)], 0);
+    // y < m, y' = y + 1, the rest kept.
+    let inner = Polyhedron::from_constraints(
+        8,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            ge(&[(3, 1), (2, -1)], -1),
+            eq(&[(6, 1), (2, -1)], -1),
+            keep(0),
+            keep(1),
+            keep(3),
+        ],
+    );
+    // y >= m, x' = x + 1, the rest kept.
+    let outer = Polyhedron::from_constraints(
+        8,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            ge(&[(2, 1), (3, -1)], 0),
+            eq(&[(4, 1), (0, -1)], -1),
+            keep(1),
+            keep(2),
+            keep(3),
+        ],
+    );
+    let transitions = [inner.clone(), outer.clone()];
+    let found = find(4, &transitions).expect("ranked");
+    let Ranking::Lexicographic(components) = &found else {
+        panic!("expected a lexicographic ranking function, got {found:?}");
+    };
+    assert_eq!(components.len(), 2, "{found:?}");
+    let affine = |coefficients: [i64; 4], constant: i64| jresa_analyses::bounds::ranking::Affine {
+        coefficients: coefficients.iter().map(|c| r(*c)).collect(),
+        constant: r(constant),
+    };
+    let (distance_y, distance_x) = (affine([0, 0, -1, 1], -1), affine([-1, 1, 0, 0], -1));
+    let both = [&inner, &outer];
+    assert!(verify(
+        4,
+        &both,
+        &Ranking::Lexicographic(vec![distance_y.clone(), distance_x.clone()])
+    ));
+    // Neither component alone ranks both paths.
+    assert!(!verify(4, &both, &Ranking::Lexicographic(vec![distance_x.clone()])));
+    assert!(!verify(4, &both, &Ranking::Lexicographic(vec![distance_y])));
+}

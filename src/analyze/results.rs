@@ -178,6 +178,10 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
                 let absolute: Vec<String> = head_names.iter().map(|n| format!("abs({n})")).collect();
                 affine_text(f, &absolute)
             }
+            Ranking::Lexicographic(components) => {
+                let texts: Vec<String> = components.iter().map(|f| affine_text(f, &head_names)).collect();
+                format!("lexicographic ({})", texts.join(", "))
+            }
             Ranking::Doubling { growing, bound } => {
                 format!(
                     "log2({} / {})",

@@ -190,6 +190,9 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
                 .map_or(format!("offset {}", l.offset), |line| format!("line {line}"));
             match (&l.ranking_function, &l.iterations) {
                 (Some(f), Some(n)) => out.push_str(&format!("  loop at {at}: ranking function {f}, iterations {n}\n")),
+                (Some(f), None) => out.push_str(&format!(
+                    "  loop at {at}: ranking function {f} (it terminates; its iterations are not bounded)\n"
+                )),
                 _ => out.push_str(&format!(
                     "  loop at {at}: {}\n",
                     l.reason.as_deref().unwrap_or("not bounded")

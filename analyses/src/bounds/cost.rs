@@ -231,9 +231,10 @@ fn affine_to_linear(f: &Affine) -> Linear {
     linear
 }
 
-/// The iteration bound a ranking function gives.
-fn iterations_of(ranking: &Ranking) -> CostExpr {
-    match ranking {
+/// The iteration bound a ranking function gives (none for a lexicographic one).
+fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
+    Some(match ranking {
+        Ranking::Lexicographic(_) => return None,
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
@@ -262,7 +263,7 @@ fn iterations_of(ranking: &Ranking) -> CostExpr {
             parts.push(CostExpr::nat(rest));
             CostExpr::add(parts)
         }
-    }
+    })
 }
 
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
@@ -988,7 +989,19 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 self.program.procs[head].name
             ));
         };
-        let iterations = iterations_of(&ranking);
+        let Some(iterations) = iterations_of(&ranking) else {
+            // The loop terminates, but its iterations are not bounded.
+            self.loops.push(LoopInfo {
+                head,
+                ranking: Some(ranking),
+                iterations: None,
+                never_exits,
+            });
+            return Err(format!(
+                "the iterations of {} are not bounded (only a lexicographic ranking function was found)",
+                self.method_of(head)
+            ));
+        };
         self.loops.push(LoopInfo {
             head,
             ranking: Some(ranking),

@@ -51,6 +51,10 @@ pub enum Ranking {
     /// At most `nat(f(|x0|))` iterations: `f` applies to the absolute values of the variables
     /// (its coefficients on variables that may be negative are non-negative).
     Absolute(Affine),
+    /// A lexicographic ranking function `(f_1, ..., f_k)`: on every transition some `f_i`
+    /// decreases by at least 1 from a non-negative value while every `f_j` before it does not
+    /// increase. It proves termination; the iterations it allows are not bounded here.
+    Lexicographic(Vec<Affine>),
 }
 
 /// An affine function of `2n` variables to be required non-negative on a transition, as the sum
@@ -80,6 +84,88 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         .or_else(|| doubling(n, &live))
         .or_else(|| linear(n, &live))
         .or_else(|| absolute(n, &live))
+        .or_else(|| lexicographic(n, &live))
+}
+
+/// The most transitions a lexicographic ranking function is searched for (one LP per remaining
+/// transition and component).
+pub const MAX_LEXICOGRAPHIC_TRANSITIONS: usize = 12;
+
+/// `f(x) ≥ 0` and `f(x) - f(x') - 1 ≥ 0`: the transition is ranked by `f`.
+fn strict_obligations() -> Vec<Obligation> {
+    vec![
+        Obligation {
+            parts: vec![(1.0, 0, false)],
+            constant: 0.0,
+            constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
+        },
+        Obligation {
+            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
+            constant: -1.0,
+            constant_parts: vec![],
+            fixed: vec![],
+        },
+    ]
+}
+
+/// `f(x) - f(x') ≥ 0`: `f` does not increase on the transition.
+fn weak_obligations() -> Vec<Obligation> {
+    vec![Obligation {
+        parts: vec![(1.0, 0, false), (-1.0, 0, true)],
+        constant: 0.0,
+        constant_parts: vec![],
+        fixed: vec![],
+    }]
+}
+
+/// The exact conditions of `strict_obligations` (`strict`) or `weak_obligations` on `f`.
+fn lexicographic_conditions(n: usize, f: &Affine, strict: bool) -> Option<Vec<Constraint>> {
+    let zero = BigRational::zero();
+    let decrease = exact_constraint(
+        n,
+        &[(1, f, false), (-1, f, true)],
+        &if strict { -BigRational::one() } else { zero.clone() },
+    )?;
+    if strict {
+        Some(vec![exact_constraint(n, &[(1, f, false)], &zero)?, decrease])
+    } else {
+        Some(vec![decrease])
+    }
+}
+
+/// A lexicographic ranking function, built greedily (as Alias et al.): each component does not
+/// increase on the transitions not yet ranked and ranks at least one of them; the transitions it
+/// ranks (checked exactly) are removed, until none is left.
+fn lexicographic<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    if transitions.len() < 2 || transitions.len() > MAX_LEXICOGRAPHIC_TRANSITIONS {
+        return None;
+    }
+    let entails_all = |t: &D, conditions: &Option<Vec<Constraint>>| {
+        conditions.as_ref().is_some_and(|cs| cs.iter().all(|c| t.entails(c)))
+    };
+    let (strict, weak) = (strict_obligations(), weak_obligations());
+    let mut remaining: Vec<&D> = transitions.to_vec();
+    let mut components = Vec::new();
+    while !remaining.is_empty() {
+        let f = (0..remaining.len()).find_map(|chosen| {
+            let problem: Vec<(&D, &[Obligation])> = remaining
+                .iter()
+                .enumerate()
+                .map(|(k, t)| (*t, if k == chosen { &strict[..] } else { &weak[..] }))
+                .collect();
+            let f = solve_each(n, 1, &problem)?.pop()?;
+            let weak_holds = remaining
+                .iter()
+                .all(|t| entails_all(t, &lexicographic_conditions(n, &f, false)));
+            (weak_holds && entails_all(remaining[chosen], &lexicographic_conditions(n, &f, true))).then_some(f)
+        })?;
+        let ranked = lexicographic_conditions(n, &f, true);
+        remaining.retain(|t| !entails_all(t, &ranked));
+        components.push(f);
+    }
+    let ranking = Ranking::Lexicographic(components);
+    verify(n, transitions, &ranking).then_some(ranking)
 }
 
 /// The variables that may be negative before or after some transition.
@@ -286,6 +372,12 @@ fn solve<D: NumericDomain>(
     transitions: &[&D],
     obligations: &[Obligation],
 ) -> Option<Vec<Affine>> {
+    let problem: Vec<(&D, &[Obligation])> = transitions.iter().map(|t| (*t, obligations)).collect();
+    solve_each(n, count, &problem)
+}
+
+/// Like `solve`, with each transition's own obligations.
+fn solve_each<D: NumericDomain>(n: usize, count: usize, problem: &[(&D, &[Obligation])]) -> Option<Vec<Affine>> {
     let mut vars = ProblemVariables::new();
     let coefficients: Vec<Vec<Variable>> = (0..count)
         .map(|_| (0..n).map(|_| vars.add(variable())).collect())
@@ -293,7 +385,7 @@ fn solve<D: NumericDomain>(
     let constants: Vec<Variable> = (0..count).map(|_| vars.add(variable())).collect();
     let magnitudes: Vec<Variable> = (0..count * n).map(|_| vars.add(variable().min(0.0))).collect();
     let mut constraints = Vec::new();
-    for transition in transitions {
+    for &(transition, obligations) in problem {
         // Rows with huge numbers (the range of a `long`) make the floating-point LP unstable.
         // Leaving them out only enlarges the transition, so a function found without them still
         // ranks the loop (and the exact check below sees every row).
@@ -473,6 +565,33 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
             };
             let live: Vec<&D> = pieces.iter().collect();
             return verify(n, &live, &Ranking::Linear(f.clone()));
+        }
+        Ranking::Lexicographic(components) => {
+            let levels: Option<Vec<(Vec<Constraint>, Vec<Constraint>)>> = components
+                .iter()
+                .map(|f| {
+                    Some((
+                        lexicographic_conditions(n, f, false)?,
+                        lexicographic_conditions(n, f, true)?,
+                    ))
+                })
+                .collect();
+            let Some(levels) = levels else {
+                return false;
+            };
+            let holds = |t: &D, cs: &[Constraint]| cs.iter().all(|c| t.entails(c));
+            // Each transition: ranked by some component, none before it increasing.
+            return transitions.iter().all(|t| {
+                for (weak, strict) in &levels {
+                    if holds(t, strict) {
+                        return true;
+                    }
+                    if !holds(t, weak) {
+                        return false;
+                    }
+                }
+                false
+            });
         }
         Ranking::Doubling { growing, bound } => vec![
             exact_constraint(n, &[(1, growing, false)], &-one.clone()),
