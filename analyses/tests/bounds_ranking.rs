@@ -169,3 +169,31 @@ fn two_counters_need_a_lexicographic_ranking_function() {
     assert!(!verify(4, &both, &Ranking::Lexicographic(vec![distance_x.clone()])));
     assert!(!verify(4, &both, &Ranking::Lexicographic(vec![distance_y])));
 }
+
+/// `while (x >= 0) { x = x + y; y = y - 1; }` over (x, y): no linear or lexicographic function
+/// ranks it (x grows while y is positive), a two-phase one does: y decreases all along, and x
+/// decreases once y is negative.
+#[test]
+fn a_loop_with_two_phases_has_a_multiphase_ranking_function() {
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1)], 0),
+            eq(&[(2, 1), (0, -1), (1, -1)], 0),
+            eq(&[(3, 1), (1, -1)], 1),
+        ],
+    );
+    let found = find(2, std::slice::from_ref(&t)).expect("ranked");
+    let Ranking::Multiphase(first, second) = &found else {
+        panic!("expected a multiphase ranking function, got {found:?}");
+    };
+    assert!(verify(2, &[&t], &found));
+    // The first phase follows y, the second x.
+    assert!(
+        first.coefficients[1] > r(0) && second.coefficients[0] > r(0),
+        "{found:?}"
+    );
+    // Swapped, the phases do not rank it.
+    let swapped = Ranking::Multiphase(second.clone(), first.clone());
+    assert!(!verify(2, &[&t], &swapped));
+}

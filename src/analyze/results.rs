@@ -178,6 +178,11 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
                 let absolute: Vec<String> = head_names.iter().map(|n| format!("abs({n})")).collect();
                 affine_text(f, &absolute)
             }
+            Ranking::Multiphase(first, second) => format!(
+                "multiphase ({}, {})",
+                affine_text(first, &head_names),
+                affine_text(second, &head_names)
+            ),
             Ranking::Lexicographic(components) => {
                 let texts: Vec<String> = components.iter().map(|f| affine_text(f, &head_names)).collect();
                 format!("lexicographic ({})", texts.join(", "))

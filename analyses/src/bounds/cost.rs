@@ -231,10 +231,10 @@ fn affine_to_linear(f: &Affine) -> Linear {
     linear
 }
 
-/// The iteration bound a ranking function gives (none for a lexicographic one).
+/// The iteration bound a ranking function gives (none for a lexicographic or multiphase one).
 fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
-        Ranking::Lexicographic(_) => return None,
+        Ranking::Lexicographic(_) | Ranking::Multiphase(..) => return None,
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
@@ -998,7 +998,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 never_exits,
             });
             return Err(format!(
-                "the iterations of {} are not bounded (only a lexicographic ranking function was found)",
+                "the iterations of {} are not bounded (only a lexicographic or multiphase ranking function was found)",
                 self.method_of(head)
             ));
         };

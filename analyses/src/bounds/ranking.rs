@@ -51,6 +51,11 @@ pub enum Ranking {
     /// At most `nat(f(|x0|))` iterations: `f` applies to the absolute values of the variables
     /// (its coefficients on variables that may be negative are non-negative).
     Absolute(Affine),
+    /// A two-phase ranking function `(f_1, f_2)` (Ben-Amram and Genaim's multiphase shape): on
+    /// every transition `f_1` decreases by at least 1, `f_2` decreases by at least `1 - f_1(x)`,
+    /// and `f_2` is non-negative. Once `f_1` is negative `f_2` decreases by at least 2 from a
+    /// non-negative value, so the loop terminates; its iterations are not bounded here.
+    Multiphase(Affine, Affine),
     /// A lexicographic ranking function `(f_1, ..., f_k)`: on every transition some `f_i`
     /// decreases by at least 1 from a non-negative value while every `f_j` before it does not
     /// increase. It proves termination; the iterations it allows are not bounded here.
@@ -85,6 +90,49 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         .or_else(|| linear(n, &live))
         .or_else(|| absolute(n, &live))
         .or_else(|| lexicographic(n, &live))
+        .or_else(|| multiphase(n, &live))
+}
+
+/// The exact conditions of a two-phase ranking function (`Ranking::Multiphase`).
+fn multiphase_conditions(n: usize, first: &Affine, second: &Affine) -> Vec<Option<Constraint>> {
+    let one = BigRational::one();
+    vec![
+        exact_constraint(n, &[(1, first, false), (-1, first, true)], &-one.clone()),
+        exact_constraint(n, &[(1, second, false), (-1, second, true), (1, first, false)], &-one),
+        exact_constraint(n, &[(1, second, false)], &BigRational::zero()),
+    ]
+}
+
+/// A two-phase ranking function, by one LP over both functions.
+fn multiphase<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    let obligations = vec![
+        // f1(x) - f1(x') - 1 ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
+            constant: -1.0,
+            constant_parts: vec![],
+            fixed: vec![],
+        },
+        // f2(x) - f2(x') + f1(x) - 1 ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 1, false), (-1.0, 1, true), (1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
+        },
+        // f2(x) ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 1, false)],
+            constant: 0.0,
+            constant_parts: vec![(1.0, 1)],
+            fixed: vec![],
+        },
+    ];
+    let mut found = solve(n, 2, transitions, &obligations)?;
+    let second = found.pop()?;
+    let first = found.pop()?;
+    let ranking = Ranking::Multiphase(first, second);
+    verify(n, transitions, &ranking).then_some(ranking)
 }
 
 /// The most transitions a lexicographic ranking function is searched for (one LP per remaining
@@ -566,6 +614,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
             let live: Vec<&D> = pieces.iter().collect();
             return verify(n, &live, &Ranking::Linear(f.clone()));
         }
+        Ranking::Multiphase(first, second) => multiphase_conditions(n, first, second),
         Ranking::Lexicographic(components) => {
             let levels: Option<Vec<(Vec<Constraint>, Vec<Constraint>)>> = components
                 .iter()
