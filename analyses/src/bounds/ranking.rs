@@ -139,12 +139,13 @@ fn multiphase<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking>
 /// transition and component).
 pub const MAX_LEXICOGRAPHIC_TRANSITIONS: usize = 12;
 
-/// `f(x) ≥ 0` and `f(x) - f(x') - 1 ≥ 0`: the transition is ranked by `f`.
-fn strict_obligations() -> Vec<Obligation> {
+/// `f(x) - least ≥ 0` and `f(x) - f(x') - 1 ≥ 0`: `f` ranks the transition, staying at least
+/// `least` where it is taken.
+fn ranked_by(least: f64) -> Vec<Obligation> {
     vec![
         Obligation {
             parts: vec![(1.0, 0, false)],
-            constant: 0.0,
+            constant: -least,
             constant_parts: vec![(1.0, 0)],
             fixed: vec![],
         },
@@ -167,7 +168,7 @@ fn weak_obligations() -> Vec<Obligation> {
     }]
 }
 
-/// The exact conditions of `strict_obligations` (`strict`) or `weak_obligations` on `f`.
+/// The exact conditions of `ranked_by(0.0)` (`strict`) or `weak_obligations` on `f`.
 fn lexicographic_conditions(n: usize, f: &Affine, strict: bool) -> Option<Vec<Constraint>> {
     let zero = BigRational::zero();
     let decrease = exact_constraint(
@@ -192,7 +193,7 @@ fn lexicographic<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranki
     let entails_all = |t: &D, conditions: &Option<Vec<Constraint>>| {
         conditions.as_ref().is_some_and(|cs| cs.iter().all(|c| t.entails(c)))
     };
-    let (strict, weak) = (strict_obligations(), weak_obligations());
+    let (strict, weak) = (ranked_by(0.0), weak_obligations());
     let mut remaining: Vec<&D> = transitions.to_vec();
     let mut components = Vec::new();
     while !remaining.is_empty() {
@@ -280,21 +281,7 @@ fn absolute<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
 
 fn linear<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
     // f(x) - 1 ≥ 0 and f(x) - f(x') - 1 ≥ 0.
-    let obligations = vec![
-        Obligation {
-            parts: vec![(1.0, 0, false)],
-            constant: -1.0,
-            constant_parts: vec![(1.0, 0)],
-            fixed: vec![],
-        },
-        Obligation {
-            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
-            constant: -1.0,
-            constant_parts: vec![],
-            fixed: vec![],
-        },
-    ];
-    let f = solve(n, 1, transitions, &obligations)?.pop()?;
+    let f = solve(n, 1, transitions, &ranked_by(1.0))?.pop()?;
     let ranking = Ranking::Linear(f);
     verify(n, transitions, &ranking).then_some(ranking)
 }
