@@ -101,9 +101,10 @@ fn loops(out: &mut String, program: &AbstractProgram, methods: &[MethodIr], cost
             Origin::Ir { method, proc: p } => proc_names(&methods[*method], p.index()),
             _ => Vec::new(),
         };
-        let iterations = match &info.iterations {
-            Some(e) => e.rename(&rename(&names)).to_string(),
-            None => "no ranking function".into(),
+        let iterations = match (&info.iterations, &info.ranking) {
+            (Some(e), _) => e.rename(&rename(&names)).to_string(),
+            (None, Some(ranking)) => format!("not bounded, terminates by {}", shape(ranking)),
+            (None, None) => "no ranking function".into(),
         };
         let never = if info.never_exits { ", never exits" } else { "" };
         let _ = writeln!(out, "  loop {}: iterations {iterations}{never}", proc.name);
@@ -185,4 +186,14 @@ fn value_filetests() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The shape of a ranking function that gives no iteration bound.
+fn shape(ranking: &jresa_analyses::bounds::ranking::Ranking) -> &'static str {
+    use jresa_analyses::bounds::ranking::Ranking;
+    match ranking {
+        Ranking::Lexicographic(_) => "a lexicographic ranking function",
+        Ranking::Multiphase(..) => "a multiphase ranking function",
+        _ => "a ranking function",
+    }
 }
