@@ -294,7 +294,13 @@ pub fn run(args: &ValidateArgs) -> u8 {
         }
     };
     let locate = source_locator(&args.input.paths, args.report.source_root.as_deref());
-    let summary = || report::summary::of_validation(&validation, &locate);
+    let summary = || {
+        let summary = report::summary::of_validation(&validation, &locate);
+        match &subject {
+            Subject::Analysis(run) => report::summary::with_loops(summary, &run.report),
+            Subject::Check { .. } => summary,
+        }
+    };
     let output = match args.report.format {
         ReportFormat::Text => report::validate::validation_text(&validation),
         ReportFormat::Json => report::json(&validation),

@@ -304,3 +304,20 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
         methods,
     }
 }
+
+/// A summary with each method's loops and termination verdict taken from the analysis that gave
+/// its bound (the validation report does not carry them).
+pub fn with_loops(mut summary: Summary, analysis: &AnalysisReport) -> Summary {
+    let by_key: std::collections::HashMap<(&str, &str, &str), &MethodReport> = analysis
+        .methods
+        .iter()
+        .map(|m| ((m.class.as_str(), m.name.as_str(), m.descriptor.as_str()), m))
+        .collect();
+    for m in &mut summary.methods {
+        if let Some(report) = by_key.get(&(m.class.as_str(), m.name.as_str(), m.descriptor.as_str())) {
+            m.loops = report.loops.clone();
+            m.terminates = report.terminates;
+        }
+    }
+    summary
+}
