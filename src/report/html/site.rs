@@ -7,7 +7,7 @@ use jresa_analyses::bounds::expr::{CostExpr, Growth};
 use jresa_analyses::bounds::parse::parse_bound;
 use num_rational::BigRational;
 use num_traits::{FromPrimitive, ToPrimitive};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The files of the site's root besides the package directories.
 pub const ROOT_FILES: [&str; 3] = ["index.html", "style.css", "sort.js"];
@@ -53,6 +53,8 @@ pub struct SourceEntry {
     /// The package directory its page lies in, and the page's file name.
     pub dir: String,
     pub file: String,
+    /// The classes declared in it, as (package, class) indices into `Site::packages`.
+    pub classes: Vec<(usize, usize)>,
 }
 
 /// Everything the pages show, grouped.
@@ -62,6 +64,8 @@ pub struct Site<'a> {
     pub rank_size: u32,
     pub packages: Vec<Package<'a>>,
     pub sources: Vec<SourceEntry>,
+    /// The position in `sources` of each source file's path.
+    source_index: HashMap<String, usize>,
 }
 
 impl<'a> Site<'a> {
@@ -106,11 +110,13 @@ impl<'a> Site<'a> {
             })
             .collect();
         let sources = source_entries(&packages, read_source);
+        let source_index = sources.iter().enumerate().map(|(k, s)| (s.path.clone(), k)).collect();
         Site {
             summary,
             rank_size,
             packages,
             sources,
+            source_index,
         }
     }
 
@@ -125,7 +131,7 @@ impl<'a> Site<'a> {
 
     /// The page of a source file, if it has one.
     pub fn source_of(&self, path: &str) -> Option<&SourceEntry> {
-        self.sources.iter().find(|s| s.path == path)
+        self.source_index.get(path).map(|&k| &self.sources[k])
     }
 }
 
@@ -160,15 +166,23 @@ pub fn split_class(class: &str) -> (&str, &str) {
 /// that names it.
 fn source_entries(packages: &[Package<'_>], read_source: &(dyn Fn(&str) -> Option<String> + Sync)) -> Vec<SourceEntry> {
     let mut entries: Vec<SourceEntry> = Vec::new();
-    let mut tried = std::collections::HashSet::new();
+    // Per path tried, its entry (`None` when it could not be read).
+    let mut tried: HashMap<String, Option<usize>> = HashMap::new();
     let mut names: BTreeMap<String, FileNames> = BTreeMap::new();
-    for package in packages {
-        for class in &package.classes {
+    for (p, package) in packages.iter().enumerate() {
+        for (c, class) in package.classes.iter().enumerate() {
             let Some(path) = &class.source_path else { continue };
-            if !tried.insert(path.clone()) {
+            if let Some(known) = tried.get(path) {
+                if let Some(k) = *known {
+                    entries[k].classes.push((p, c));
+                }
                 continue;
             }
-            let Some(text) = read_source(path) else { continue };
+            let Some(text) = read_source(path) else {
+                tried.insert(path.clone(), None);
+                continue;
+            };
+            tried.insert(path.clone(), Some(entries.len()));
             let base = path.rsplit('/').next().unwrap_or(path);
             let file = names
                 .entry(package.dir.clone())
@@ -179,6 +193,7 @@ fn source_entries(packages: &[Package<'_>], read_source: &(dyn Fn(&str) -> Optio
                 text,
                 dir: package.dir.clone(),
                 file,
+                classes: vec![(p, c)],
             });
         }
     }

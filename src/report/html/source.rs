@@ -19,17 +19,10 @@ struct LineNotes {
 pub fn source_page(site: &Site<'_>, entry: &SourceEntry) -> String {
     let lines: Vec<&str> = entry.text.lines().collect();
     let mut notes: BTreeMap<usize, LineNotes> = BTreeMap::new();
-    let mut package: Option<&Package<'_>> = None;
-    for p in &site.packages {
-        for class in p
-            .classes
-            .iter()
-            .filter(|c| c.source_path.as_deref() == Some(&entry.path))
-        {
-            package = package.or(Some(p));
-            annotate_class(class, &lines, &mut notes);
-        }
+    for &(p, c) in &entry.classes {
+        annotate_class(&site.packages[p].classes[c], &lines, &mut notes);
     }
+    let package: Option<&Package<'_>> = entry.classes.first().map(|&(p, _)| &site.packages[p]);
     let body = html! {
         p.muted { (entry.path) }
         div.scroll {
