@@ -3,9 +3,15 @@
 //! formatting and `ArrayList` summing from `tests/data`) run in the VM (rayon over all cores) and in
 //! one `java -Xint` and one default `java` process each (a generated driver that reads the same
 //! instances from a file and calls the methods directly). The JVM sides are timed as whole
-//! processes, start-up included; the VM side as `CpuBackend::run` over all instances, with the
-//! packaging timed apart. Prints instances per second of each side and their ratios, then lets
-//! criterion measure each side.
+//! processes, start-up included; the VM side as `Backend::run` over all instances on each backend
+//! this machine has (the CPU backend, the interpreter kernel compiled for the host, and the CUDA
+//! backend where a device is present), with the packaging timed apart. Prints instances per second
+//! of each side and their ratios, then lets criterion measure each side.
+//!
+//! `JRESA_BENCH_CLASSES=DIR` takes the classes (the fixtures and `VmBenchDriver`) from `DIR`
+//! instead of compiling them, for machines without a JDK (the JVM sides are then skipped unless
+//! `java` runs); `JRESA_BENCH_PER_METHOD=N` sets the instances per method (2,000 by default);
+//! `JRESA_BENCH_QUICK=1` prints the figures without criterion's measurements.
 
 #[path = "support/timing.rs"]
 mod timing;
@@ -13,15 +19,20 @@ mod timing;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
-use jresa_gpu_validate::{CpuBackend, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, BackendKind, Backends, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Instances per method.
-const PER_METHOD: usize = 2_000;
+/// Instances per method (`JRESA_BENCH_PER_METHOD` overrides it).
+fn per_method() -> usize {
+    std::env::var("JRESA_BENCH_PER_METHOD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000)
+}
 
 /// A benchmarked method: class, name, descriptor, and the Java statement the driver runs on the
 /// parsed fields `f[1]`, `f[2]` (adding to `checksum`).
@@ -75,7 +86,7 @@ impl Random {
 
 /// The instances of method `k`.
 fn instances(k: usize, random: &mut Random) -> Vec<Vec<Value>> {
-    (0..PER_METHOD)
+    (0..per_method())
         .map(|_| match k {
             0 => vec![Value::Int(random.range(5, 18))],
             1 => vec![Value::Int(random.range(0, 46))],
@@ -125,6 +136,7 @@ fn driver() -> String {
 
 struct Setup {
     dir: PathBuf,
+    classes: PathBuf,
     package: Package,
     instances: Vec<Vec<Vec<Value>>>,
     total: usize,
@@ -149,17 +161,23 @@ fn setup() -> Option<Setup> {
     let driver_source = dir.join("VmBenchDriver.java");
     std::fs::write(&driver_source, driver()).ok()?;
     sources.push(driver_source);
-    let status = Command::new("javac")
-        .args(["-g", "-d"])
-        .arg(&dir)
-        .args(&sources)
-        .status()
-        .ok()?;
-    if !status.success() {
-        eprintln!("javac failed: nothing to benchmark");
-        return None;
-    }
-    let loaded = read_inputs(std::slice::from_ref(&dir));
+    let classes = match std::env::var_os("JRESA_BENCH_CLASSES") {
+        Some(prebuilt) => PathBuf::from(prebuilt),
+        None => {
+            let status = Command::new("javac")
+                .args(["-g", "-d"])
+                .arg(&dir)
+                .args(&sources)
+                .status()
+                .ok()?;
+            if !status.success() {
+                eprintln!("javac failed: nothing to benchmark");
+                return None;
+            }
+            dir.clone()
+        }
+    };
+    let loaded = read_inputs(std::slice::from_ref(&classes));
     let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
     let mut random = Random(Xoshiro256PlusPlus::seed_from_u64(42));
     let instances: Vec<Vec<Vec<Value>>> = (0..METHODS.len()).map(|k| instances(k, &mut random)).collect();
@@ -185,6 +203,7 @@ fn setup() -> Option<Setup> {
     let total = instances.iter().map(Vec::len).sum();
     Some(Setup {
         dir,
+        classes,
         package,
         instances,
         total,
@@ -192,8 +211,7 @@ fn setup() -> Option<Setup> {
 }
 
 /// Runs every instance in the VM; returns how many returned and the bytecodes they executed.
-fn run_vm(setup: &Setup) -> (usize, u64) {
-    let backend = CpuBackend::new(&setup.package, RunConfig::default());
+fn run_vm(setup: &Setup, backend: &dyn Backend) -> (usize, u64) {
     let (mut finished, mut bytecodes) = (0, 0);
     for ((class, name, descriptor, _), set) in METHODS.iter().zip(&setup.instances) {
         for outcome in backend.run((class, name, descriptor), set) {
@@ -210,7 +228,7 @@ fn run_java(setup: &Setup, options: &[&str]) -> String {
     let output = Command::new("java")
         .args(options)
         .arg("-cp")
-        .arg(&setup.dir)
+        .arg(&setup.classes)
         .arg("VmBenchDriver")
         .arg(setup.dir.join("instances.txt"))
         .output()
@@ -218,45 +236,94 @@ fn run_java(setup: &Setup, options: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
+/// The backends this machine has, by name.
+fn backends(package: &Package) -> Vec<(String, Backends<'_>)> {
+    let mut found = Vec::new();
+    for (name, kind) in [
+        ("cpu", BackendKind::Cpu),
+        ("host kernel", BackendKind::HostKernel),
+        ("cuda", BackendKind::Cuda),
+    ] {
+        if kind == BackendKind::Cuda && jresa_gpu_validate::kernel::cuda::available().is_err() {
+            continue;
+        }
+        if let Ok(backends) = Backends::new(kind, package) {
+            found.push((name.to_owned(), backends));
+        }
+    }
+    found
+}
+
+fn java_runs() -> bool {
+    Command::new("java").arg("-version").output().is_ok_and(|o| o.status.success())
+}
+
 fn vm_against_jvm(c: &mut Criterion) {
     let Some(setup) = setup() else {
         return;
     };
-    let (finished, bytecodes) = run_vm(&setup);
-    assert_eq!(finished, setup.total, "every instance returns in the VM");
     let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
-    let vm = timing::median_of_three(|| {
-        run_vm(&setup);
-    });
-    let xint = timing::median_of_three(|| {
-        run_java(&setup, &["-Xint"]);
-    });
-    let default = timing::median_of_three(|| {
-        run_java(&setup, &[]);
-    });
-    eprintln!(
-        "{} instances, {bytecodes} bytecodes ({:.0} M/s in the VM, {} threads): VM {:.0}/s, java -Xint {:.0}/s, java {:.0}/s; VM/java -Xint {:.2}, VM/java {:.2}",
-        setup.total,
-        bytecodes as f64 / vm.as_secs_f64() / 1e6,
-        rayon::current_num_threads(),
-        rate(vm),
-        rate(xint),
-        rate(default),
-        xint.as_secs_f64() / vm.as_secs_f64(),
-        default.as_secs_f64() / vm.as_secs_f64(),
-    );
-
+    let kinds = backends(&setup.package);
+    let mut backend_times = Vec::new();
+    for (name, backends) in &kinds {
+        let backend = backends.backend(RunConfig::default());
+        let (finished, bytecodes) = run_vm(&setup, backend.as_ref());
+        assert_eq!(finished, setup.total, "every instance returns on the {name} backend");
+        let time = timing::median_of_three(|| {
+            run_vm(&setup, backend.as_ref());
+        });
+        eprintln!(
+            "{name} ({}): {} instances, {bytecodes} bytecodes, {:.0} instances/s ({:.0} M bytecodes/s, {} threads)",
+            backend.name(),
+            setup.total,
+            rate(time),
+            bytecodes as f64 / time.as_secs_f64() / 1e6,
+            rayon::current_num_threads()
+        );
+        backend_times.push((name.clone(), time));
+    }
+    let cpu = backend_times[0].1;
+    for (name, time) in &backend_times[1..] {
+        eprintln!("{name}/cpu: {:.2}", cpu.as_secs_f64() / time.as_secs_f64());
+    }
+    let java = java_runs();
+    if java {
+        let xint = timing::median_of_three(|| {
+            run_java(&setup, &["-Xint"]);
+        });
+        let default = timing::median_of_three(|| {
+            run_java(&setup, &[]);
+        });
+        eprintln!("java -Xint {:.0}/s, java {:.0}/s", rate(xint), rate(default));
+        for (name, time) in &backend_times {
+            eprintln!(
+                "{name}/java -Xint {:.2}, {name}/java {:.2}",
+                xint.as_secs_f64() / time.as_secs_f64(),
+                default.as_secs_f64() / time.as_secs_f64()
+            );
+        }
+    } else {
+        eprintln!("java does not run here: the JVM sides are skipped");
+    }
+    if std::env::var_os("JRESA_BENCH_QUICK").is_some() {
+        return;
+    }
     let mut group = c.benchmark_group("vm");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20))
         .warm_up_time(Duration::from_secs(1));
     group.throughput(Throughput::Elements(setup.total as u64));
-    group.bench_function("cpu backend", |b| b.iter(|| run_vm(&setup)));
-    group.bench_function("java -Xint (whole process)", |b| {
-        b.iter(|| run_java(&setup, &["-Xint"]))
-    });
-    group.bench_function("java (whole process)", |b| b.iter(|| run_java(&setup, &[])));
+    for (name, backends) in &kinds {
+        let backend = backends.backend(RunConfig::default());
+        group.bench_function(format!("{name} backend"), |b| b.iter(|| run_vm(&setup, backend.as_ref())));
+    }
+    if java {
+        group.bench_function("java -Xint (whole process)", |b| {
+            b.iter(|| run_java(&setup, &["-Xint"]))
+        });
+        group.bench_function("java (whole process)", |b| b.iter(|| run_java(&setup, &[])));
+    }
     group.finish();
     let _ = std::fs::remove_dir_all(&setup.dir);
 }

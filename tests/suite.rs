@@ -35,6 +35,7 @@ mod classfile_read;
 mod hierarchy;
 mod html_browser;
 mod html_report;
+mod kernel_differential;
 mod lift_golden;
 mod lift_java_base;
 mod profile_exact;

@@ -11,7 +11,7 @@
 use crate::analyze_support;
 use crate::vm_support;
 use jresa::profile::{run_profiled, Cct, CctNode, ProfileRequest};
-use jresa_gpu_validate::{CallingContextTree, CpuBackend, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, CallingContextTree, CpuBackend, Package, RunConfig, Value};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;

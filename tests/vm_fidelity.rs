@@ -11,7 +11,7 @@
 use crate::analyze_support;
 use crate::vm_support;
 use jresa::report::vm::{ending_text, value_text};
-use jresa_gpu_validate::{CpuBackend, Ending, Limits, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, CpuBackend, Ending, Limits, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::collections::BTreeMap;

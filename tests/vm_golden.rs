@@ -6,7 +6,7 @@
 use crate::analyze_support;
 use crate::vm_support;
 use jresa::report::vm::{ending_text, metrics_text, value_text};
-use jresa_gpu_validate::{CpuBackend, Package, RunConfig};
+use jresa_gpu_validate::{Backend, CpuBackend, Package, RunConfig};
 use std::fmt::Write as _;
 use std::path::Path;
 

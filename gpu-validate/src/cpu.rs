@@ -2,27 +2,49 @@
 //! task, each on a machine reused within its worker thread. **Results do not depend on the number
 //! of threads: instances share nothing but the read-only package.**
 
+use crate::backend::{Backend, MethodRef};
 use crate::package::Package;
 use crate::value::{Ending, Outcome, Value};
 use crate::vm::{FieldRead, Machine, RunConfig};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
 
 /// Runs packaged methods on the CPU.
 pub struct CpuBackend<'p> {
     package: &'p Package,
     config: RunConfig,
+    /// Machines made by earlier calls, reused (their stacks are large): a backend called once per
+    /// Korat candidate makes a machine per thread, not per candidate.
+    pool: Mutex<Vec<Machine<'p>>>,
 }
 
 impl<'p> CpuBackend<'p> {
     pub fn new(package: &'p Package, config: RunConfig) -> CpuBackend<'p> {
-        CpuBackend { package, config }
+        CpuBackend {
+            package,
+            config,
+            pool: Mutex::new(Vec::new()),
+        }
     }
 
-    /// Runs `method` (an entry of the package, by class, name and descriptor) on every instance;
-    /// outcomes come in the order of `instances`. A method that is not an entry of the package gives
-    /// every instance a `Refused` outcome.
-    pub fn run(&self, method: (&str, &str, &str), instances: &[Vec<Value>]) -> Vec<Outcome> {
+    /// The package the backend runs.
+    pub fn package(&self) -> &'p Package {
+        self.package
+    }
+
+    /// How the backend runs instances.
+    pub fn config(&self) -> RunConfig {
+        self.config
+    }
+}
+
+impl Backend for CpuBackend<'_> {
+    fn name(&self) -> String {
+        format!("cpu ({} threads)", rayon::current_num_threads())
+    }
+
+    fn run(&self, method: MethodRef<'_>, instances: &[Vec<Value>]) -> Vec<Outcome> {
         self.run_with(
             method,
             instances,
@@ -31,9 +53,7 @@ impl<'p> CpuBackend<'p> {
         )
     }
 
-    /// Like [`CpuBackend::run`], with the fields of input objects each instance read, in the order
-    /// of their first read (see [`Machine::run_traced`]).
-    pub fn run_traced(&self, method: (&str, &str, &str), instances: &[Vec<Value>]) -> Vec<(Outcome, Vec<FieldRead>)> {
+    fn run_traced(&self, method: MethodRef<'_>, instances: &[Vec<Value>]) -> Vec<(Outcome, Vec<FieldRead>)> {
         self.run_with(
             method,
             instances,
@@ -42,11 +62,9 @@ impl<'p> CpuBackend<'p> {
         )
     }
 
-    /// Like [`CpuBackend::run`], with the state of every argument after the instance (see
-    /// [`Machine::run_capturing`]).
-    pub fn run_capturing(
+    fn run_capturing(
         &self,
-        method: (&str, &str, &str),
+        method: MethodRef<'_>,
         instances: &[Vec<Value>],
     ) -> Vec<(Outcome, Result<Vec<Value>, String>)> {
         self.run_with(
@@ -62,12 +80,25 @@ impl<'p> CpuBackend<'p> {
             },
         )
     }
+}
+
+impl<'p> CpuBackend<'p> {
+    fn machine(&self) -> Machine<'p> {
+        let pooled = self.pool.lock().map(|mut pool| pool.pop()).unwrap_or(None);
+        pooled.unwrap_or_else(|| Machine::new(self.package, self.config))
+    }
+
+    fn give_back(&self, machine: Machine<'p>) {
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.push(machine);
+        }
+    }
 
     /// Runs `one` on every instance in parallel; `failed` makes the result of an instance that did
     /// not run from its refused outcome.
     fn run_with<T: Send>(
         &self,
-        method: (&str, &str, &str),
+        method: MethodRef<'_>,
         instances: &[Vec<Value>],
         one: &(dyn Fn(&mut Machine<'p>, u32, &[Value]) -> T + Sync),
         failed: &(dyn Fn(Outcome) -> T + Sync),
@@ -82,8 +113,8 @@ impl<'p> CpuBackend<'p> {
         instances
             .par_chunks(chunk)
             .map(|chunk| {
-                let mut machine = Machine::new(self.package, self.config);
-                chunk
+                let mut machine = self.machine();
+                let results = chunk
                     .iter()
                     .map(|args| {
                         // The interpreter indexes its arrays directly; a bug that breaks an
@@ -97,7 +128,9 @@ impl<'p> CpuBackend<'p> {
                             }
                         }
                     })
-                    .collect::<Vec<T>>()
+                    .collect::<Vec<T>>();
+                self.give_back(machine);
+                results
             })
             .collect::<Vec<Vec<T>>>()
             .into_iter()
@@ -106,7 +139,7 @@ impl<'p> CpuBackend<'p> {
     }
 }
 
-fn refused(reason: String) -> Outcome {
+pub(crate) fn refused(reason: String) -> Outcome {
     Outcome {
         ending: Ending::Refused { reason },
         metrics: Default::default(),

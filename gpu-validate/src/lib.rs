@@ -9,10 +9,12 @@
 //! [`source::ClassSource`] trait, which the root crate implements on its classfile reader and
 //! lifter.
 
+pub mod backend;
 pub mod check;
 pub mod cpu;
 pub mod generate;
 pub mod isa;
+pub mod kernel;
 pub mod measure;
 pub mod metrics;
 pub mod natives;
@@ -24,6 +26,7 @@ pub mod source;
 pub mod value;
 pub mod vm;
 
+pub use backend::{make_backend, Backend, BackendKind, Backends, MethodRef};
 pub use cpu::CpuBackend;
 pub use metrics::{CallingContextTree, ContextMethod, ContextNode, Metrics};
 pub use package::{Package, PackageError};

@@ -11,7 +11,7 @@
 //! settings: re-running the exploration replays any call. A call that throws or is refused leaves
 //! no state to extend.**
 
-use crate::cpu::CpuBackend;
+use crate::backend::Backend;
 use crate::generate::{explore, instance, Choices, Domain, Strategy};
 use crate::package::MethodKey;
 use crate::value::{Ending, Outcome, Value};
@@ -168,7 +168,7 @@ type CapturedCall = (Outcome, Result<Vec<Value>, String>);
 /// Explores the sequences of `methods` on objects of `class` (internal name), starting from the
 /// state `<init>()V` leaves. `Err` when the constructor cannot run or its state cannot be read.
 pub fn explore_sequences(
-    backend: &CpuBackend,
+    backend: &dyn Backend,
     class: &str,
     methods: &[SequenceMethod],
     settings: &SequenceSettings,

@@ -12,6 +12,7 @@ use crate::validate::{validate, validate_check, SequenceOptions, ValidateOptions
 use clap::ValueEnum;
 use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::generate::Strategy;
+use jresa_gpu_validate::BackendKind;
 use jresa_gpu_validate::sequence::{Matching, SequenceSettings};
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,12 +20,16 @@ use std::path::PathBuf;
 /// Where instances run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
-    /// The best available: the CPU (this build has no GPU backend).
+    /// The best available: a CUDA device where the driver, NVRTC and a device are present, else
+    /// the CPU.
     Auto,
     /// The CPU backend (rayon over all cores).
     Cpu,
-    /// A CUDA backend (not part of this build).
+    /// The interpreter kernel on a CUDA device (NVRTC compiles it at run time).
     Cuda,
+    /// The interpreter kernel compiled as C, on the CPU (what the tests compare with the CPU
+    /// backend).
+    HostKernel,
 }
 
 /// Exploration strategies of instance generation (they find the same instances).
@@ -221,22 +226,39 @@ fn checked(input: &InputArgs, classpath: &ClassPathArgs) -> Result<Subject, u8> 
     })
 }
 
-pub fn run(args: &ValidateArgs) -> u8 {
+/// The backend the arguments ask for, resolved on this machine; `None` (after a usage error) when
+/// `--backend cuda` cannot be had.
+fn backend_kind(args: &ValidateArgs) -> Option<BackendKind> {
+    use jresa_gpu_validate::kernel::cuda;
     match args.backend {
-        Backend::Cuda => {
-            eprint!(
-                "{}",
-                report::usage_error("the CUDA backend is not part of this build; use --backend cpu (or auto)")
-            );
-            return EXIT_INPUT_ERROR;
-        }
-        Backend::Auto => {
-            if !args.report.quiet {
-                eprint!("{}", report::note("backend auto: instances run on the CPU backend"));
+        Backend::Cpu => Some(BackendKind::Cpu),
+        Backend::HostKernel => Some(BackendKind::HostKernel),
+        Backend::Cuda => match cuda::available() {
+            Ok(_) => Some(BackendKind::Cuda),
+            Err(why) => {
+                eprint!("{}", report::usage_error(&format!("the CUDA backend cannot run: {why}; use --backend cpu (or auto)")));
+                None
             }
+        },
+        Backend::Auto => {
+            let (kind, why) = BackendKind::Auto.resolve();
+            if !args.report.quiet {
+                let note = match (kind, why) {
+                    (BackendKind::Cuda, _) => format!("backend auto: instances run on {}", cuda::available().unwrap_or_default()),
+                    (_, Some(why)) => format!("backend auto: instances run on the CPU backend ({why})"),
+                    _ => "backend auto: instances run on the CPU backend".to_owned(),
+                };
+                eprint!("{}", report::note(&note));
+            }
+            Some(kind)
         }
-        Backend::Cpu => {}
     }
+}
+
+pub fn run(args: &ValidateArgs) -> u8 {
+    let Some(backend) = backend_kind(args) else {
+        return EXIT_INPUT_ERROR;
+    };
     // In sequence mode only the methods of the sequences are analysed.
     let mut input = args.input.clone();
     if !args.sequences.is_empty() {
@@ -282,6 +304,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             },
         }),
         replay_prefix: replay_prefix(args),
+        backend,
         progress: Some(&advance),
     };
     let result = subject.validate(&options);
@@ -330,6 +353,20 @@ pub fn run(args: &ValidateArgs) -> u8 {
     }
     if let Subject::Analysis(run) = &subject {
         run.print_summary_line();
+    }
+    if !args.report.quiet {
+        let (instances, time) = crate::validate::execution_totals();
+        if instances > 0 {
+            let seconds = time.as_secs_f64();
+            eprint!(
+                "{}",
+                report::note(&format!(
+                    "{instances} instances ran on {} in {seconds:.2} s ({:.0} instances/s)",
+                    validation.backend,
+                    instances as f64 / seconds.max(1e-9)
+                ))
+            );
+        }
     }
     if subject.input_errors() {
         EXIT_INPUT_ERROR

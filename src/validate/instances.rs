@@ -17,7 +17,7 @@ use jresa_gpu_validate::generate::{
     RepOk, Settings, StructurePredicate,
 };
 use jresa_gpu_validate::requires::{Precondition, RequiresPredicate};
-use jresa_gpu_validate::{ClassSource, CpuBackend, Limits, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backends, ClassSource, Limits, Package, RunConfig, Value};
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -410,12 +410,13 @@ pub(crate) fn replay_command(
 
 /// Generates, runs and checks the instances of one method.
 pub(crate) fn validate_method(
-    package: &Package,
+    backends: &Backends<'_>,
     source: &dyn ClassSource,
     bound_to_check: &BoundToCheck,
     precondition: Option<&Result<Precondition, String>>,
     options: &ValidateOptions<'_>,
 ) -> MethodValidation {
+    let package = backends.package();
     let mut out = blank(bound_to_check);
     let Some(bound) = &bound_to_check.bound else {
         return out;
@@ -468,7 +469,7 @@ pub(crate) fn validate_method(
         return out;
     }
     check_instances(
-        package,
+        backends,
         bound_to_check,
         bound,
         &types,
@@ -483,7 +484,7 @@ pub(crate) fn validate_method(
 /// Runs instances of a method, checks them against its bound and fills `out`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn check_instances(
-    package: &Package,
+    backends: &Backends<'_>,
     bound_to_check: &BoundToCheck,
     bound: &MethodBound,
     types: &[String],
@@ -502,14 +503,14 @@ pub(crate) fn check_instances(
         })
         .collect();
     let largest = prepared.iter().flatten().map(|(_, b)| *b).fold(0.0, f64::max);
-    let backend = CpuBackend::new(package, run_config(options.model, largest));
+    let backend = backends.backend(run_config(options.model, largest));
     let values: Vec<Vec<Value>> = instances.iter().map(|g| g.value.clone()).collect();
     let key = (
         bound_to_check.class.as_str(),
         bound_to_check.name.as_str(),
         bound_to_check.descriptor.as_str(),
     );
-    let outcomes = backend.run(key, &values);
+    let outcomes = super::clock::timed(values.len(), || backend.run(key, &values));
     let verdicts: Vec<Verdict> = instances
         .par_iter()
         .zip(&outcomes)

@@ -9,6 +9,7 @@
 //! bounds come from the analysis (`validate`) or from the caller (`validate_bounds`, which tests
 //! use to inject wrong bounds); nothing else differs between the two.**
 
+mod clock;
 mod instances;
 mod requires;
 mod sequences;
@@ -23,11 +24,12 @@ use jresa_gpu_validate::check::{BoundForm, MethodBound};
 use jresa_gpu_validate::generate::Strategy;
 use jresa_gpu_validate::requires::Precondition;
 use jresa_gpu_validate::sequence::SequenceSettings;
-use jresa_gpu_validate::{ClassSource, Package};
+use jresa_gpu_validate::{BackendKind, Backends, ClassSource, Package};
 use num_rational::BigRational;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use clock::execution_totals;
 pub use tally::{InstanceDetail, SizeRow};
 
 /// Version of the JSON report of `jresa validate`.
@@ -64,6 +66,8 @@ pub struct ValidateOptions<'a> {
     /// The command line a replay starts with (inputs and options that change instances), to which
     /// `--method`, `--max-size` and `--instance` are added.
     pub replay_prefix: String,
+    /// Where instances run.
+    pub backend: BackendKind,
     /// Called once per finished method.
     pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
 }
@@ -79,6 +83,7 @@ impl ValidateOptions<'_> {
             instance: None,
             sequences: None,
             replay_prefix: "jresa validate".into(),
+            backend: BackendKind::Cpu,
             progress: None,
         }
     }
@@ -350,7 +355,7 @@ pub fn validate_bounds(
     let mut report = ValidationReport {
         version: VALIDATION_VERSION,
         cost_model: options.model,
-        backend: "cpu".into(),
+        backend: backend_name(options.backend),
         strategy: options.strategy.name().to_owned(),
         sequences: None,
         methods: Vec::new(),
@@ -364,12 +369,13 @@ pub fn validate_bounds(
         return Ok(report);
     }
     let package = build_package(&source, classes, bounds)?;
+    let backends = Backends::new(options.backend, &package)?;
     // Methods are validated in parallel (each one's instances too); the report keeps their order.
     report.methods = bounds
         .par_iter()
         .zip(&preconditions)
         .map(|(bound, precondition)| {
-            let validated = instances::validate_method(&package, &source, bound, precondition.as_ref(), options);
+            let validated = instances::validate_method(&backends, &source, bound, precondition.as_ref(), options);
             if let Some(progress) = options.progress {
                 progress(1);
             }
@@ -437,5 +443,14 @@ fn blank(bound: &BoundToCheck) -> MethodValidation {
         replayed: None,
         source_file: bound.source_file.clone(),
         line: bound.line,
+    }
+}
+
+/// The name a report gives the backend.
+fn backend_name(kind: BackendKind) -> String {
+    match kind {
+        BackendKind::Cpu | BackendKind::Auto => "cpu".into(),
+        BackendKind::HostKernel => "kernel on the host (C)".into(),
+        BackendKind::Cuda => jresa_gpu_validate::kernel::cuda::available().unwrap_or_else(|_| "cuda".into()),
     }
 }

@@ -11,7 +11,7 @@ use crate::vm_source::JvmClassSource;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::metric;
 use jresa_gpu_validate::sequence::{explore_sequences, sequence_domain, SequenceMethod};
-use jresa_gpu_validate::{CpuBackend, Limits, Package, RunConfig};
+use jresa_gpu_validate::{make_backend, CpuBackend, Limits, Package, RunConfig};
 
 /// The class whose methods are explored: the one given (by binary, internal or simple name), or
 /// the one input class that declares a non-static method of every name.
@@ -106,17 +106,15 @@ pub(crate) fn validate_sequences(
             }
         })
         .collect();
-    let backend = CpuBackend::new(
-        &package,
-        RunConfig {
-            limits: Limits {
-                max_bytecodes: OTHER_MODELS_MAX_BYTECODES,
-                ..Limits::default()
-            },
-            cct: false,
+    let config = RunConfig {
+        limits: Limits {
+            max_bytecodes: OTHER_MODELS_MAX_BYTECODES,
+            ..Limits::default()
         },
-    );
-    let exploration = explore_sequences(&backend, &class.name, &methods, &sequence_options.settings)?;
+        cct: false,
+    };
+    let backend = make_backend(options.backend, &package, config).unwrap_or_else(|_| Box::new(CpuBackend::new(&package, config)));
+    let exploration = explore_sequences(backend.as_ref(), &class.name, &methods, &sequence_options.settings)?;
     let method_bounds: Vec<BoundToCheck> = keys
         .iter()
         .map(|(c, n, d)| {

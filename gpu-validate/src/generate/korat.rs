@@ -27,7 +27,9 @@
 use super::domain::{Domain, Settings};
 use crate::source::ClassSource;
 use crate::value::{Ending, Rendered, Value};
-use crate::vm::{FieldRead, Limits, Machine, RunConfig};
+use crate::backend::Backend;
+use crate::cpu::CpuBackend;
+use crate::vm::{FieldRead, Limits, RunConfig};
 use crate::Package;
 use std::collections::HashMap;
 
@@ -39,15 +41,17 @@ pub trait StructurePredicate {
     fn check(&mut self, structure: &Value) -> Result<(bool, Vec<FieldRead>), String>;
 }
 
-/// `repOK()` of the root class run on the VM.
+/// `repOK()` of the root class run on the VM, through the backend seam (so a fault of the
+/// interpreter in user code ends the candidate as refused, as it would a measured instance).
 pub struct RepOk<'p> {
-    machine: Machine<'p>,
-    launcher: u32,
+    backend: CpuBackend<'p>,
+    class: String,
     method: String,
 }
 
-/// A machine that runs predicates: at most `REPOK_MAX_BYTECODES` a run, no calling-context tree.
-fn predicate_machine(package: &Package) -> Machine<'_> {
+/// A backend that runs predicates: at most `REPOK_MAX_BYTECODES` a run, no calling-context tree.
+/// Candidates depend on the fields earlier ones read, so they run one at a time, on the CPU.
+fn predicate_backend(package: &Package) -> CpuBackend<'_> {
     let config = RunConfig {
         limits: Limits {
             max_bytecodes: REPOK_MAX_BYTECODES,
@@ -55,16 +59,16 @@ fn predicate_machine(package: &Package) -> Machine<'_> {
         },
         cct: false,
     };
-    Machine::new(package, config)
+    CpuBackend::new(package, config)
 }
 
 impl<'p> RepOk<'p> {
     /// The predicate `class.repOK()Z` of a package that has it as an entry.
     pub fn new(package: &'p Package, class: &str) -> Option<RepOk<'p>> {
-        let launcher = package.entry(class, "repOK", "()Z")?;
+        package.entry(class, "repOK", "()Z")?;
         Some(RepOk {
-            machine: predicate_machine(package),
-            launcher,
+            backend: predicate_backend(package),
+            class: class.to_owned(),
             method: format!("{}.repOK()", class.replace('/', ".")),
         })
     }
@@ -72,7 +76,12 @@ impl<'p> RepOk<'p> {
 
 impl StructurePredicate for RepOk<'_> {
     fn check(&mut self, structure: &Value) -> Result<(bool, Vec<FieldRead>), String> {
-        let (outcome, reads) = self.machine.run_traced(self.launcher, std::slice::from_ref(structure));
+        let instance = [vec![structure.clone()]];
+        let (outcome, reads) = self
+            .backend
+            .run_traced((&self.class, "repOK", "()Z"), &instance)
+            .pop()
+            .ok_or_else(|| format!("{} did not run", self.method))?;
         match outcome.ending {
             Ending::Returned {
                 value: Rendered::Int { value, .. },
@@ -90,8 +99,8 @@ impl StructurePredicate for RepOk<'_> {
 /// never reads, with its other arguments at their defaults, are generated once. Fields it does not
 /// read keep their first value; what it reads is enumerated within the scope.
 pub struct MethodReads<'p> {
-    machine: Machine<'p>,
-    launcher: u32,
+    backend: CpuBackend<'p>,
+    key: (String, String, String),
     /// The arguments after the receiver.
     rest: Vec<Value>,
 }
@@ -100,10 +109,10 @@ impl<'p> MethodReads<'p> {
     /// The predicate for the receiver of `class.name descriptor`, with the other arguments
     /// `rest`; `None` when the package has no entry for the method.
     pub fn new(package: &'p Package, key: (&str, &str, &str), rest: Vec<Value>) -> Option<MethodReads<'p>> {
-        let launcher = package.entry(key.0, key.1, key.2)?;
+        package.entry(key.0, key.1, key.2)?;
         Some(MethodReads {
-            machine: predicate_machine(package),
-            launcher,
+            backend: predicate_backend(package),
+            key: (key.0.to_owned(), key.1.to_owned(), key.2.to_owned()),
             rest,
         })
     }
@@ -114,7 +123,13 @@ impl StructurePredicate for MethodReads<'_> {
         let mut args = Vec::with_capacity(1 + self.rest.len());
         args.push(structure.clone());
         args.extend(self.rest.iter().cloned());
-        let (_, reads) = self.machine.run_traced(self.launcher, &args);
+        let (key, instance) = (&self.key, [args]);
+        let reads = self
+            .backend
+            .run_traced((&key.0, &key.1, &key.2), &instance)
+            .pop()
+            .map(|(_, reads)| reads)
+            .unwrap_or_default();
         Ok((true, reads))
     }
 }

@@ -393,6 +393,44 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// The inputs of an instance as the interpreter kernel takes them: the launcher's argument
+    /// words and the heap words the input objects take after the image. `Err` where the inputs
+    /// cannot be built (the CPU run gives the reason) or building them wrote to the image.
+    pub(crate) fn prepare_inputs(&mut self, launcher: u32, args: &[Value]) -> Result<(Vec<u32>, Vec<u32>), String> {
+        self.reset();
+        self.start(launcher, args)?;
+        if !self.dirty_pages.is_empty() {
+            return Err("building the inputs wrote to the image".into());
+        }
+        let input_words = self.pkg.proc_word(launcher, proc::INPUT_WORDS) as usize;
+        Ok((self.stack[..input_words].to_vec(), self.heap[self.image_len..].to_vec()))
+    }
+
+    /// A machine that only renders values (no stack).
+    pub(crate) fn new_for_rendering(pkg: &'p Package) -> Machine<'p> {
+        let config = RunConfig {
+            limits: Limits {
+                stack_words: 0,
+                ..Limits::default()
+            },
+            cct: false,
+        };
+        Machine::new(pkg, config)
+    }
+
+    /// Makes the heap the image with `log`'s words written, then `allocated` after it (the state
+    /// an instance of the interpreter kernel left).
+    pub(crate) fn load_heap(&mut self, allocated: &[u32], log: &[(u32, u32)]) {
+        self.heap.clear();
+        self.heap.extend_from_slice(&self.pkg.initial_heap);
+        for &(at, value) in log {
+            if let Some(word) = self.heap.get_mut(at as usize) {
+                *word = value;
+            }
+        }
+        self.heap.extend_from_slice(allocated);
+    }
+
     /// The value the launcher returned.
     fn render_result(&self, launcher: u32) -> crate::value::Rendered {
         let method_id = self.pkg.proc_word(launcher, proc::METHOD);

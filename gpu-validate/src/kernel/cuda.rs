@@ -1,0 +1,205 @@
+//! The interpreter kernel on a CUDA device through `cudarc`: the driver and NVRTC are loaded at
+//! run time (the build needs no CUDA), NVRTC compiles `kernel/interp.cu` for the device's
+//! architecture once per process, the program is copied to the device once per package, and each
+//! launch copies only the inputs and the result records (and the memory of the few instances whose
+//! outcome needs it).
+
+use super::abi::{self, InstanceMemory, Layout};
+use super::Device;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The kernel's source as NVRTC compiles it.
+pub fn kernel_source() -> String {
+    [
+        "#define DEV __device__\n",
+        "#define COLD __device__ __noinline__\n",
+        "#define KERNEL_ENTRY extern \"C\" __global__\n",
+        "#define FOR_EACH_INSTANCE(i, count) unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < (count))\n",
+        include_str!("../../kernel/isa.h"),
+        include_str!("../../kernel/abi.h"),
+        include_str!("../../kernel/interp.cu"),
+    ]
+    .concat()
+}
+
+/// Threads per block.
+const BLOCK: u32 = 128;
+/// Instances per launch.
+const CUDA_BATCH: usize = 16384;
+/// Bytes of stack per thread (the kernel keeps a message buffer and recursion there).
+const THREAD_STACK: usize = 8192;
+
+/// Why no CUDA device can be used, or the device's context and compiled kernel.
+struct Loaded {
+    context: Arc<CudaContext>,
+    function: CudaFunction,
+    name: String,
+}
+
+fn load() -> Result<Loaded, String> {
+    // SAFETY: both only try to open the shared libraries (no CUDA call is made).
+    #[allow(unsafe_code)]
+    let present = unsafe { cudarc::driver::sys::is_culib_present() && cudarc::nvrtc::sys::is_culib_present() };
+    if !present {
+        return Err("no CUDA driver and NVRTC libraries were found (libcuda.so, libnvrtc.so)".into());
+    }
+    let context = CudaContext::new(0).map_err(|e| format!("no CUDA device: {e}"))?;
+    let name = context.name().map_err(|e| e.to_string())?;
+    let (major, minor) = context
+        .compute_capability()
+        .map_err(|e| format!("the device's compute capability: {e}"))?;
+    let arch: &'static str = Box::leak(format!("sm_{major}{minor}").into_boxed_str());
+    let options = cudarc::nvrtc::CompileOptions {
+        // Floating point exactly as the CPU backend computes it.
+        fmad: Some(false),
+        prec_div: Some(true),
+        prec_sqrt: Some(true),
+        ftz: Some(false),
+        arch: Some(arch),
+        ..Default::default()
+    };
+    let ptx = cudarc::nvrtc::compile_ptx_with_opts(kernel_source(), options)
+        .map_err(|e| format!("NVRTC could not compile the kernel: {e}"))?;
+    let module = context.load_module(ptx).map_err(|e| e.to_string())?;
+    let function = module.load_function("jresa_run").map_err(|e| e.to_string())?;
+    context
+        .set_limit(cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE, THREAD_STACK)
+        .map_err(|e| e.to_string())?;
+    Ok(Loaded {
+        context,
+        function,
+        name: format!("cuda ({name}, {arch})"),
+    })
+}
+
+/// The process's CUDA device, loaded on first use.
+fn loaded() -> Result<&'static Loaded, String> {
+    static LOADED: OnceLock<Result<Loaded, String>> = OnceLock::new();
+    LOADED
+        .get_or_init(|| std::panic::catch_unwind(load).unwrap_or_else(|_| Err("loading CUDA failed".into())))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Whether a CUDA device can run the kernel, or why not.
+pub fn available() -> Result<String, String> {
+    loaded().map(|l| l.name.clone())
+}
+
+/// The kernel on the CUDA device, with one package's program on it.
+pub struct CudaDevice {
+    loaded: &'static Loaded,
+    stream: Arc<CudaStream>,
+    program: CudaSlice<u32>,
+    /// The state buffer of the last launch, reused when large enough.
+    state: Mutex<Option<CudaSlice<u32>>>,
+}
+
+impl CudaDevice {
+    pub fn new(program: &[u32]) -> Result<CudaDevice, String> {
+        let loaded = loaded()?;
+        let stream = loaded.context.default_stream();
+        let program = stream.clone_htod(program).map_err(|e| e.to_string())?;
+        Ok(CudaDevice {
+            loaded,
+            stream,
+            program,
+            state: Mutex::new(None),
+        })
+    }
+
+    fn read(&self, state: &CudaSlice<u32>, from: usize, words: usize) -> Result<Vec<u32>, String> {
+        if words == 0 {
+            return Ok(Vec::new());
+        }
+        self.stream.clone_dtoh(&state.slice(from..from + words)).map_err(|e| e.to_string())
+    }
+
+    fn gather(
+        &self,
+        state: &CudaSlice<u32>,
+        layout: &Layout,
+        cfg: &[u32],
+        i: usize,
+        record: &[u32],
+    ) -> Result<InstanceMemory, String> {
+        let (heap_cap, log_cap) = (cfg[abi::CF_HEAP_CAP] as usize, cfg[abi::CF_LOG_CAP] as usize);
+        let node_cap = cfg[abi::CF_NODE_CAP] as usize;
+        let used = (record[abi::RES_HEAP_TOP] - cfg[abi::CF_IMAGE_LEN]) as usize;
+        let heap = self.read(state, layout.heap + i * heap_cap, used)?;
+        let log = if record[abi::RES_LOG_COUNT] == 0 {
+            Vec::new()
+        } else {
+            let keys = self.read(state, layout.log_keys + i * log_cap, log_cap)?;
+            let values = self.read(state, layout.log_values + i * log_cap, log_cap)?;
+            keys.into_iter().zip(values).filter(|(k, _)| *k != crate::isa::NONE).collect()
+        };
+        let nodes = self.read(
+            state,
+            layout.nodes + i * node_cap * abi::NODE_WORDS,
+            record[abi::RES_NODES] as usize * abi::NODE_WORDS,
+        )?;
+        Ok(InstanceMemory { heap, log, nodes })
+    }
+}
+
+impl Device for CudaDevice {
+    fn name(&self) -> String {
+        self.loaded.name.clone()
+    }
+
+    fn batch(&self) -> usize {
+        CUDA_BATCH
+    }
+
+    fn launch(
+        &self,
+        cfg: &[u32],
+        inputs: &[u32],
+        wanted: &(dyn Fn(&[u32]) -> bool + Sync),
+    ) -> Result<(Vec<u32>, Vec<Option<InstanceMemory>>), String> {
+        let count = cfg[abi::CF_COUNT] as usize;
+        let layout = Layout::of(cfg);
+        let error = |e: cudarc::driver::DriverError| e.to_string();
+        let mut guard = self.state.lock().map_err(|_| "the device's state is poisoned".to_string())?;
+        if guard.as_ref().is_none_or(|s| s.len() < layout.total) {
+            *guard = None;
+            *guard = Some(self.stream.alloc_zeros::<u32>(layout.total).map_err(error)?);
+        }
+        let state = guard.as_mut().ok_or("no state buffer")?;
+        let cfg_device = self.stream.clone_htod(cfg).map_err(error)?;
+        let inputs_device = self.stream.clone_htod(inputs).map_err(error)?;
+        let mut results_device = self.stream.alloc_zeros::<u32>(count * abi::RES_WORDS).map_err(error)?;
+        let blocks = (count as u32).div_ceil(BLOCK);
+        let launch = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut builder = self.stream.launch_builder(&self.loaded.function);
+        builder.arg(&self.program);
+        builder.arg(&cfg_device);
+        builder.arg(&inputs_device);
+        builder.arg(&mut *state);
+        builder.arg(&mut results_device);
+        // SAFETY: the kernel's parameters are, in order, the program image, the configuration,
+        // the inputs, the state buffer (at least `layout.total` words) and the results
+        // (`count * RES_WORDS` words), as `kernel/abi.h` declares them; the grid covers `count`
+        // threads and the kernel returns for threads past it.
+        #[allow(unsafe_code)]
+        unsafe { builder.launch(launch) }.map_err(error)?;
+        let results = self.stream.clone_dtoh(&results_device).map_err(error)?;
+        let state: &CudaSlice<u32> = state;
+        let mut memory = Vec::with_capacity(count);
+        for i in 0..count {
+            let record = &results[i * abi::RES_WORDS..(i + 1) * abi::RES_WORDS];
+            memory.push(if wanted(record) {
+                Some(self.gather(state, &layout, cfg, i, record)?)
+            } else {
+                None
+            });
+        }
+        Ok((results, memory))
+    }
+}

@@ -1,0 +1,82 @@
+//! The interpreter kernel (`gpu-validate/kernel/interp.cu`), compiled as C for the host, against
+//! the CPU backend: every instance of every VM fixture (`tests/data/vm/*.java`) must have the same
+//! outcome on both, bit for bit (ending, returned value, thrown class, the four counters inside and
+//! outside class initialisation, the failed initialiser, the calling-context tree). Instances the
+//! kernel defers run on the CPU backend; the test also requires that the kernel itself ran most of
+//! them, so a kernel that deferred everything would fail.
+
+use crate::analyze_support;
+use crate::vm_support;
+use jresa_gpu_validate::kernel::{abi, host::HostDevice, KernelBackend};
+use jresa_gpu_validate::{Backend, CpuBackend, Limits, Package, RunConfig};
+
+#[test]
+fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instance() {
+    let fixtures = vm_support::fixtures();
+    let dir = analyze_support::scratch("kernel-differential", "classes");
+    let mut sources = fixtures.clone();
+    sources.push(vm_support::resource_source());
+    let classes = vm_support::compile(&sources, &dir);
+    let source = vm_support::source(&classes);
+    let subjects: Vec<vm_support::Subject> = fixtures.iter().flat_map(|f| vm_support::subjects(f, &classes)).collect();
+    let entries: Vec<(String, String, String)> = subjects
+        .iter()
+        .map(|s| (s.class.clone(), s.name.clone(), s.descriptor.clone()))
+        .collect();
+    let package = Package::build(&source, &entries).expect("the fixtures package");
+    let config = RunConfig {
+        cct: true,
+        limits: Limits {
+            max_bytecodes: 5_000_000,
+            heap_words: 1 << 22,
+            ..Default::default()
+        },
+    };
+    let cpu = CpuBackend::new(&package, config);
+    let device = std::sync::Arc::new(HostDevice::new(abi::program_image(&package)));
+    let kernel = KernelBackend::new(&package, config, device);
+    let mut instances = 0;
+    let mut mismatches = Vec::new();
+    for subject in &subjects {
+        let key = (subject.class.as_str(), subject.name.as_str(), subject.descriptor.as_str());
+        let expected = cpu.run(key, &subject.instances);
+        let actual = kernel.run(key, &subject.instances);
+        assert_eq!(expected.len(), actual.len());
+        for (k, (e, a)) in expected.iter().zip(&actual).enumerate() {
+            instances += 1;
+            if e != a {
+                mismatches.push(format!(
+                    "{}.{}{} instance {k} {:?}:\n  cpu:    {:?} {:?} {:?}\n  kernel: {:?} {:?} {:?}",
+                    subject.class,
+                    subject.name,
+                    subject.descriptor,
+                    subject.instances[k],
+                    e.ending,
+                    e.metrics,
+                    e.initialization,
+                    a.ending,
+                    a.metrics,
+                    a.initialization
+                ));
+            }
+        }
+    }
+    let counts = kernel.counts();
+    eprintln!(
+        "{instances} instances: the kernel ran {}, deferred {:?}",
+        counts.ran, counts.deferred
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} of {instances} instances differ:\n{}",
+        mismatches.len(),
+        mismatches.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert!(instances >= 100, "too few fixture instances: {instances}");
+    assert!(
+        counts.ran * 2 > instances as u64,
+        "the kernel ran only {} of {instances} instances itself: {:?}",
+        counts.ran,
+        counts.deferred
+    );
+}
