@@ -5,17 +5,22 @@
 //! and one default `java` process each (a generated driver that rebuilds the same structures from
 //! a file with reflection, allocating objects without constructors as the VM does, and calls the
 //! methods directly). The JVM sides are timed as whole processes, start-up included; the VM side
-//! as `CpuBackend::run` over all instances. Prints instances per second of each side and their
-//! ratios per subject, then lets criterion measure the VM side.
+//! as `Backend::run` over all instances on each backend this machine has (see `benches/vm.rs`,
+//! whose `JRESA_BENCH_BACKENDS` and `JRESA_BENCH_QUICK` this bench honours too). Prints instances
+//! per second of each side and their ratios per subject, then lets criterion measure the VM side.
 
+#[path = "support/backends.rs"]
+mod backends;
 #[path = "support/timing.rs"]
 mod timing;
+
+use backends::{backends, java_runs};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
 use jresa_gpu_validate::generate::{Finitization, RepOk, Settings, StructurePredicate};
-use jresa_gpu_validate::{CpuBackend, Ending, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, Ending, Package, RunConfig, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -244,8 +249,7 @@ fn setup(root: &Path, subject: &Subject) -> Option<Setup> {
 }
 
 /// Runs every instance `REPEAT` times in the VM; returns how many returned.
-fn run_vm(subject: &Subject, setup: &Setup) -> usize {
-    let backend = CpuBackend::new(&setup.package, RunConfig::default());
+fn run_vm(subject: &Subject, setup: &Setup, backend: &dyn Backend) -> usize {
     let mut finished = 0;
     for _ in 0..REPEAT {
         for ((name, descriptor, _), set) in subject.methods.iter().zip(&setup.instances) {
@@ -284,34 +288,59 @@ fn validation_throughput(c: &mut Criterion) {
         let Some(setup) = setup(root, subject) else {
             continue;
         };
-        assert_eq!(run_vm(subject, &setup), setup.total, "every instance returns in the VM");
-        let counted = run_java(subject, &setup, &[]);
-        assert!(counted.starts_with(&format!("{} ", setup.total)), "{counted}");
         let rate = |d: Duration| setup.total as f64 / d.as_secs_f64();
-        let vm = timing::median_of_three(|| {
-            run_vm(subject, &setup);
+        let java = java_runs().then(|| {
+            let counted = run_java(subject, &setup, &[]);
+            assert!(counted.starts_with(&format!("{} ", setup.total)), "{counted}");
+            let xint = timing::median_of_three(|| {
+                run_java(subject, &setup, &["-Xint"]);
+            });
+            let default = timing::median_of_three(|| {
+                run_java(subject, &setup, &[]);
+            });
+            eprintln!(
+                "{}: {} instances: java -Xint {:.0}/s, java {:.0}/s",
+                subject.class,
+                setup.total,
+                rate(xint),
+                rate(default)
+            );
+            (xint, default)
         });
-        let xint = timing::median_of_three(|| {
-            run_java(subject, &setup, &["-Xint"]);
-        });
-        let default = timing::median_of_three(|| {
-            run_java(subject, &setup, &[]);
-        });
-        eprintln!(
-            "{}: {} instances ({} threads): VM {:.0}/s, java -Xint {:.0}/s, java {:.0}/s; VM/java -Xint {:.2}, VM/java {:.2}",
-            subject.class,
-            setup.total,
-            rayon::current_num_threads(),
-            rate(vm),
-            rate(xint),
-            rate(default),
-            xint.as_secs_f64() / vm.as_secs_f64(),
-            default.as_secs_f64() / vm.as_secs_f64(),
-        );
-        group.throughput(Throughput::Elements(setup.total as u64));
-        group.bench_function(format!("{} cpu backend", subject.class), |b| {
-            b.iter(|| run_vm(subject, &setup))
-        });
+        for (name, backends) in backends(&setup.package) {
+            let backend = backends.backend(RunConfig::default());
+            assert_eq!(
+                run_vm(subject, &setup, backend.as_ref()),
+                setup.total,
+                "every instance returns on the {name} backend"
+            );
+            let vm = timing::median_of_three(|| {
+                run_vm(subject, &setup, backend.as_ref());
+            });
+            let versus = java.map_or(String::new(), |(xint, default)| {
+                format!(
+                    "; /java -Xint {:.2}, /java {:.2}",
+                    xint.as_secs_f64() / vm.as_secs_f64(),
+                    default.as_secs_f64() / vm.as_secs_f64()
+                )
+            });
+            eprintln!(
+                "{}: {name} ({}, {} threads): {:.0} instances/s{versus}",
+                subject.class,
+                backend.name(),
+                rayon::current_num_threads(),
+                rate(vm)
+            );
+            if let Some(statistics) = backend.statistics() {
+                eprintln!("  {statistics}");
+            }
+            if std::env::var_os("JRESA_BENCH_QUICK").is_none() {
+                group.throughput(Throughput::Elements(setup.total as u64));
+                group.bench_function(format!("{} {name} backend", subject.class), |b| {
+                    b.iter(|| run_vm(subject, &setup, backend.as_ref()))
+                });
+            }
+        }
         let _ = std::fs::remove_dir_all(&setup.dir);
     }
     group.finish();

@@ -11,15 +11,20 @@
 //! `JRESA_BENCH_CLASSES=DIR` takes the classes (the fixtures and `VmBenchDriver`) from `DIR`
 //! instead of compiling them, for machines without a JDK (the JVM sides are then skipped unless
 //! `java` runs); `JRESA_BENCH_PER_METHOD=N` sets the instances per method (2,000 by default);
+//! `JRESA_BENCH_BACKENDS=cpu,cuda` runs only the backends named (`cpu`, `host kernel`, `cuda`);
 //! `JRESA_BENCH_QUICK=1` prints the figures without criterion's measurements.
 
+#[path = "support/backends.rs"]
+mod backends;
 #[path = "support/timing.rs"]
 mod timing;
+
+use backends::{backends, java_runs};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
-use jresa_gpu_validate::{Backend, BackendKind, Backends, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -236,28 +241,6 @@ fn run_java(setup: &Setup, options: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
-/// The backends this machine has, by name.
-fn backends(package: &Package) -> Vec<(String, Backends<'_>)> {
-    let mut found = Vec::new();
-    for (name, kind) in [
-        ("cpu", BackendKind::Cpu),
-        ("host kernel", BackendKind::HostKernel),
-        ("cuda", BackendKind::Cuda),
-    ] {
-        if kind == BackendKind::Cuda && jresa_gpu_validate::kernel::cuda::available().is_err() {
-            continue;
-        }
-        if let Ok(backends) = Backends::new(kind, package) {
-            found.push((name.to_owned(), backends));
-        }
-    }
-    found
-}
-
-fn java_runs() -> bool {
-    Command::new("java").arg("-version").output().is_ok_and(|o| o.status.success())
-}
-
 fn vm_against_jvm(c: &mut Criterion) {
     let Some(setup) = setup() else {
         return;
@@ -280,6 +263,9 @@ fn vm_against_jvm(c: &mut Criterion) {
             bytecodes as f64 / time.as_secs_f64() / 1e6,
             rayon::current_num_threads()
         );
+        if let Some(statistics) = backend.statistics() {
+            eprintln!("  {statistics}");
+        }
         backend_times.push((name.clone(), time));
     }
     let cpu = backend_times[0].1;
@@ -316,7 +302,9 @@ fn vm_against_jvm(c: &mut Criterion) {
     group.throughput(Throughput::Elements(setup.total as u64));
     for (name, backends) in &kinds {
         let backend = backends.backend(RunConfig::default());
-        group.bench_function(format!("{name} backend"), |b| b.iter(|| run_vm(&setup, backend.as_ref())));
+        group.bench_function(format!("{name} backend"), |b| {
+            b.iter(|| run_vm(&setup, backend.as_ref()))
+        });
     }
     if java {
         group.bench_function("java -Xint (whole process)", |b| {

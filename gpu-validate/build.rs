@@ -2,7 +2,13 @@
 //! tests compare with the CPU backend on every machine.
 
 fn main() {
-    for file in ["kernel/interp.cu", "kernel/isa.h", "kernel/abi.h", "kernel/host.h", "kernel/host.c"] {
+    for file in [
+        "kernel/interp.cu",
+        "kernel/isa.h",
+        "kernel/abi.h",
+        "kernel/host.h",
+        "kernel/host.c",
+    ] {
         println!("cargo:rerun-if-changed={file}");
     }
     cc::Build::new()

@@ -18,7 +18,10 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
     sources.push(vm_support::resource_source());
     let classes = vm_support::compile(&sources, &dir);
     let source = vm_support::source(&classes);
-    let subjects: Vec<vm_support::Subject> = fixtures.iter().flat_map(|f| vm_support::subjects(f, &classes)).collect();
+    let subjects: Vec<vm_support::Subject> = fixtures
+        .iter()
+        .flat_map(|f| vm_support::subjects(f, &classes))
+        .collect();
     let entries: Vec<(String, String, String)> = subjects
         .iter()
         .map(|s| (s.class.clone(), s.name.clone(), s.descriptor.clone()))
@@ -38,7 +41,11 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
     let mut instances = 0;
     let mut mismatches = Vec::new();
     for subject in &subjects {
-        let key = (subject.class.as_str(), subject.name.as_str(), subject.descriptor.as_str());
+        let key = (
+            subject.class.as_str(),
+            subject.name.as_str(),
+            subject.descriptor.as_str(),
+        );
         let expected = cpu.run(key, &subject.instances);
         let actual = kernel.run(key, &subject.instances);
         assert_eq!(expected.len(), actual.len());

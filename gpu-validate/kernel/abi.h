@@ -5,9 +5,9 @@
  * cfg:     CF_WORDS words of limits and sizes.
  * inputs:  CF_COUNT + 1 offsets, then per instance its record: the argument words count, the
  *          argument words, then the heap words its inputs take (placed at the end of the image).
- * state:   per-instance memory; the stack, frames, statics, class states and mirrors interleaved
- *          (word k of instance i at k * count + i, so that a warp's accesses coalesce), the heap,
- *          image log and context tree contiguous per instance.
+ * state:   per-instance memory; the stack, frames, statics, class states, mirrors and image
+ *          log interleaved (word k of instance i at k * count + i, so that a warp's accesses
+ *          coalesce), the heap and context tree contiguous per instance.
  * results: RES_WORDS words per instance. */
 #define PD_CODE 0
 #define PD_CLASSES 1

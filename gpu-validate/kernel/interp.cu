@@ -156,8 +156,8 @@ DEV static u32 hread(const Vm *vm, u32 a) {
     if (vm->log_count != 0) {
         u32 s = log_slot(vm, a);
         for (;;) {
-            u32 k = vm->logk[s];
-            if (k == a) return vm->logv[s];
+            u32 k = vm->logk[(usize)s * vm->n];
+            if (k == a) return vm->logv[(usize)s * vm->n];
             if (k == NONE) break;
             s = (s + 1u) & (vm->log_cap - 1u);
         }
@@ -173,14 +173,14 @@ DEV static u32 hwrite(Vm *vm, u32 a, u32 v) {
     }
     u32 s = log_slot(vm, a);
     for (;;) {
-        u32 k = vm->logk[s];
-        if (k == a) { vm->logv[s] = v; return GO; }
+        u32 k = vm->logk[(usize)s * vm->n];
+        if (k == a) { vm->logv[(usize)s * vm->n] = v; return GO; }
         if (k == NONE) break;
         s = (s + 1u) & (vm->log_cap - 1u);
     }
     if ((vm->log_count + 1u) * 4u > vm->log_cap * 3u) return defer(vm, DEFER_LOG, 0);
-    vm->logk[s] = a;
-    vm->logv[s] = v;
+    vm->logk[(usize)s * vm->n] = a;
+    vm->logv[(usize)s * vm->n] = v;
     vm->log_count += 1u;
     return GO;
 }
@@ -1309,8 +1309,8 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
     vm->cstate = state + at + i; at += classes * n;
     vm->mirrors = state + at + i; at += classes * n;
     vm->heap = state + at + (usize)i * vm->heap_cap; at += (usize)vm->heap_cap * n;
-    vm->logk = state + at + (usize)i * vm->log_cap; at += (usize)vm->log_cap * n;
-    vm->logv = state + at + (usize)i * vm->log_cap; at += (usize)vm->log_cap * n;
+    vm->logk = state + at + i; at += (usize)vm->log_cap * n;
+    vm->logv = state + at + i; at += (usize)vm->log_cap * n;
     vm->nodes = state + at + (usize)i * vm->node_cap * NODE_WORDS;
 
     u32 *result = results + (usize)i * RES_WORDS;
@@ -1324,7 +1324,7 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
     vm->defer = 0;
     vm->defer_detail = 0;
     vm->exception = 0;
-    for (k = 0; k < vm->log_cap; k++) vm->logk[k] = NONE;
+    for (k = 0; k < vm->log_cap; k++) vm->logk[(usize)k * n] = NONE;
     const u32 *initial_statics = prog + prog[PD_STATICS];
     const u32 *initial_states = prog + prog[PD_CLASS_STATE];
     const u32 *initial_mirrors = prog + prog[PD_MIRRORS];
@@ -1398,5 +1398,20 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
 KERNEL_ENTRY void jresa_run(const u32 *prog, const u32 *cfg, const u32 *inputs, u32 *state, u32 *results) {
     FOR_EACH_INSTANCE(i, cfg[CF_COUNT]) {
         run_instance(prog, cfg, inputs, state, results, i);
+    }
+}
+
+/* Copies the heap words each instance allocated (its inputs first) into `packed`, instance i's at
+ * offsets[i] (the host's prefix sums of `heap_top - image_len`), so the host reads every heap it
+ * needs in one transfer. */
+KERNEL_ENTRY void jresa_pack(const u32 *cfg, const u32 *state, const u32 *results, const u32 *offsets, u32 *packed) {
+    FOR_EACH_INSTANCE(i, cfg[CF_COUNT]) {
+        usize n = cfg[CF_COUNT];
+        usize at = (usize)cfg[CF_STACK_CAP] * n + (usize)cfg[CF_FRAME_CAP] * FRAME_WORDS * n
+            + (usize)cfg[CF_STATICS_LEN] * n + 2 * (usize)cfg[CF_CLASS_COUNT] * n;
+        const u32 *heap = state + at + (usize)i * cfg[CF_HEAP_CAP];
+        u32 used = offsets[i + 1] - offsets[i], k;
+        for (k = 0; k < used; k++) packed[offsets[i] + k] = heap[k];
+        (void)results;
     }
 }

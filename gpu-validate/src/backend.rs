@@ -32,6 +32,13 @@ pub trait Backend: Sync {
         method: MethodRef<'_>,
         instances: &[Vec<Value>],
     ) -> Vec<(Outcome, Result<Vec<Value>, String>)>;
+
+    /// What the backend did so far beyond running instances (instances deferred to another
+    /// backend, where its time went), for reports and benchmarks; `None` when there is nothing
+    /// to say.
+    fn statistics(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Which backend runs instances.

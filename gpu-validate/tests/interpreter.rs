@@ -2,10 +2,14 @@
 //! loops, recursion, guards, `long` and `double` arithmetic and procedure calls, and an instance
 //! that needs a JDK class the source lacks ends as a refusal that names it (never a panic or a
 //! wrong value). The fixtures compiled with `javac` (`tests/vm_*.rs` of the root crate) cover the
-//! rest against the real JVM.
+//! rest against the real JVM. Every run here also runs on the interpreter kernel compiled for the
+//! host, whose outcomes must be the CPU backend's.
 
 use jresa_analyses::ir::{parse_program, MethodIr};
-use jresa_gpu_validate::{ClassInfo, ClassSource, CpuBackend, Ending, MethodInfo, Package, Rendered, RunConfig, Value};
+use jresa_gpu_validate::{
+    make_backend, Backend, BackendKind, ClassInfo, ClassSource, CpuBackend, Ending, MethodInfo, Package, Rendered,
+    RunConfig, Value,
+};
 
 /// Classes made of the methods of IR text; no superclasses, no fields.
 struct IrSource {
@@ -113,11 +117,14 @@ fn package() -> (Package, Vec<MethodIr>) {
 
 fn run(package: &Package, name: &str, descriptor: &str, instances: &[Vec<Value>]) -> Vec<(Ending, u64)> {
     let backend = CpuBackend::new(package, RunConfig::default());
-    backend
-        .run(("T", name, descriptor), instances)
-        .into_iter()
-        .map(|o| (o.ending, o.metrics.bytecodes))
-        .collect()
+    let outcomes = backend.run(("T", name, descriptor), instances);
+    let kernel = make_backend(BackendKind::HostKernel, package, RunConfig::default()).expect("the host kernel");
+    assert_eq!(
+        outcomes,
+        kernel.run(("T", name, descriptor), instances),
+        "the kernel differs on T.{name}"
+    );
+    outcomes.into_iter().map(|o| (o.ending, o.metrics.bytecodes)).collect()
 }
 
 fn int(value: i32) -> Ending {

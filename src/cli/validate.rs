@@ -12,8 +12,8 @@ use crate::validate::{validate, validate_check, SequenceOptions, ValidateOptions
 use clap::ValueEnum;
 use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::generate::Strategy;
-use jresa_gpu_validate::BackendKind;
 use jresa_gpu_validate::sequence::{Matching, SequenceSettings};
+use jresa_gpu_validate::BackendKind;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -236,7 +236,12 @@ fn backend_kind(args: &ValidateArgs) -> Option<BackendKind> {
         Backend::Cuda => match cuda::available() {
             Ok(_) => Some(BackendKind::Cuda),
             Err(why) => {
-                eprint!("{}", report::usage_error(&format!("the CUDA backend cannot run: {why}; use --backend cpu (or auto)")));
+                eprint!(
+                    "{}",
+                    report::usage_error(&format!(
+                        "the CUDA backend cannot run: {why}; use --backend cpu (or auto)"
+                    ))
+                );
                 None
             }
         },
@@ -244,7 +249,10 @@ fn backend_kind(args: &ValidateArgs) -> Option<BackendKind> {
             let (kind, why) = BackendKind::Auto.resolve();
             if !args.report.quiet {
                 let note = match (kind, why) {
-                    (BackendKind::Cuda, _) => format!("backend auto: instances run on {}", cuda::available().unwrap_or_default()),
+                    (BackendKind::Cuda, _) => format!(
+                        "backend auto: instances run on {}",
+                        cuda::available().unwrap_or_default()
+                    ),
                     (_, Some(why)) => format!("backend auto: instances run on the CPU backend ({why})"),
                     _ => "backend auto: instances run on the CPU backend".to_owned(),
                 };

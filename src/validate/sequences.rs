@@ -113,7 +113,8 @@ pub(crate) fn validate_sequences(
         },
         cct: false,
     };
-    let backend = make_backend(options.backend, &package, config).unwrap_or_else(|_| Box::new(CpuBackend::new(&package, config)));
+    let backend =
+        make_backend(options.backend, &package, config).unwrap_or_else(|_| Box::new(CpuBackend::new(&package, config)));
     let exploration = explore_sequences(backend.as_ref(), &class.name, &methods, &sequence_options.settings)?;
     let method_bounds: Vec<BoundToCheck> = keys
         .iter()

@@ -25,10 +25,10 @@
 //! structures a `repOK` accepts are dropped and counted (the cost analysis assumes acyclic heaps).**
 
 use super::domain::{Domain, Settings};
-use crate::source::ClassSource;
-use crate::value::{Ending, Rendered, Value};
 use crate::backend::Backend;
 use crate::cpu::CpuBackend;
+use crate::source::ClassSource;
+use crate::value::{Ending, Rendered, Value};
 use crate::vm::{FieldRead, Limits, RunConfig};
 use crate::Package;
 use std::collections::HashMap;

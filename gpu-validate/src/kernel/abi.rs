@@ -80,7 +80,7 @@ impl Default for Capacities {
             heap_words: 1 << 16,
             stack_words: 1 << 14,
             frames: 1 << 10,
-            log_words: 1 << 10,
+            log_words: 1 << 8,
             nodes: 1 << 10,
         }
     }
@@ -166,7 +166,8 @@ pub fn config_words(pkg: &Package, run: RunConfig, caps: Capacities, launcher: u
     cfg[CF_STACK_CAP] = caps.stack_words;
     cfg[CF_FRAME_CAP] = caps.frames;
     cfg[CF_LOG_CAP] = caps.log_words;
-    cfg[CF_NODE_CAP] = caps.nodes;
+    // Without a context tree the nodes take no memory.
+    cfg[CF_NODE_CAP] = if run.cct { caps.nodes } else { 0 };
     cfg[CF_STATICS_LEN] = pkg.initial_statics.len() as u32;
     cfg[CF_CLASS_COUNT] = pkg.class_names.len() as u32;
     cfg[CF_IMAGE_LEN] = pkg.initial_heap.len() as u32;
@@ -245,12 +246,14 @@ impl InstanceMemory {
         let node_cap = cfg[CF_NODE_CAP] as usize;
         let used = (result[RES_HEAP_TOP] - cfg[CF_IMAGE_LEN]) as usize;
         let heap_at = layout.heap + i * heap_cap;
-        let keys = &state[layout.log_keys + i * log_cap..][..log_cap];
-        let values = &state[layout.log_values + i * log_cap..][..log_cap];
         let log = if result[RES_LOG_COUNT] == 0 {
             Vec::new()
         } else {
-            keys.iter().zip(values).filter(|(k, _)| **k != NONE).map(|(k, v)| (*k, *v)).collect()
+            let word = |region: usize, k: usize| state[region + k * layout.count + i];
+            (0..log_cap)
+                .map(|k| (word(layout.log_keys, k), word(layout.log_values, k)))
+                .filter(|(k, _)| *k != NONE)
+                .collect()
         };
         let nodes_at = layout.nodes + i * node_cap * NODE_WORDS;
         let nodes = state[nodes_at..nodes_at + result[RES_NODES] as usize * NODE_WORDS].to_vec();

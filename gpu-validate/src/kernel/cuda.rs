@@ -25,8 +25,8 @@ pub fn kernel_source() -> String {
 
 /// Threads per block.
 const BLOCK: u32 = 128;
-/// Instances per launch.
-const CUDA_BATCH: usize = 16384;
+/// Instances per launch: enough threads to keep every multiprocessor busy.
+const CUDA_BATCH: usize = 65536;
 /// Bytes of stack per thread (the kernel keeps a message buffer and recursion there).
 const THREAD_STACK: usize = 8192;
 
@@ -34,6 +34,7 @@ const THREAD_STACK: usize = 8192;
 struct Loaded {
     context: Arc<CudaContext>,
     function: CudaFunction,
+    pack: CudaFunction,
     name: String,
 }
 
@@ -63,12 +64,14 @@ fn load() -> Result<Loaded, String> {
         .map_err(|e| format!("NVRTC could not compile the kernel: {e}"))?;
     let module = context.load_module(ptx).map_err(|e| e.to_string())?;
     let function = module.load_function("jresa_run").map_err(|e| e.to_string())?;
+    let pack = module.load_function("jresa_pack").map_err(|e| e.to_string())?;
     context
         .set_limit(cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE, THREAD_STACK)
         .map_err(|e| e.to_string())?;
     Ok(Loaded {
         context,
         function,
+        pack,
         name: format!("cuda ({name}, {arch})"),
     })
 }
@@ -113,34 +116,100 @@ impl CudaDevice {
         if words == 0 {
             return Ok(Vec::new());
         }
-        self.stream.clone_dtoh(&state.slice(from..from + words)).map_err(|e| e.to_string())
+        self.stream
+            .clone_dtoh(&state.slice(from..from + words))
+            .map_err(|e| e.to_string())
     }
 
+    /// The memory of the instances `wanted` asks for: every heap they allocated, packed on the
+    /// device and read in one transfer; the log regions (read once, when an instance wrote to
+    /// the image) and the context trees.
     fn gather(
         &self,
         state: &CudaSlice<u32>,
-        layout: &Layout,
-        cfg: &[u32],
-        i: usize,
-        record: &[u32],
-    ) -> Result<InstanceMemory, String> {
-        let (heap_cap, log_cap) = (cfg[abi::CF_HEAP_CAP] as usize, cfg[abi::CF_LOG_CAP] as usize);
-        let node_cap = cfg[abi::CF_NODE_CAP] as usize;
-        let used = (record[abi::RES_HEAP_TOP] - cfg[abi::CF_IMAGE_LEN]) as usize;
-        let heap = self.read(state, layout.heap + i * heap_cap, used)?;
-        let log = if record[abi::RES_LOG_COUNT] == 0 {
+        results_device: &CudaSlice<u32>,
+        (layout, cfg): (&Layout, &[u32]),
+        results: &[u32],
+        wanted: &(dyn Fn(&[u32]) -> bool + Sync),
+    ) -> Result<Vec<Option<InstanceMemory>>, String> {
+        let error = |e: cudarc::driver::DriverError| e.to_string();
+        let count = layout.count;
+        let record = |i: usize| &results[i * abi::RES_WORDS..(i + 1) * abi::RES_WORDS];
+        let wants: Vec<bool> = (0..count).map(|i| wanted(record(i))).collect();
+        if !wants.iter().any(|&w| w) {
+            return Ok(vec![None; count]);
+        }
+        let image_len = cfg[abi::CF_IMAGE_LEN];
+        let mut offsets = vec![0u32; count + 1];
+        for i in 0..count {
+            let used = if wants[i] {
+                record(i)[abi::RES_HEAP_TOP] - image_len
+            } else {
+                0
+            };
+            offsets[i + 1] = offsets[i] + used;
+        }
+        let total = offsets[count] as usize;
+        let packed = if total == 0 {
             Vec::new()
         } else {
-            let keys = self.read(state, layout.log_keys + i * log_cap, log_cap)?;
-            let values = self.read(state, layout.log_values + i * log_cap, log_cap)?;
-            keys.into_iter().zip(values).filter(|(k, _)| *k != crate::isa::NONE).collect()
+            let cfg_device = self.stream.clone_htod(cfg).map_err(error)?;
+            let offsets_device = self.stream.clone_htod(&offsets).map_err(error)?;
+            let mut packed_device = self.stream.alloc_zeros::<u32>(total).map_err(error)?;
+            let mut builder = self.stream.launch_builder(&self.loaded.pack);
+            builder.arg(&cfg_device);
+            builder.arg(state);
+            builder.arg(results_device);
+            builder.arg(&offsets_device);
+            builder.arg(&mut packed_device);
+            // SAFETY: `jresa_pack(cfg, state, results, offsets, packed)` reads each instance's
+            // heap prefix (within its capacity, as the results report it) and writes
+            // `offsets[i]..offsets[i + 1]` of `packed`, which holds `offsets[count]` words.
+            #[allow(unsafe_code)]
+            unsafe { builder.launch(grid(count)) }.map_err(error)?;
+            self.stream.clone_dtoh(&packed_device).map_err(error)?
         };
-        let nodes = self.read(
-            state,
-            layout.nodes + i * node_cap * abi::NODE_WORDS,
-            record[abi::RES_NODES] as usize * abi::NODE_WORDS,
-        )?;
-        Ok(InstanceMemory { heap, log, nodes })
+        let log_cap = cfg[abi::CF_LOG_CAP] as usize;
+        let needs_log = (0..count).any(|i| wants[i] && record(i)[abi::RES_LOG_COUNT] > 0);
+        let logs = if needs_log {
+            Some((
+                self.read(state, layout.log_keys, log_cap * count)?,
+                self.read(state, layout.log_values, log_cap * count)?,
+            ))
+        } else {
+            None
+        };
+        let node_cap = cfg[abi::CF_NODE_CAP] as usize;
+        (0..count)
+            .map(|i| {
+                if !wants[i] {
+                    return Ok(None);
+                }
+                let heap = packed[offsets[i] as usize..offsets[i + 1] as usize].to_vec();
+                let log = match (&logs, record(i)[abi::RES_LOG_COUNT]) {
+                    (Some((keys, values)), c) if c > 0 => (0..log_cap)
+                        .map(|k| (keys[k * count + i], values[k * count + i]))
+                        .filter(|(k, _)| *k != crate::isa::NONE)
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let nodes = self.read(
+                    state,
+                    layout.nodes + i * node_cap * abi::NODE_WORDS,
+                    record(i)[abi::RES_NODES] as usize * abi::NODE_WORDS,
+                )?;
+                Ok(Some(InstanceMemory { heap, log, nodes }))
+            })
+            .collect()
+    }
+}
+
+/// A launch of one thread per instance.
+fn grid(count: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: ((count as u32).div_ceil(BLOCK), 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
     }
 }
 
@@ -162,7 +231,10 @@ impl Device for CudaDevice {
         let count = cfg[abi::CF_COUNT] as usize;
         let layout = Layout::of(cfg);
         let error = |e: cudarc::driver::DriverError| e.to_string();
-        let mut guard = self.state.lock().map_err(|_| "the device's state is poisoned".to_string())?;
+        let mut guard = self
+            .state
+            .lock()
+            .map_err(|_| "the device's state is poisoned".to_string())?;
         if guard.as_ref().is_none_or(|s| s.len() < layout.total) {
             *guard = None;
             *guard = Some(self.stream.alloc_zeros::<u32>(layout.total).map_err(error)?);
@@ -171,12 +243,7 @@ impl Device for CudaDevice {
         let cfg_device = self.stream.clone_htod(cfg).map_err(error)?;
         let inputs_device = self.stream.clone_htod(inputs).map_err(error)?;
         let mut results_device = self.stream.alloc_zeros::<u32>(count * abi::RES_WORDS).map_err(error)?;
-        let blocks = (count as u32).div_ceil(BLOCK);
-        let launch = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
+        let launch = grid(count);
         let mut builder = self.stream.launch_builder(&self.loaded.function);
         builder.arg(&self.program);
         builder.arg(&cfg_device);
@@ -190,16 +257,7 @@ impl Device for CudaDevice {
         #[allow(unsafe_code)]
         unsafe { builder.launch(launch) }.map_err(error)?;
         let results = self.stream.clone_dtoh(&results_device).map_err(error)?;
-        let state: &CudaSlice<u32> = state;
-        let mut memory = Vec::with_capacity(count);
-        for i in 0..count {
-            let record = &results[i * abi::RES_WORDS..(i + 1) * abi::RES_WORDS];
-            memory.push(if wanted(record) {
-                Some(self.gather(state, &layout, cfg, i, record)?)
-            } else {
-                None
-            });
-        }
+        let memory = self.gather(state, &results_device, (&layout, cfg), &results, wanted)?;
         Ok((results, memory))
     }
 }

@@ -39,17 +39,17 @@ fn metrics(record: &[u32], bucket: usize) -> Metrics {
 
 /// The outcome of a result record, or why the kernel deferred the instance.
 pub(super) fn outcome(
-    pkg: &Package,
+    machine: &mut Machine<'_>,
     config: RunConfig,
     return_type: &str,
     record: &[u32],
     memory: Option<&InstanceMemory>,
 ) -> Result<Outcome, String> {
+    let pkg = machine.pkg;
     let name = |class: u32| pkg.class_names.get(class as usize).map_or("?", String::as_str);
     let ending = match record[abi::RES_STATUS] {
         abi::ST_RETURNED => {
             let words = [record[abi::RES_VALUE], record[abi::RES_VALUE_HIGH]];
-            let mut machine = Machine::new_for_rendering(pkg);
             if let Some(memory) = memory {
                 machine.load_heap(&memory.heap, &memory.log);
             }
@@ -84,7 +84,11 @@ pub(super) fn outcome(
         let nodes = memory.map_or(&[][..], |m| &m.nodes[..]);
         tree(nodes).export(|m| {
             let (class, name, descriptor) = pkg.method_keys[m as usize].clone();
-            ContextMethod { class, name, descriptor }
+            ContextMethod {
+                class,
+                name,
+                descriptor,
+            }
         })
     });
     Ok(Outcome {

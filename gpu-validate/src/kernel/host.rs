@@ -62,23 +62,27 @@ impl Device for HostDevice {
     ) -> Result<(Vec<u32>, Vec<Option<InstanceMemory>>), String> {
         // The launch is split into launches of HOST_BATCH instances, run in parallel.
         let count = cfg[abi::CF_COUNT] as usize;
+        // Each thread keeps its state buffer between parts: the kernel initialises every word it
+        // reads, so the buffer needs no clearing.
         let parts: Vec<(Vec<u32>, Vec<Option<InstanceMemory>>)> = (0..count)
             .step_by(HOST_BATCH)
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|first| {
+            .map_init(Vec::new, |state: &mut Vec<u32>, first| {
                 let part = HOST_BATCH.min(count - first);
                 let mut part_cfg = cfg.to_vec();
                 part_cfg[abi::CF_COUNT] = part as u32;
                 let part_inputs = sub_inputs(inputs, first, part);
                 let layout = Layout::of(&part_cfg);
-                let mut state = vec![0u32; layout.total];
+                if state.len() < layout.total {
+                    state.resize(layout.total, 0);
+                }
                 let mut results = vec![0u32; part * abi::RES_WORDS];
-                ffi::run(&self.program, &part_cfg, &part_inputs, &mut state, &mut results);
+                ffi::run(&self.program, &part_cfg, &part_inputs, state, &mut results);
                 let memory = (0..part)
                     .map(|i| {
                         let record = &results[i * abi::RES_WORDS..(i + 1) * abi::RES_WORDS];
-                        wanted(record).then(|| InstanceMemory::gather(&state, &layout, &part_cfg, i, record))
+                        wanted(record).then(|| InstanceMemory::gather(state, &layout, &part_cfg, i, record))
                     })
                     .collect();
                 (results, memory)

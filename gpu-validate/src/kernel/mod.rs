@@ -42,11 +42,16 @@ pub trait Device: Send + Sync {
     ) -> Result<(Vec<u32>, Vec<Option<InstanceMemory>>), String>;
 }
 
-/// Instances a kernel backend ran and deferred, by reason.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Instances a kernel backend ran and deferred, by reason, and where its time went.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelCounts {
     pub ran: u64,
     pub deferred: BTreeMap<String, u64>,
+    /// Seconds preparing inputs on the host, in launches (copies, kernel, reading back), and
+    /// making outcomes of the result records.
+    pub prepare_seconds: f64,
+    pub launch_seconds: f64,
+    pub decode_seconds: f64,
 }
 
 impl KernelCounts {
@@ -91,26 +96,51 @@ impl<'p> KernelBackend<'p> {
     /// Runs the instances on the kernel; `None` for each instance it deferred (or could not
     /// prepare), whose outcome the CPU backend gives.
     fn run_on_kernel(&self, launcher: u32, instances: &[Vec<Value>]) -> Result<Vec<Option<Outcome>>, String> {
+        let mut counts = KernelCounts::default();
+        let clock = std::time::Instant::now();
+        let types = Machine::new_for_rendering(self.package)
+            .argument_types(launcher)
+            .unwrap_or_default();
+        let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
         let prepared: Vec<Option<(Vec<u32>, Vec<u32>)>> = instances
             .par_iter()
             .map_init(
-                || Machine::new(self.package, self.config),
-                |machine, args| machine.prepare_inputs(launcher, args).ok(),
+                || None,
+                |machine: &mut Option<Machine<'p>>, args| {
+                    // Primitives and nulls are words as they are; objects are built on a machine.
+                    if let Some(words) = plain_arguments(args, &types, input_words) {
+                        return Some((words, Vec::new()));
+                    }
+                    let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
+                    machine.prepare_inputs(launcher, args).ok()
+                },
             )
             .collect();
         let mut outcomes: Vec<Option<Outcome>> = vec![None; instances.len()];
         let ready: Vec<usize> = (0..instances.len()).filter(|&k| prepared[k].is_some()).collect();
         let return_type = decode::return_type(self.package, launcher);
         let wanted = |record: &[u32]| decode::needs_memory(record, &return_type, self.config.cct);
-        let mut counts = KernelCounts::default();
+        counts.prepare_seconds += clock.elapsed().as_secs_f64();
         for chunk in ready.chunks(self.device.batch().max(1)) {
+            let clock = std::time::Instant::now();
             let records: Vec<&(Vec<u32>, Vec<u32>)> = chunk.iter().filter_map(|&k| prepared[k].as_ref()).collect();
             let cfg = abi::config_words(self.package, self.config, self.caps, launcher, chunk.len());
             let inputs = abi::inputs_buffer(&records);
             let (results, memory) = self.device.launch(&cfg, &inputs, &wanted)?;
-            for (slot, &k) in chunk.iter().enumerate() {
-                let record = &results[slot * abi::RES_WORDS..(slot + 1) * abi::RES_WORDS];
-                match decode::outcome(self.package, self.config, &return_type, record, memory[slot].as_ref()) {
+            counts.launch_seconds += clock.elapsed().as_secs_f64();
+            let clock = std::time::Instant::now();
+            let decoded: Vec<Result<Outcome, String>> = (0..chunk.len())
+                .into_par_iter()
+                .map_init(
+                    || Machine::new_for_rendering(self.package),
+                    |machine, slot| {
+                        let record = &results[slot * abi::RES_WORDS..(slot + 1) * abi::RES_WORDS];
+                        decode::outcome(machine, self.config, &return_type, record, memory[slot].as_ref())
+                    },
+                )
+                .collect();
+            for (&k, result) in chunk.iter().zip(decoded) {
+                match result {
                     Ok(outcome) => {
                         counts.ran += 1;
                         outcomes[k] = Some(outcome);
@@ -118,19 +148,39 @@ impl<'p> KernelBackend<'p> {
                     Err(reason) => *counts.deferred.entry(reason).or_default() += 1,
                 }
             }
+            counts.decode_seconds += clock.elapsed().as_secs_f64();
         }
         let unprepared = prepared.iter().filter(|p| p.is_none()).count() as u64;
         if unprepared > 0 {
-            *counts.deferred.entry("inputs the kernel cannot take".into()).or_default() += unprepared;
+            *counts
+                .deferred
+                .entry("inputs the kernel cannot take".into())
+                .or_default() += unprepared;
         }
         if let Ok(mut total) = self.counts.lock() {
             total.ran += counts.ran;
             for (reason, count) in counts.deferred {
                 *total.deferred.entry(reason).or_default() += count;
             }
+            total.prepare_seconds += counts.prepare_seconds;
+            total.launch_seconds += counts.launch_seconds;
+            total.decode_seconds += counts.decode_seconds;
         }
         Ok(outcomes)
     }
+}
+
+/// The argument words of an instance whose arguments are all primitives or nulls of the entry's
+/// types, as `Machine::start` would lay them out; `None` otherwise.
+fn plain_arguments(args: &[Value], types: &[String], input_words: usize) -> Option<Vec<u32>> {
+    if args.len() != types.len() {
+        return None;
+    }
+    let mut words = Vec::with_capacity(input_words);
+    for (value, ty) in args.iter().zip(types) {
+        words.extend(crate::vm::convert::plain_input(value, ty)?);
+    }
+    (words.len() == input_words).then_some(words)
 }
 
 impl Backend for KernelBackend<'_> {
@@ -164,6 +214,19 @@ impl Backend for KernelBackend<'_> {
 
     fn run_traced(&self, method: MethodRef<'_>, instances: &[Vec<Value>]) -> Vec<(Outcome, Vec<FieldRead>)> {
         self.cpu.run_traced(method, instances)
+    }
+
+    fn statistics(&self) -> Option<String> {
+        let c = self.counts();
+        Some(format!(
+            "the kernel ran {} instances and deferred {} to the CPU backend {:?}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
+            c.ran,
+            c.deferred_total(),
+            c.deferred,
+            c.prepare_seconds,
+            c.launch_seconds,
+            c.decode_seconds
+        ))
     }
 
     fn run_capturing(

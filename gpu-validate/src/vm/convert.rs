@@ -21,23 +21,35 @@ const BOXES: &[(&str, &str)] = &[
     ("java/lang/Double", "D"),
 ];
 
+/// The words of an argument that needs no heap (a primitive or `null`) of field type
+/// `descriptor`; `None` for anything else.
+pub(crate) fn plain_input(value: &Value, descriptor: &str) -> Option<Vec<u32>> {
+    let first = descriptor.as_bytes().first().copied().unwrap_or(b'V');
+    let fits = |v: i32| match first {
+        b'Z' => (0..=1).contains(&v),
+        b'B' => i8::try_from(v).is_ok(),
+        b'C' => u16::try_from(v).is_ok(),
+        b'S' => i16::try_from(v).is_ok(),
+        _ => true,
+    };
+    match (value, first) {
+        (Value::Int(v), b'I' | b'Z' | b'B' | b'C' | b'S') if fits(*v) => Some(vec![*v as u32]),
+        (Value::Long(v), b'J') => Some(vec![*v as u32, (*v >> 32) as u32]),
+        (Value::Float(bits), b'F') => Some(vec![*bits]),
+        (Value::Double(bits), b'D') => Some(vec![*bits as u32, (*bits >> 32) as u32]),
+        (Value::Null, b'L' | b'[') => Some(vec![0]),
+        _ => None,
+    }
+}
+
 impl Machine<'_> {
     /// The words of an argument of field type `descriptor`, building objects in the heap.
     pub(crate) fn input(&mut self, value: &Value, descriptor: &str) -> Result<Vec<u32>, String> {
+        if let Some(words) = plain_input(value, descriptor) {
+            return Ok(words);
+        }
         let first = descriptor.as_bytes().first().copied().unwrap_or(b'V');
-        let fits = |v: i32| match first {
-            b'Z' => (0..=1).contains(&v),
-            b'B' => i8::try_from(v).is_ok(),
-            b'C' => u16::try_from(v).is_ok(),
-            b'S' => i16::try_from(v).is_ok(),
-            _ => true,
-        };
         match (value, first) {
-            (Value::Int(v), b'I' | b'Z' | b'B' | b'C' | b'S') if fits(*v) => Ok(vec![*v as u32]),
-            (Value::Long(v), b'J') => Ok(vec![*v as u32, (*v >> 32) as u32]),
-            (Value::Float(bits), b'F') => Ok(vec![*bits]),
-            (Value::Double(bits), b'D') => Ok(vec![*bits as u32, (*bits >> 32) as u32]),
-            (Value::Null, b'L' | b'[') => Ok(vec![0]),
             (_, b'L' | b'[') => {
                 let target = class_of_descriptor(descriptor).ok_or("malformed descriptor")?;
                 let reference = self.input_object(value).map_err(|e| match e {

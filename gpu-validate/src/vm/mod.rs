@@ -14,7 +14,7 @@
 //! again; what they cost is counted apart from the method's costs (`Outcome::initialization`).**
 
 mod capture;
-mod convert;
+pub(crate) mod convert;
 mod interp;
 mod natives;
 mod unsafe_fields;
@@ -117,6 +117,8 @@ pub struct Machine<'p> {
     /// Field reads of input objects, as (input ordinal, word offset), each once, first read first.
     pub(crate) reads: Vec<(u32, u32)>,
     read_seen: std::collections::HashSet<(u32, u32)>,
+    /// The image words the last `load_heap` changed.
+    loaded_log: Vec<u32>,
 }
 
 /// A field of an input object that an instance read: the object's ordinal among the instance's
@@ -159,6 +161,7 @@ impl<'p> Machine<'p> {
             tracing: false,
             reads: Vec::new(),
             read_seen: std::collections::HashSet::new(),
+            loaded_log: Vec::new(),
         }
     }
 
@@ -349,13 +352,12 @@ impl<'p> Machine<'p> {
         self.node = 0;
     }
 
-    /// Builds the inputs and the launcher's frame.
-    fn start(&mut self, launcher: u32, args: &[Value]) -> Result<(), String> {
-        let Some((class, name, descriptor)) = self
+    /// The field types of the entry's arguments (the receiver first for an instance method).
+    pub(crate) fn argument_types(&self, launcher: u32) -> Result<Vec<String>, String> {
+        let Some((class, _, descriptor)) = self
             .pkg
             .method_keys
             .get(self.pkg.proc_word(launcher, proc::METHOD) as usize)
-            .cloned()
         else {
             return Err("no such entry".into());
         };
@@ -365,9 +367,16 @@ impl<'p> Machine<'p> {
         if !is_static {
             types.push(format!("L{class};"));
         }
-        let (params, _) = crate::package::closure::split_descriptor(&descriptor).ok_or("malformed descriptor")?;
+        let (params, _) = crate::package::closure::split_descriptor(descriptor).ok_or("malformed descriptor")?;
         types.extend(params);
+        Ok(types)
+    }
+
+    /// Builds the inputs and the launcher's frame.
+    fn start(&mut self, launcher: u32, args: &[Value]) -> Result<(), String> {
+        let types = self.argument_types(launcher)?;
         if types.len() != args.len() {
+            let (class, name, descriptor) = &self.pkg.method_keys[self.pkg.proc_word(launcher, proc::METHOD) as usize];
             return Err(format!(
                 "{}.{name}{descriptor} takes {} arguments, the instance has {}",
                 class.replace('/', "."),
@@ -420,12 +429,25 @@ impl<'p> Machine<'p> {
 
     /// Makes the heap the image with `log`'s words written, then `allocated` after it (the state
     /// an instance of the interpreter kernel left).
+    /// The image is copied once per machine; later loads restore only the words the last one
+    /// changed.
     pub(crate) fn load_heap(&mut self, allocated: &[u32], log: &[(u32, u32)]) {
-        self.heap.clear();
-        self.heap.extend_from_slice(&self.pkg.initial_heap);
+        let image = &self.pkg.initial_heap;
+        if self.image_len != image.len() || self.heap.len() < image.len() {
+            self.heap.clear();
+            self.heap.extend_from_slice(image);
+            self.image_len = image.len();
+        } else {
+            self.heap.truncate(image.len());
+            for &at in &self.loaded_log {
+                self.heap[at as usize] = image[at as usize];
+            }
+        }
+        self.loaded_log.clear();
         for &(at, value) in log {
             if let Some(word) = self.heap.get_mut(at as usize) {
                 *word = value;
+                self.loaded_log.push(at);
             }
         }
         self.heap.extend_from_slice(allocated);
