@@ -6,7 +6,8 @@
 //! a file with reflection, allocating objects without constructors as the VM does, and calls the
 //! methods directly). The JVM sides are timed as whole processes, start-up included; the VM side
 //! as `Backend::run` over all instances on each backend this machine has (see `benches/vm.rs`,
-//! whose `JRESA_BENCH_BACKENDS` and `JRESA_BENCH_QUICK` this bench honours too). Prints instances
+//! whose `JRESA_BENCH_CLASSES`, `JRESA_BENCH_BACKENDS` and `JRESA_BENCH_QUICK` this bench honours
+//! too; `JRESA_BENCH_KEEP=1` keeps the compiled classes). Prints instances
 //! per second of each side and their ratios per subject, then lets criterion measure the VM side.
 
 #[path = "support/backends.rs"]
@@ -170,6 +171,7 @@ public class {class}BenchDriver {{
 /// A subject ready to run: its classes, package and instances per method.
 struct Setup {
     dir: PathBuf,
+    classes: PathBuf,
     package: Package,
     instances: Vec<Vec<Vec<Value>>>,
     total: usize,
@@ -181,18 +183,25 @@ fn setup(root: &Path, subject: &Subject) -> Option<Setup> {
     std::fs::create_dir_all(&dir).ok()?;
     let driver_source = dir.join(format!("{}BenchDriver.java", subject.class));
     std::fs::write(&driver_source, driver(subject)).ok()?;
-    let status = Command::new("javac")
-        .args(["-g", "-nowarn", "-XDignore.symbol.file", "-d"])
-        .arg(&dir)
-        .arg(root.join(format!("tests/data/validate/{}.java", subject.class)))
-        .arg(&driver_source)
-        .status()
-        .ok()?;
-    if !status.success() {
-        eprintln!("javac failed: nothing to benchmark");
-        return None;
-    }
-    let loaded = read_inputs(std::slice::from_ref(&dir));
+    // `JRESA_BENCH_CLASSES` holds the classes compiled elsewhere, for machines without a JDK.
+    let classes = match std::env::var_os("JRESA_BENCH_CLASSES") {
+        Some(prebuilt) => PathBuf::from(prebuilt),
+        None => {
+            let status = Command::new("javac")
+                .args(["-g", "-nowarn", "-XDignore.symbol.file", "-d"])
+                .arg(&dir)
+                .arg(root.join(format!("tests/data/validate/{}.java", subject.class)))
+                .arg(&driver_source)
+                .status()
+                .ok()?;
+            if !status.success() {
+                eprintln!("javac failed: nothing to benchmark");
+                return None;
+            }
+            dir.clone()
+        }
+    };
+    let loaded = read_inputs(std::slice::from_ref(&classes));
     let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
     let mut entries: Vec<(String, String, String)> = subject
         .methods
@@ -242,6 +251,7 @@ fn setup(root: &Path, subject: &Subject) -> Option<Setup> {
     let total = instances.iter().map(Vec::len).sum::<usize>() * REPEAT;
     Some(Setup {
         dir,
+        classes,
         package,
         instances,
         total,
@@ -267,7 +277,7 @@ fn run_java(subject: &Subject, setup: &Setup, options: &[&str]) -> String {
     let output = Command::new("java")
         .args(options)
         .arg("-cp")
-        .arg(&setup.dir)
+        .arg(&setup.classes)
         .arg(format!("{}BenchDriver", subject.class))
         .arg(setup.dir.join("instances.txt"))
         .arg(REPEAT.to_string())
@@ -341,7 +351,10 @@ fn validation_throughput(c: &mut Criterion) {
                 });
             }
         }
-        let _ = std::fs::remove_dir_all(&setup.dir);
+        // `JRESA_BENCH_KEEP=1` keeps the compiled classes (to run the bench where there is no JDK).
+        if std::env::var_os("JRESA_BENCH_KEEP").is_none() {
+            let _ = std::fs::remove_dir_all(&setup.dir);
+        }
     }
     group.finish();
 }

@@ -155,30 +155,59 @@ fn both_strategies_number_the_same_instances() {
 }
 
 #[test]
-fn the_cuda_backend_is_refused_and_auto_runs_on_the_cpu() {
-    let output = jresa(
-        root(),
-        &["validate", "tests/data/analyze/Chain.java", "--backend", "cuda"],
-    );
-    assert_eq!(output.code, 2);
-    assert!(
-        output.stderr.contains("CUDA backend is not part of this build"),
-        "{}",
-        output.stderr
-    );
-    let output = jresa(
-        root(),
-        &[
+fn every_backend_gives_the_same_report_and_cuda_without_a_device_is_an_input_error() {
+    let validate = |backend: &str| {
+        let args = [
             "validate",
             "tests/data/analyze/Chain.java",
             "--max-size",
-            "2",
-            "--method",
-            "Chain.length",
-        ],
+            "3",
+            "--format",
+            "json",
+            "--backend",
+            backend,
+        ];
+        let output = jresa(root(), &args);
+        assert_eq!(output.code, 0, "{backend}: {}", output.stderr);
+        assert!(output.stderr.contains("instances ran on"), "{}", output.stderr);
+        let mut value: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+        value["backend"] = serde_json::Value::Null;
+        value
+    };
+    let cpu = validate("cpu");
+    assert_eq!(
+        cpu,
+        validate("host-kernel"),
+        "the host-compiled kernel's report differs"
     );
-    assert_eq!(output.code, 0, "{}", output.stderr);
-    assert!(output.stderr.contains("CPU backend"), "{}", output.stderr);
+    match jresa_gpu_validate::kernel::cuda::available() {
+        Ok(_) => assert_eq!(cpu, validate("cuda"), "the CUDA backend's report differs"),
+        Err(_) => {
+            let output = jresa(
+                root(),
+                &["validate", "tests/data/analyze/Chain.java", "--backend", "cuda"],
+            );
+            assert_eq!(output.code, 2);
+            assert!(
+                output.stderr.contains("the CUDA backend cannot run"),
+                "{}",
+                output.stderr
+            );
+            let output = jresa(
+                root(),
+                &[
+                    "validate",
+                    "tests/data/analyze/Chain.java",
+                    "--max-size",
+                    "2",
+                    "--method",
+                    "Chain.length",
+                ],
+            );
+            assert_eq!(output.code, 0, "{}", output.stderr);
+            assert!(output.stderr.contains("CPU backend"), "{}", output.stderr);
+        }
+    }
 }
 
 #[test]

@@ -95,8 +95,39 @@ pub struct CudaDevice {
     loaded: &'static Loaded,
     stream: Arc<CudaStream>,
     program: CudaSlice<u32>,
-    /// The state buffer of the last launch, reused when large enough.
-    state: Mutex<Option<CudaSlice<u32>>>,
+    /// The buffers of the last launch, reused when large enough (allocations cost more than
+    /// small launches).
+    buffers: Mutex<Buffers>,
+}
+
+#[derive(Default)]
+struct Buffers {
+    state: Option<CudaSlice<u32>>,
+    cfg: Option<CudaSlice<u32>>,
+    inputs: Option<CudaSlice<u32>>,
+    results: Option<CudaSlice<u32>>,
+}
+
+/// A device buffer of at least `len` words in `slot`, allocated (zeroed) when the slot has none
+/// that large.
+fn fit<'a>(
+    stream: &Arc<CudaStream>,
+    slot: &'a mut Option<CudaSlice<u32>>,
+    len: usize,
+) -> Result<&'a mut CudaSlice<u32>, String> {
+    if slot.as_ref().is_none_or(|s| s.len() < len.max(1)) {
+        *slot = None;
+        *slot = Some(stream.alloc_zeros::<u32>(len.max(1)).map_err(|e| e.to_string())?);
+    }
+    slot.as_mut().ok_or_else(|| "no buffer".to_string())
+}
+
+/// Copies `words` to the start of a reused buffer.
+fn upload(stream: &Arc<CudaStream>, slot: &mut Option<CudaSlice<u32>>, words: &[u32]) -> Result<(), String> {
+    let buffer = fit(stream, slot, words.len())?;
+    stream
+        .memcpy_htod(words, &mut buffer.slice_mut(0..words.len()))
+        .map_err(|e| e.to_string())
 }
 
 impl CudaDevice {
@@ -108,7 +139,7 @@ impl CudaDevice {
             loaded,
             stream,
             program,
-            state: Mutex::new(None),
+            buffers: Mutex::new(Buffers::default()),
         })
     }
 
@@ -232,32 +263,34 @@ impl Device for CudaDevice {
         let layout = Layout::of(cfg);
         let error = |e: cudarc::driver::DriverError| e.to_string();
         let mut guard = self
-            .state
+            .buffers
             .lock()
-            .map_err(|_| "the device's state is poisoned".to_string())?;
-        if guard.as_ref().is_none_or(|s| s.len() < layout.total) {
-            *guard = None;
-            *guard = Some(self.stream.alloc_zeros::<u32>(layout.total).map_err(error)?);
-        }
-        let state = guard.as_mut().ok_or("no state buffer")?;
-        let cfg_device = self.stream.clone_htod(cfg).map_err(error)?;
-        let inputs_device = self.stream.clone_htod(inputs).map_err(error)?;
-        let mut results_device = self.stream.alloc_zeros::<u32>(count * abi::RES_WORDS).map_err(error)?;
-        let launch = grid(count);
+            .map_err(|_| "the device's buffers are poisoned".to_string())?;
+        let buffers = &mut *guard;
+        fit(&self.stream, &mut buffers.state, layout.total)?;
+        upload(&self.stream, &mut buffers.cfg, cfg)?;
+        upload(&self.stream, &mut buffers.inputs, inputs)?;
+        fit(&self.stream, &mut buffers.results, count * abi::RES_WORDS)?;
+        let (Some(state), Some(cfg_device), Some(inputs_device), Some(results_device)) =
+            (&mut buffers.state, &buffers.cfg, &buffers.inputs, &mut buffers.results)
+        else {
+            return Err("no buffers".into());
+        };
         let mut builder = self.stream.launch_builder(&self.loaded.function);
         builder.arg(&self.program);
-        builder.arg(&cfg_device);
-        builder.arg(&inputs_device);
+        builder.arg(cfg_device);
+        builder.arg(inputs_device);
         builder.arg(&mut *state);
-        builder.arg(&mut results_device);
+        builder.arg(&mut *results_device);
         // SAFETY: the kernel's parameters are, in order, the program image, the configuration,
-        // the inputs, the state buffer (at least `layout.total` words) and the results
-        // (`count * RES_WORDS` words), as `kernel/abi.h` declares them; the grid covers `count`
+        // the inputs, the state buffer (at least `layout.total` words) and the results (at least
+        // `count * RES_WORDS` words), as `kernel/abi.h` declares them; the grid covers `count`
         // threads and the kernel returns for threads past it.
         #[allow(unsafe_code)]
-        unsafe { builder.launch(launch) }.map_err(error)?;
-        let results = self.stream.clone_dtoh(&results_device).map_err(error)?;
-        let memory = self.gather(state, &results_device, (&layout, cfg), &results, wanted)?;
+        unsafe { builder.launch(grid(count)) }.map_err(error)?;
+        let results = self.read(results_device, 0, count * abi::RES_WORDS)?;
+        let (state, results_device): (&CudaSlice<u32>, &CudaSlice<u32>) = (state, results_device);
+        let memory = self.gather(state, results_device, (&layout, cfg), &results, wanted)?;
         Ok((results, memory))
     }
 }
