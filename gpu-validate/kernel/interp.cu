@@ -823,184 +823,230 @@ COLD static u32 multi_array(Vm *vm, u32 c, u32 first, u32 dims, u32 *array, int 
 #undef LENGTH
 }
 
-#define NEXT(words) do { vm->pc = pc + (words); } while (0)
+/* The dispatch loop keeps the registers of the running frame (pc, sp, base) and the stack in local
+ * variables, which stay in GPU registers: the Vm lives in local memory (its address goes to the
+ * functions off the hot path), and every store through a pointer could alias it. SYNC writes them
+ * back before a call that reads or changes them (a frame, an exception, an initialiser); CALL
+ * reloads them after. */
+#define LS(k) stack[(usize)(k) * n]
+#define PUSH(v) do { u32 v_ = (v); LS(sp) = v_; sp += 1; } while (0)
+#define PUSH_LONG(v) do { u64 w_ = (v); LS(sp) = (u32)w_; LS(sp + 1) = (u32)(w_ >> 32); sp += 2; } while (0)
+#define SYNC() do { vm->pc = pc; vm->sp = sp; vm->base = base; } while (0)
+#define RELOAD() do { pc = vm->pc; sp = vm->sp; base = vm->base; } while (0)
+#define CALL(call) do { u32 flow_; SYNC(); flow_ = (call); RELOAD(); if (flow_) return flow_; } while (0)
+/* Leaves the loop through a function that raises or changes frames. */
+#define LEAVE(call) do { SYNC(); return (call); } while (0)
 #define CHECK(call) do { u32 flow_ = (call); if (flow_) return flow_; } while (0)
 /* Not wrapped in do-while: its `continue` must reach the dispatch loop (the instruction runs again
  * once the initialiser returns). */
-#define READY(c) { int ready_; u32 flow_ = ensure_initialized(vm, (c), pc, &ready_); if (flow_) return flow_; if (!ready_) continue; }
+#define READY(c) { int ready_; u32 flow_; SYNC(); flow_ = ensure_initialized(vm, (c), pc, &ready_); RELOAD(); \
+    if (flow_) { return flow_; } if (!ready_) { continue; } }
 
 COLD static u32 arithmetic(Vm *vm, u32 op);
 
 DEV static u32 execute(Vm *vm) {
     const u32 *code = vm->code;
+    u32 *const stack = vm->stack;
+    const usize n = vm->n;
+    u32 pc = vm->pc, sp = vm->sp, base = vm->base;
     for (;;) {
-        u32 pc = vm->pc, op = code[pc];
+        u32 op = code[pc];
         switch (op) {
         case OP_G_ICMP: {
-            i32 b = (i32)pop(vm), a = (i32)pop(vm);
-            vm->pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
+            i32 b = (i32)LS(sp - 1), a = (i32)LS(sp - 2);
+            sp -= 2;
+            pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
             break;
         }
         case OP_G_LCMP: {
-            i64 b = (i64)pop_long(vm), a = (i64)pop_long(vm);
-            vm->pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
+            i64 b = (i64)((u64)LS(sp - 2) | ((u64)LS(sp - 1) << 32));
+            i64 a = (i64)((u64)LS(sp - 4) | ((u64)LS(sp - 3) << 32));
+            sp -= 4;
+            pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
             break;
         }
         case OP_G_ACMP: {
-            u32 b = pop(vm), a = pop(vm);
-            vm->pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
+            u32 b = LS(sp - 1), a = LS(sp - 2);
+            sp -= 2;
+            pc = holds(code[pc + 1], (a > b) - (a < b)) ? pc + 3 : code[pc + 2];
             break;
         }
         case OP_G_INSTANCEOF: {
-            u32 value = pop(vm);
-            int instance = value != 0 && is_instance(vm, value, code[pc + 1]);
-            vm->pc = (instance != (code[pc + 2] != 0)) ? pc + 4 : code[pc + 3];
+            u32 value = LS(sp - 1);
+            int instance;
+            sp -= 1;
+            instance = value != 0 && is_instance(vm, value, code[pc + 1]);
+            pc = (instance != (code[pc + 2] != 0)) ? pc + 4 : code[pc + 3];
             break;
         }
-        case OP_NO_RULE: case OP_REFUSE: return defer(vm, DEFER_REFUSED, 0);
-        case OP_PUSH: push(vm, code[pc + 1]); NEXT(2); break;
-        case OP_PUSH2: push(vm, code[pc + 1]); push(vm, code[pc + 2]); NEXT(3); break;
+        case OP_NO_RULE: case OP_REFUSE: LEAVE(defer(vm, DEFER_REFUSED, 0));
+        case OP_PUSH: PUSH(code[pc + 1]); pc += 2; break;
+        case OP_PUSH2: PUSH(code[pc + 1]); PUSH(code[pc + 2]); pc += 3; break;
         case OP_LDC_CLASS: {
             u32 made;
-            CHECK(mirror(vm, code[pc + 1], &made));
-            push(vm, made);
-            NEXT(2);
+            CALL(mirror(vm, code[pc + 1], &made));
+            PUSH(made);
+            pc += 2;
             break;
         }
-        case OP_LOAD: push(vm, S(vm->base + code[pc + 1])); NEXT(2); break;
+        case OP_LOAD: PUSH(LS(base + code[pc + 1])); pc += 2; break;
         case OP_LOAD2: {
-            u32 at = vm->base + code[pc + 1], low = S(at), high = S(at + 1);
-            push(vm, low);
-            push(vm, high);
-            NEXT(2);
+            u32 at = base + code[pc + 1], low = LS(at), high = LS(at + 1);
+            PUSH(low);
+            PUSH(high);
+            pc += 2;
             break;
         }
-        case OP_STORE: { u32 v = pop(vm); S(vm->base + code[pc + 1]) = v; NEXT(2); break; }
+        case OP_STORE: sp -= 1; LS(base + code[pc + 1]) = LS(sp); pc += 2; break;
         case OP_STORE2: {
-            u32 at = vm->base + code[pc + 1];
-            vm->sp -= 2;
-            S(at) = S(vm->sp);
-            S(at + 1) = S(vm->sp + 1);
-            NEXT(2);
+            u32 at = base + code[pc + 1];
+            sp -= 2;
+            LS(at) = LS(sp);
+            LS(at + 1) = LS(sp + 1);
+            pc += 2;
             break;
         }
         case OP_DUP: {
-            u32 v = S(vm->sp - 1), k;
-            for (k = 0; k < code[pc + 1]; k++) push(vm, v);
-            NEXT(2);
+            u32 v = LS(sp - 1), k;
+            for (k = 0; k < code[pc + 1]; k++) PUSH(v);
+            pc += 2;
             break;
         }
         case OP_DUP2: {
-            u32 low = S(vm->sp - 2), high = S(vm->sp - 1), k;
-            for (k = 0; k < code[pc + 1]; k++) { push(vm, low); push(vm, high); }
-            NEXT(2);
+            u32 low = LS(sp - 2), high = LS(sp - 1), k;
+            for (k = 0; k < code[pc + 1]; k++) { PUSH(low); PUSH(high); }
+            pc += 2;
             break;
         }
-        case OP_FETCH: { u32 v = S(vm->sp - code[pc + 1]); push(vm, v); NEXT(2); break; }
+        case OP_FETCH: { u32 v = LS(sp - code[pc + 1]); PUSH(v); pc += 2; break; }
         case OP_FETCH2: {
-            u32 at = vm->sp - code[pc + 1], low = S(at), high = S(at + 1);
-            push(vm, low);
-            push(vm, high);
-            NEXT(2);
+            u32 at = sp - code[pc + 1], low = LS(at), high = LS(at + 1);
+            PUSH(low);
+            PUSH(high);
+            pc += 2;
             break;
         }
-        case OP_POP: vm->sp -= code[pc + 1]; NEXT(2); break;
+        case OP_POP: sp -= code[pc + 1]; pc += 2; break;
+        case OP_IADD: LS(sp - 2) = LS(sp - 2) + LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_ISUB: LS(sp - 2) = LS(sp - 2) - LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_IMUL: LS(sp - 2) = LS(sp - 2) * LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_IAND: LS(sp - 2) = LS(sp - 2) & LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_IOR: LS(sp - 2) = LS(sp - 2) | LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_IXOR: LS(sp - 2) = LS(sp - 2) ^ LS(sp - 1); sp -= 1; pc += 1; break;
+        case OP_ISHL: LS(sp - 2) = LS(sp - 2) << (LS(sp - 1) & 31u); sp -= 1; pc += 1; break;
+        case OP_ISHR: LS(sp - 2) = (u32)((i32)LS(sp - 2) >> (LS(sp - 1) & 31u)); sp -= 1; pc += 1; break;
+        case OP_IUSHR: LS(sp - 2) = LS(sp - 2) >> (LS(sp - 1) & 31u); sp -= 1; pc += 1; break;
+        case OP_INEG: LS(sp - 1) = 0u - LS(sp - 1); pc += 1; break;
+        case OP_I2B: LS(sp - 1) = narrow(ELEM_BYTE, LS(sp - 1)); pc += 1; break;
+        case OP_I2C: LS(sp - 1) = narrow(ELEM_CHAR, LS(sp - 1)); pc += 1; break;
+        case OP_I2S: LS(sp - 1) = narrow(ELEM_SHORT, LS(sp - 1)); pc += 1; break;
         case OP_IDIV: case OP_IREM: {
-            i32 b = (i32)pop(vm), a = (i32)pop(vm);
-            if (b == 0) return throw_message(vm, vm->wk[WK_ARITHMETIC], "/ by zero", pc);
+            i32 b = (i32)LS(sp - 1), a = (i32)LS(sp - 2);
             u32 r;
+            sp -= 2;
+            if (b == 0) LEAVE(throw_message(vm, vm->wk[WK_ARITHMETIC], "/ by zero", pc));
             if (b == -1) r = op == OP_IDIV ? 0u - (u32)a : 0u;
             else r = (u32)(op == OP_IDIV ? a / b : a % b);
-            push(vm, r);
-            NEXT(3);
+            PUSH(r);
+            pc += 3;
             break;
         }
         case OP_LDIV: case OP_LREM: {
-            i64 b = (i64)pop_long(vm), a = (i64)pop_long(vm);
-            if (b == 0) return throw_message(vm, vm->wk[WK_ARITHMETIC], "/ by zero", pc);
+            i64 b = (i64)((u64)LS(sp - 2) | ((u64)LS(sp - 1) << 32));
+            i64 a = (i64)((u64)LS(sp - 4) | ((u64)LS(sp - 3) << 32));
             u64 r;
+            sp -= 4;
+            if (b == 0) LEAVE(throw_message(vm, vm->wk[WK_ARITHMETIC], "/ by zero", pc));
             if (b == -1) r = op == OP_LDIV ? (u64)0 - (u64)a : 0u;
             else r = (u64)(op == OP_LDIV ? a / b : a % b);
-            push_long(vm, r);
-            NEXT(3);
+            PUSH_LONG(r);
+            pc += 3;
             break;
         }
         case OP_GETFIELD: case OP_GETFIELD2: {
-            u32 object = pop(vm);
-            if (object == 0) return throw_null(vm, pc);
-            u32 at = object + 1 + code[pc + 1];
-            push(vm, hread(vm, at));
-            if (op == OP_GETFIELD2) push(vm, hread(vm, at + 1));
-            NEXT(4);
+            u32 object = LS(sp - 1), at;
+            sp -= 1;
+            if (object == 0) LEAVE(throw_null(vm, pc));
+            at = object + 1 + code[pc + 1];
+            PUSH(hread(vm, at));
+            if (op == OP_GETFIELD2) PUSH(hread(vm, at + 1));
+            pc += 4;
             break;
         }
         case OP_PUTFIELD: {
-            u32 v = pop(vm), object = pop(vm);
-            if (object == 0) return throw_null(vm, pc);
+            u32 v = LS(sp - 1), object = LS(sp - 2);
+            sp -= 2;
+            if (object == 0) LEAVE(throw_null(vm, pc));
             CHECK(hwrite(vm, object + 1 + code[pc + 1], narrow(code[pc + 2], v)));
-            NEXT(5);
+            pc += 5;
             break;
         }
         case OP_PUTFIELD2: {
-            u64 v = pop_long(vm);
-            u32 object = pop(vm);
-            if (object == 0) return throw_null(vm, pc);
-            u32 at = object + 1 + code[pc + 1];
+            u64 v = (u64)LS(sp - 2) | ((u64)LS(sp - 1) << 32);
+            u32 object = LS(sp - 3), at;
+            sp -= 3;
+            if (object == 0) LEAVE(throw_null(vm, pc));
+            at = object + 1 + code[pc + 1];
             CHECK(hwrite(vm, at, (u32)v));
             CHECK(hwrite(vm, at + 1, (u32)(v >> 32)));
-            NEXT(4);
+            pc += 4;
             break;
         }
         case OP_GETSTATIC: case OP_GETSTATIC2: {
+            u32 at;
             READY(code[pc + 1]);
-            u32 at = code[pc + 2];
-            push(vm, ST(at));
-            if (op == OP_GETSTATIC2) push(vm, ST(at + 1));
-            NEXT(5);
+            at = code[pc + 2];
+            PUSH(ST(at));
+            if (op == OP_GETSTATIC2) PUSH(ST(at + 1));
+            pc += 5;
             break;
         }
         case OP_PUTSTATIC: {
             READY(code[pc + 1]);
-            u32 v = pop(vm);
-            ST(code[pc + 2]) = narrow(code[pc + 3], v);
-            NEXT(6);
+            sp -= 1;
+            ST(code[pc + 2]) = narrow(code[pc + 3], LS(sp));
+            pc += 6;
             break;
         }
         case OP_PUTSTATIC2: {
             READY(code[pc + 1]);
-            u64 v = pop_long(vm);
-            ST(code[pc + 2]) = (u32)v;
-            ST(code[pc + 2] + 1) = (u32)(v >> 32);
-            NEXT(5);
+            sp -= 2;
+            ST(code[pc + 2]) = LS(sp);
+            ST(code[pc + 2] + 1) = LS(sp + 1);
+            pc += 5;
             break;
         }
         case OP_ALOAD: {
-            i32 index = (i32)pop(vm);
-            u32 array = pop(vm);
-            if (array == 0) return throw_null(vm, pc);
-            u32 length = hread(vm, array + 1);
-            if (index < 0 || (u32)index >= length) return out_of_bounds(vm, index, length, pc);
-            u32 kind = code[pc + 1];
+            i32 index = (i32)LS(sp - 1);
+            u32 array = LS(sp - 2), length, kind = code[pc + 1];
+            sp -= 2;
+            if (array == 0) LEAVE(throw_null(vm, pc));
+            length = hread(vm, array + 1);
+            if (index < 0 || (u32)index >= length) LEAVE(out_of_bounds(vm, index, length, pc));
             if (kind == ELEM_LONG || kind == ELEM_DOUBLE) {
                 u32 at = array + 2 + 2 * (u32)index;
-                push(vm, hread(vm, at));
-                push(vm, hread(vm, at + 1));
+                PUSH(hread(vm, at));
+                PUSH(hread(vm, at + 1));
             } else {
-                push(vm, hread(vm, array + 2 + (u32)index));
+                PUSH(hread(vm, array + 2 + (u32)index));
             }
-            NEXT(4);
+            pc += 4;
             break;
         }
         case OP_ASTORE: {
-            u32 kind = code[pc + 1];
+            u32 kind = code[pc + 1], array, length, array_class;
             int wide = kind == ELEM_LONG || kind == ELEM_DOUBLE;
-            u64 v = wide ? pop_long(vm) : (u64)pop(vm);
-            i32 index = (i32)pop(vm);
-            u32 array = pop(vm);
-            if (array == 0) return throw_null(vm, pc);
-            u32 length = hread(vm, array + 1);
-            if (index < 0 || (u32)index >= length) return out_of_bounds(vm, index, length, pc);
-            u32 array_class = hread(vm, array);
+            u64 v;
+            i32 index;
+            if (wide) { v = (u64)LS(sp - 2) | ((u64)LS(sp - 1) << 32); sp -= 2; }
+            else { v = LS(sp - 1); sp -= 1; }
+            index = (i32)LS(sp - 1);
+            array = LS(sp - 2);
+            sp -= 2;
+            if (array == 0) LEAVE(throw_null(vm, pc));
+            length = hread(vm, array + 1);
+            if (index < 0 || (u32)index >= length) LEAVE(out_of_bounds(vm, index, length, pc));
+            array_class = hread(vm, array);
             if (wide) {
                 u32 at = array + 2 + 2 * (u32)index;
                 CHECK(hwrite(vm, at, (u32)v));
@@ -1011,9 +1057,9 @@ DEV static u32 execute(Vm *vm) {
                     if (value != 0 && !is_instance(vm, value, cw(vm, array_class, C_COMPONENT))) {
                         Message msg;
                         msg.count = 0;
-    msg.overflow = 0;
+                        msg.overflow = 0;
                         say_class(vm, &msg, hread(vm, value));
-                        return throw_vm(vm, vm->wk[WK_ARRAY_STORE], 1, &msg, 0, pc);
+                        LEAVE(throw_vm(vm, vm->wk[WK_ARRAY_STORE], 1, &msg, 0, pc));
                     }
                     stored = value;
                 } else {
@@ -1021,14 +1067,15 @@ DEV static u32 execute(Vm *vm) {
                 }
                 CHECK(hwrite(vm, array + 2 + (u32)index, stored));
             }
-            NEXT(4);
+            pc += 4;
             break;
         }
         case OP_ARRAYLENGTH: {
-            u32 array = pop(vm);
-            if (array == 0) return throw_null(vm, pc);
-            push(vm, hread(vm, array + 1));
-            NEXT(3);
+            u32 array = LS(sp - 1);
+            sp -= 1;
+            if (array == 0) LEAVE(throw_null(vm, pc));
+            PUSH(hread(vm, array + 1));
+            pc += 3;
             break;
         }
         case OP_NEW: {
@@ -1036,41 +1083,42 @@ DEV static u32 execute(Vm *vm) {
             READY(code[pc + 1]);
             CHECK(new_object(vm, code[pc + 1], &object));
             add_counter(vm, 2, 1);
-            push(vm, object);
-            NEXT(4);
+            PUSH(object);
+            pc += 4;
             break;
         }
         case OP_NEWARRAY: {
-            i32 length = (i32)pop(vm);
+            i32 length = (i32)LS(sp - 1);
             u32 array;
+            sp -= 1;
             if (length < 0) {
                 Message msg;
                 msg.count = 0;
-    msg.overflow = 0;
+                msg.overflow = 0;
                 say_int(&msg, length);
-                return throw_vm(vm, vm->wk[WK_NEGATIVE_ARRAY_SIZE], 1, &msg, 0, pc);
+                LEAVE(throw_vm(vm, vm->wk[WK_NEGATIVE_ARRAY_SIZE], 1, &msg, 0, pc));
             }
             CHECK(new_array(vm, code[pc + 1], (u32)length, &array));
             add_counter(vm, 2, 1 + (u64)length);
-            push(vm, array);
-            NEXT(4);
+            PUSH(array);
+            pc += 4;
             break;
         }
         case OP_MULTIANEWARRAY: {
             u32 dims = code[pc + 2], array = 0;
             i32 which = 0;
             int negative = 0;
-            vm->sp -= dims;
-            CHECK(multi_array(vm, code[pc + 1], vm->sp, dims, &array, &negative, &which));
+            sp -= dims;
+            CALL(multi_array(vm, code[pc + 1], sp, dims, &array, &negative, &which));
             if (negative) {
                 Message msg;
                 msg.count = 0;
-    msg.overflow = 0;
+                msg.overflow = 0;
                 say_int(&msg, which);
-                return throw_vm(vm, vm->wk[WK_NEGATIVE_ARRAY_SIZE], 1, &msg, 0, pc);
+                LEAVE(throw_vm(vm, vm->wk[WK_NEGATIVE_ARRAY_SIZE], 1, &msg, 0, pc));
             }
-            push(vm, array);
-            NEXT(5);
+            PUSH(array);
+            pc += 5;
             break;
         }
         case OP_INVOKESTATIC: {
@@ -1080,92 +1128,95 @@ DEV static u32 execute(Vm *vm) {
             add_counter(vm, 1, 1);
             flags = mw(vm, m, M_FLAGS);
             if (flags & MFLAG_CONSUME_UNITS) {
-                i32 units = (i32)S(vm->sp - 1);
+                i32 units = (i32)LS(sp - 1);
                 add_counter(vm, 3, units > 0 ? (u64)units : 0u);
             } else if (flags & MFLAG_CONSUME_ONE) {
                 add_counter(vm, 3, 1);
             }
-            CHECK(enter_method(vm, m, code[pc + 2], pc, FRAME_METHOD, 0, &advance));
-            if (advance) NEXT(5);
+            CALL(enter_method(vm, m, code[pc + 2], pc, FRAME_METHOD, 0, &advance));
+            if (advance) pc += 5;
             break;
         }
         case OP_INVOKESPECIAL: {
             u32 m = code[pc + 1];
             int advance;
             add_counter(vm, 1, 1);
-            if (S(vm->sp - mw(vm, m, M_ARG_WORDS)) == 0) return throw_null(vm, pc);
-            CHECK(enter_method(vm, m, code[pc + 2], pc, FRAME_METHOD, 0, &advance));
-            if (advance) NEXT(5);
+            if (LS(sp - mw(vm, m, M_ARG_WORDS)) == 0) LEAVE(throw_null(vm, pc));
+            CALL(enter_method(vm, m, code[pc + 2], pc, FRAME_METHOD, 0, &advance));
+            if (advance) pc += 5;
             break;
         }
         case OP_INVOKEVIRTUAL: {
             u32 receiver, m;
             int advance;
             add_counter(vm, 1, 1);
-            receiver = S(vm->sp - code[pc + 2]);
-            if (receiver == 0) return throw_null(vm, pc);
+            receiver = LS(sp - code[pc + 2]);
+            if (receiver == 0) LEAVE(throw_null(vm, pc));
             CHECK(select_target(vm, code[pc + 1], hread(vm, receiver), &m));
-            CHECK(enter_method(vm, m, code[pc + 3], pc, FRAME_METHOD, 0, &advance));
-            if (advance) NEXT(6);
+            CALL(enter_method(vm, m, code[pc + 3], pc, FRAME_METHOD, 0, &advance));
+            if (advance) pc += 6;
             break;
         }
-        case OP_CALL: CHECK(push_frame(vm, code[pc + 1], code[pc + 2], pc, FRAME_PROC, vm->node, 0)); break;
+        case OP_CALL: CALL(push_frame(vm, code[pc + 1], code[pc + 2], pc, FRAME_PROC, vm->node, 0)); break;
         case OP_CHECKCAST: {
-            u32 v = pop(vm), c = code[pc + 1];
+            u32 v = LS(sp - 1), c = code[pc + 1];
+            sp -= 1;
             if (v != 0 && !is_instance(vm, v, c)) {
                 Message msg;
                 msg.count = 0;
-    msg.overflow = 0;
+                msg.overflow = 0;
                 say(&msg, "class ");
                 say_class(vm, &msg, hread(vm, v));
                 say(&msg, " cannot be cast to class ");
                 say_class(vm, &msg, c);
-                return throw_vm(vm, vm->wk[WK_CLASS_CAST], 1, &msg, 0, pc);
+                LEAVE(throw_vm(vm, vm->wk[WK_CLASS_CAST], 1, &msg, 0, pc));
             }
-            NEXT(4);
+            pc += 4;
             break;
         }
         case OP_INSTANCEOF: {
-            u32 v = pop(vm);
-            push(vm, (v != 0 && is_instance(vm, v, code[pc + 1])) ? 1u : 0u);
-            NEXT(2);
+            u32 v = LS(sp - 1);
+            LS(sp - 1) = (v != 0 && is_instance(vm, v, code[pc + 1])) ? 1u : 0u;
+            pc += 2;
             break;
         }
         case OP_MONITOR:
-            if (pop(vm) == 0) return throw_null(vm, pc);
-            NEXT(3);
+            sp -= 1;
+            if (LS(sp) == 0) LEAVE(throw_null(vm, pc));
+            pc += 3;
             break;
         case OP_RETURN:
             CHECK(add_bytecodes(vm, code[pc + 2]));
-            return return_from_frame(vm, code[pc + 1]);
+            LEAVE(return_from_frame(vm, code[pc + 1]));
         case OP_TAILCALL: {
             u32 words = code[pc + 2], k;
             CHECK(add_bytecodes(vm, code[pc + 3]));
-            for (k = 0; k < words; k++) S(vm->base + k) = S(vm->sp - words + k);
-            CHECK(enter_in_frame(vm, code[pc + 1]));
+            for (k = 0; k < words; k++) LS(base + k) = LS(sp - words + k);
+            CALL(enter_in_frame(vm, code[pc + 1]));
             break;
         }
         case OP_THROW: {
-            u32 exception = pop(vm);
-            if (exception == 0) return throw_null(vm, pc);
-            return raise(vm, exception, pc);
+            u32 exception = LS(sp - 1);
+            sp -= 1;
+            if (exception == 0) LEAVE(throw_null(vm, pc));
+            LEAVE(raise(vm, exception, pc));
         }
-        case OP_INIT_CLASS: READY(code[pc + 1]); NEXT(4); break;
+        case OP_INIT_CLASS: READY(code[pc + 1]); pc += 4; break;
         case OP_INVOKE_ENTRY: {
             u32 m = code[pc + 1], arg_words = mw(vm, m, M_ARG_WORDS);
             int advance;
-            if (!(mw(vm, m, M_FLAGS) & MFLAG_STATIC) && S(vm->sp - arg_words) == 0) return throw_null(vm, pc);
-            CHECK(enter_method(vm, m, NONE, pc, FRAME_METHOD, 0, &advance));
-            if (advance) NEXT(4);
+            if (!(mw(vm, m, M_FLAGS) & MFLAG_STATIC) && LS(sp - arg_words) == 0) LEAVE(throw_null(vm, pc));
+            CALL(enter_method(vm, m, NONE, pc, FRAME_METHOD, 0, &advance));
+            if (advance) pc += 4;
             break;
         }
         default:
-            if (op >= OP_IADD && op <= OP_I2S) {
-                CHECK(arithmetic(vm, op));
-                NEXT(1);
+            if (op >= OP_LADD && op <= OP_I2S) {
+                CALL(arithmetic(vm, op));
+                pc += 1;
                 break;
             }
-            return defer(vm, DEFER_REFUSED, 0);
+            LEAVE(defer(vm, DEFER_REFUSED, 0));
         }
     }
 }

@@ -102,19 +102,29 @@ impl<'p> KernelBackend<'p> {
             .argument_types(launcher)
             .unwrap_or_default();
         let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
+        // A few chunks per thread, each with at most one machine (made on the chunk's first
+        // object input): making a machine copies the image, which costs more than an instance.
+        let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
         let prepared: Vec<Option<(Vec<u32>, Vec<u32>)>> = instances
-            .par_iter()
-            .map_init(
-                || None,
-                |machine: &mut Option<Machine<'p>>, args| {
-                    // Primitives and nulls are words as they are; objects are built on a machine.
-                    if let Some(words) = plain_arguments(args, &types, input_words) {
-                        return Some((words, Vec::new()));
-                    }
-                    let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
-                    machine.prepare_inputs(launcher, args).ok()
-                },
-            )
+            .par_chunks(chunk)
+            .flat_map_iter(|chunk| {
+                let mut machine: Option<Machine<'p>> = None;
+                chunk
+                    .iter()
+                    .map(|args| {
+                        // Primitives and nulls are words as they are; objects are built on a machine.
+                        if let Some(words) = plain_arguments(args, &types, input_words) {
+                            return Some((words, Vec::new()));
+                        }
+                        let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
+                        // A fault while building inputs leaves the instance to the CPU backend.
+                        let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            machine.prepare_inputs(launcher, args)
+                        }));
+                        prepared.ok().and_then(Result::ok)
+                    })
+                    .collect::<Vec<_>>()
+            })
             .collect();
         let mut outcomes: Vec<Option<Outcome>> = vec![None; instances.len()];
         let ready: Vec<usize> = (0..instances.len()).filter(|&k| prepared[k].is_some()).collect();

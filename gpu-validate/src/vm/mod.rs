@@ -311,23 +311,7 @@ impl<'p> Machine<'p> {
     }
 
     fn reset(&mut self) {
-        let image = &self.pkg.initial_heap;
-        if self.image_len != image.len() || self.heap.len() < image.len() {
-            self.heap.clear();
-            self.heap.extend_from_slice(image);
-            self.image_len = image.len();
-            self.page_dirty = vec![false; (image.len() >> PAGE_SHIFT) + 1];
-            self.dirty_pages.clear();
-        } else {
-            // Only the pages the last instance wrote to differ from the image.
-            self.heap.truncate(image.len());
-            for page in self.dirty_pages.drain(..) {
-                let from = (page as usize) << PAGE_SHIFT;
-                let to = (from + (1 << PAGE_SHIFT)).min(image.len());
-                self.heap[from..to].copy_from_slice(&image[from..to]);
-                self.page_dirty[page as usize] = false;
-            }
-        }
+        self.reset_heap();
         self.statics.clear();
         self.statics.extend_from_slice(&self.pkg.initial_statics);
         let classes = self.pkg.class_names.len();
@@ -402,11 +386,37 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// Restores the heap to the image: only the pages the last instance wrote to are copied.
+    fn reset_heap(&mut self) {
+        let image = &self.pkg.initial_heap;
+        if self.image_len != image.len() || self.heap.len() < image.len() {
+            self.heap.clear();
+            self.heap.extend_from_slice(image);
+            self.image_len = image.len();
+            self.page_dirty = vec![false; (image.len() >> PAGE_SHIFT) + 1];
+            self.dirty_pages.clear();
+        } else {
+            // Only the pages the last instance wrote to differ from the image.
+            self.heap.truncate(image.len());
+            for page in self.dirty_pages.drain(..) {
+                let from = (page as usize) << PAGE_SHIFT;
+                let to = (from + (1 << PAGE_SHIFT)).min(image.len());
+                self.heap[from..to].copy_from_slice(&image[from..to]);
+                self.page_dirty[page as usize] = false;
+            }
+        }
+    }
+
     /// The inputs of an instance as the interpreter kernel takes them: the launcher's argument
     /// words and the heap words the input objects take after the image. `Err` where the inputs
     /// cannot be built (the CPU run gives the reason) or building them wrote to the image.
     pub(crate) fn prepare_inputs(&mut self, launcher: u32, args: &[Value]) -> Result<(Vec<u32>, Vec<u32>), String> {
-        self.reset();
+        // Building inputs reads and writes only the heap (objects, arrays, strings), so only the
+        // heap is reset.
+        self.reset_heap();
+        self.input_objects.clear();
+        self.input_roots.clear();
+        self.frames.clear();
         self.start(launcher, args)?;
         if !self.dirty_pages.is_empty() {
             return Err("building the inputs wrote to the image".into());
