@@ -15,7 +15,7 @@ mod backends;
 #[path = "support/timing.rs"]
 mod timing;
 
-use backends::{backends, java_runs};
+use backends::{backends, compiled_classes, java_runs};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
@@ -183,24 +183,14 @@ fn setup(root: &Path, subject: &Subject) -> Option<Setup> {
     std::fs::create_dir_all(&dir).ok()?;
     let driver_source = dir.join(format!("{}BenchDriver.java", subject.class));
     std::fs::write(&driver_source, driver(subject)).ok()?;
-    // `JRESA_BENCH_CLASSES` holds the classes compiled elsewhere, for machines without a JDK.
-    let classes = match std::env::var_os("JRESA_BENCH_CLASSES") {
-        Some(prebuilt) => PathBuf::from(prebuilt),
-        None => {
-            let status = Command::new("javac")
-                .args(["-g", "-nowarn", "-XDignore.symbol.file", "-d"])
-                .arg(&dir)
-                .arg(root.join(format!("tests/data/validate/{}.java", subject.class)))
-                .arg(&driver_source)
-                .status()
-                .ok()?;
-            if !status.success() {
-                eprintln!("javac failed: nothing to benchmark");
-                return None;
-            }
-            dir.clone()
-        }
-    };
+    let javac_args: Vec<std::ffi::OsString> = vec![
+        "-g".into(),
+        "-nowarn".into(),
+        "-XDignore.symbol.file".into(),
+        root.join(format!("tests/data/validate/{}.java", subject.class)).into(),
+        driver_source.clone().into(),
+    ];
+    let classes = compiled_classes(&dir, &javac_args)?;
     let loaded = read_inputs(std::slice::from_ref(&classes));
     let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
     let mut entries: Vec<(String, String, String)> = subject

@@ -19,12 +19,12 @@ mod backends;
 #[path = "support/timing.rs"]
 mod timing;
 
-use backends::{backends, java_runs};
+use backends::{backends, compiled_classes, java_runs};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
-use jresa_gpu_validate::{Backend, Package, RunConfig, Value};
+use jresa_gpu_validate::{Backend, Backends, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -166,22 +166,9 @@ fn setup() -> Option<Setup> {
     let driver_source = dir.join("VmBenchDriver.java");
     std::fs::write(&driver_source, driver()).ok()?;
     sources.push(driver_source);
-    let classes = match std::env::var_os("JRESA_BENCH_CLASSES") {
-        Some(prebuilt) => PathBuf::from(prebuilt),
-        None => {
-            let status = Command::new("javac")
-                .args(["-g", "-d"])
-                .arg(&dir)
-                .args(&sources)
-                .status()
-                .ok()?;
-            if !status.success() {
-                eprintln!("javac failed: nothing to benchmark");
-                return None;
-            }
-            dir.clone()
-        }
-    };
+    let mut javac_args: Vec<std::ffi::OsString> = vec!["-g".into()];
+    javac_args.extend(sources.iter().map(|s| s.clone().into_os_string()));
+    let classes = compiled_classes(&dir, &javac_args)?;
     let loaded = read_inputs(std::slice::from_ref(&classes));
     let source = JvmClassSource::new(loaded.classes, ClassPath::default_jdk().ok());
     let mut random = Random(Xoshiro256PlusPlus::seed_from_u64(42));
@@ -229,6 +216,26 @@ fn run_vm(setup: &Setup, backend: &dyn Backend) -> (usize, u64) {
     (finished, bytecodes)
 }
 
+/// Runs every instance on the CPU backend and on `other` with calling-context trees, requires
+/// equal outcomes, and returns how many were compared.
+fn agrees_with_the_cpu(setup: &Setup, cpu: &Backends<'_>, other: &Backends<'_>) -> usize {
+    let config = RunConfig {
+        cct: true,
+        ..RunConfig::default()
+    };
+    let (cpu, other) = (cpu.backend(config), other.backend(config));
+    let mut compared = 0;
+    for ((class, name, descriptor, _), set) in METHODS.iter().zip(&setup.instances) {
+        let expected = cpu.run((class, name, descriptor), set);
+        let actual = other.run((class, name, descriptor), set);
+        for (k, (e, a)) in expected.iter().zip(&actual).enumerate() {
+            assert_eq!(e, a, "{class}.{name} instance {k} differs on {}", other.name());
+        }
+        compared += expected.len();
+    }
+    compared
+}
+
 fn run_java(setup: &Setup, options: &[&str]) -> String {
     let output = Command::new("java")
         .args(options)
@@ -252,6 +259,12 @@ fn vm_against_jvm(c: &mut Criterion) {
         let backend = backends.backend(RunConfig::default());
         let (finished, bytecodes) = run_vm(&setup, backend.as_ref());
         assert_eq!(finished, setup.total, "every instance returns on the {name} backend");
+        if name != "cpu" {
+            let compared = agrees_with_the_cpu(&setup, &kinds[0].1, backends);
+            eprintln!(
+                "{name}: outcomes, counters and calling-context trees equal the CPU backend's on {compared} instances"
+            );
+        }
         let time = timing::median_of_three(|| {
             run_vm(&setup, backend.as_ref());
         });
