@@ -73,6 +73,7 @@ pub struct Backends<'p> {
     package: &'p crate::Package,
     kind: BackendKind,
     device: Option<std::sync::Arc<dyn crate::kernel::Device + 'p>>,
+    counts: std::sync::Arc<std::sync::Mutex<crate::kernel::KernelCounts>>,
 }
 
 impl<'p> Backends<'p> {
@@ -86,7 +87,12 @@ impl<'p> Backends<'p> {
             BackendKind::Cuda => Some(std::sync::Arc::new(CudaDevice::new(&abi::program_image(package))?)),
             BackendKind::Cpu | BackendKind::Auto => None,
         };
-        Ok(Backends { package, kind, device })
+        Ok(Backends {
+            package,
+            kind,
+            device,
+            counts: Default::default(),
+        })
     }
 
     pub fn package(&self) -> &'p crate::Package {
@@ -97,10 +103,20 @@ impl<'p> Backends<'p> {
         self.kind
     }
 
+    /// What the kernel of every backend made so far ran and left to the CPU; `None` for the CPU
+    /// backend.
+    pub fn statistics(&self) -> Option<String> {
+        self.device.as_ref()?;
+        self.counts.lock().ok().map(|counts| counts.summary())
+    }
+
     /// A backend running instances with `config`.
     pub fn backend(&self, config: crate::RunConfig) -> Box<dyn Backend + 'p> {
         match &self.device {
-            Some(device) => Box::new(crate::kernel::KernelBackend::new(self.package, config, device.clone())),
+            Some(device) => Box::new(
+                crate::kernel::KernelBackend::new(self.package, config, device.clone())
+                    .sharing_counts(self.counts.clone()),
+            ),
             None => Box::new(crate::CpuBackend::new(self.package, config)),
         }
     }

@@ -375,6 +375,9 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 ))
             );
         }
+        if let Some(statistics) = &validation.backend_statistics {
+            eprint!("{}", report::note(statistics));
+        }
     }
     if subject.input_errors() {
         EXIT_INPUT_ERROR

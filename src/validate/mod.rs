@@ -289,6 +289,9 @@ pub struct ValidationReport {
     pub methods: Vec<MethodValidation>,
     /// The methods with a bound that were not validated, grouped by why, most first.
     pub not_validated: Vec<ReasonCount>,
+    /// What a kernel backend ran and left to the CPU (printed, not part of the JSON report).
+    #[serde(skip)]
+    pub backend_statistics: Option<String>,
 }
 
 /// How many methods with a bound were not validated for one reason.
@@ -360,6 +363,7 @@ pub fn validate_bounds(
         sequences: None,
         methods: Vec::new(),
         not_validated: Vec::new(),
+        backend_statistics: None,
     };
     if let Some(sequence_options) = &options.sequences {
         let (methods, summary) = sequences::validate_sequences(&source, classes, bounds, sequence_options, options)?;
@@ -383,6 +387,7 @@ pub fn validate_bounds(
         })
         .collect();
     report.not_validated = tally::not_validated_by_reason(&report.methods);
+    report.backend_statistics = backends.statistics();
     Ok(report)
 }
 

@@ -5,7 +5,7 @@
 //! its input objects), the kernel runs the instances, and the host turns each result record into
 //! an [`Outcome`]. Instances the kernel defers (what it does not implement, or state past its
 //! capacities) run on the CPU backend, so a kernel backend's outcomes are the CPU backend's, bit
-//! for bit; [`KernelBackend::deferred`] counts them.
+//! for bit; [`KernelBackend::counts`] counts them.
 //!
 //! Tracing and capturing runs (Korat's accessed fields, sequence states) run on the CPU backend.
 
@@ -22,7 +22,7 @@ use crate::vm::{FieldRead, Machine, RunConfig};
 use abi::{Capacities, InstanceMemory};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Where a kernel runs: it holds the program and runs launches of instances.
 pub trait Device: Send + Sync {
@@ -58,6 +58,20 @@ impl KernelCounts {
     pub fn deferred_total(&self) -> u64 {
         self.deferred.values().sum()
     }
+
+    /// One line for reports: instances run and deferred, and where the time went.
+    pub fn summary(&self) -> String {
+        let deferred: Vec<String> = self.deferred.iter().map(|(why, n)| format!("{n} for {why}")).collect();
+        format!(
+            "the kernel ran {} instances and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
+            self.ran,
+            self.deferred_total(),
+            if deferred.is_empty() { String::new() } else { format!(" ({})", deferred.join(", ")) },
+            self.prepare_seconds,
+            self.launch_seconds,
+            self.decode_seconds
+        )
+    }
 }
 
 /// A backend that runs instances on the interpreter kernel.
@@ -67,7 +81,8 @@ pub struct KernelBackend<'p> {
     caps: Capacities,
     device: std::sync::Arc<dyn Device + 'p>,
     cpu: CpuBackend<'p>,
-    counts: Mutex<KernelCounts>,
+    /// Shared by the backends of one [`crate::Backends`].
+    counts: Arc<Mutex<KernelCounts>>,
 }
 
 impl<'p> KernelBackend<'p> {
@@ -78,13 +93,19 @@ impl<'p> KernelBackend<'p> {
             caps: Capacities::default(),
             device,
             cpu: CpuBackend::new(package, config),
-            counts: Mutex::new(KernelCounts::default()),
+            counts: Arc::new(Mutex::new(KernelCounts::default())),
         }
     }
 
     /// The same backend with other per-instance capacities.
     pub fn with_capacities(mut self, caps: Capacities) -> KernelBackend<'p> {
         self.caps = caps;
+        self
+    }
+
+    /// The same backend adding to `counts` (shared with other backends).
+    pub fn sharing_counts(mut self, counts: Arc<Mutex<KernelCounts>>) -> KernelBackend<'p> {
+        self.counts = counts;
         self
     }
 
@@ -227,16 +248,7 @@ impl Backend for KernelBackend<'_> {
     }
 
     fn statistics(&self) -> Option<String> {
-        let c = self.counts();
-        Some(format!(
-            "the kernel ran {} instances and deferred {} to the CPU backend {:?}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
-            c.ran,
-            c.deferred_total(),
-            c.deferred,
-            c.prepare_seconds,
-            c.launch_seconds,
-            c.decode_seconds
-        ))
+        Some(self.counts().summary())
     }
 
     fn run_capturing(
