@@ -25,8 +25,10 @@ pub fn kernel_source() -> String {
 
 /// Threads per block.
 const BLOCK: u32 = 128;
-/// Instances per launch: enough threads to keep every multiprocessor busy.
+/// Instances per launch at most: enough threads to keep every multiprocessor busy.
 const CUDA_BATCH: usize = 65536;
+/// The share of the device's memory the state of a launch may take.
+const STATE_SHARE: f64 = 0.5;
 /// Bytes of stack per thread (the kernel keeps a message buffer and recursion there).
 const THREAD_STACK: usize = 8192;
 
@@ -95,6 +97,8 @@ pub struct CudaDevice {
     loaded: &'static Loaded,
     stream: Arc<CudaStream>,
     program: CudaSlice<u32>,
+    /// The device's memory in bytes.
+    memory: usize,
     /// The buffers of the last launch, reused when large enough (allocations cost more than
     /// small launches).
     buffers: Mutex<Buffers>,
@@ -135,10 +139,12 @@ impl CudaDevice {
         let loaded = loaded()?;
         let stream = loaded.context.default_stream();
         let program = stream.clone_htod(program).map_err(|e| e.to_string())?;
+        let (_, memory) = loaded.context.mem_get_info().map_err(|e| e.to_string())?;
         Ok(CudaDevice {
             loaded,
             stream,
             program,
+            memory,
             buffers: Mutex::new(Buffers::default()),
         })
     }
@@ -249,8 +255,10 @@ impl Device for CudaDevice {
         self.loaded.name.clone()
     }
 
-    fn batch(&self) -> usize {
-        CUDA_BATCH
+    fn batch(&self, words: usize) -> usize {
+        // A device with less memory runs smaller launches rather than failing to allocate.
+        let fits = (self.memory as f64 * STATE_SHARE / (words.max(1) * 4) as f64) as usize;
+        CUDA_BATCH.min(fits).max(32)
     }
 
     fn launch(

@@ -50,7 +50,7 @@ impl Device for HostDevice {
         "kernel on the host (C)".into()
     }
 
-    fn batch(&self) -> usize {
+    fn batch(&self, _words: usize) -> usize {
         HOST_BATCH * rayon::current_num_threads()
     }
 

@@ -29,8 +29,8 @@ pub trait Device: Send + Sync {
     /// The device, for reports.
     fn name(&self) -> String;
 
-    /// Instances per launch.
-    fn batch(&self) -> usize;
+    /// Instances per launch, for instances of `words` words of state each.
+    fn batch(&self, words: usize) -> usize;
 
     /// Runs one launch (`cfg[CF_COUNT]` instances) and returns the result records, with the
     /// memory of every instance for which `wanted` of its record holds.
@@ -152,7 +152,8 @@ impl<'p> KernelBackend<'p> {
         let return_type = decode::return_type(self.package, launcher);
         let wanted = |record: &[u32]| decode::needs_memory(record, &return_type, self.config.cct);
         counts.prepare_seconds += clock.elapsed().as_secs_f64();
-        for chunk in ready.chunks(self.device.batch().max(1)) {
+        let words = abi::Layout::of(&abi::config_words(self.package, self.config, self.caps, launcher, 1)).total;
+        for chunk in ready.chunks(self.device.batch(words).max(1)) {
             let clock = std::time::Instant::now();
             let records: Vec<&(Vec<u32>, Vec<u32>)> = chunk.iter().filter_map(|&k| prepared[k].as_ref()).collect();
             let cfg = abi::config_words(self.package, self.config, self.caps, launcher, chunk.len());
