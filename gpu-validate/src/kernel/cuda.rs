@@ -137,6 +137,7 @@ fn upload(stream: &Arc<CudaStream>, slot: &mut Option<CudaSlice<u32>>, words: &[
 impl CudaDevice {
     pub fn new(program: &[u32]) -> Result<CudaDevice, String> {
         let loaded = loaded()?;
+        loaded.context.bind_to_thread().map_err(|e| e.to_string())?;
         let stream = loaded.context.default_stream();
         let program = stream.clone_htod(program).map_err(|e| e.to_string())?;
         let (_, memory) = loaded.context.mem_get_info().map_err(|e| e.to_string())?;
@@ -270,6 +271,9 @@ impl Device for CudaDevice {
         let count = cfg[abi::CF_COUNT] as usize;
         let layout = Layout::of(cfg);
         let error = |e: cudarc::driver::DriverError| e.to_string();
+        // Methods are validated on rayon's threads: the context must be current on this one
+        // (without it, a launch fails with CUDA_ERROR_INVALID_CONTEXT).
+        self.loaded.context.bind_to_thread().map_err(error)?;
         let mut guard = self
             .buffers
             .lock()
