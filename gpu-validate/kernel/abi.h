@@ -25,7 +25,9 @@
 #define PD_WELL_KNOWN 13
 #define PD_NAME_UNITS 14
 #define PD_NAME_OFFSETS 15
-#define PD_WORDS 16
+/* The string literals: their count, then their heap addresses (in the image). */
+#define PD_LITERALS 16
+#define PD_WORDS 17
 
 #define WK_OBJECT 0
 #define WK_STRING 1

@@ -35,7 +35,7 @@ typedef unsigned long long usize;
 
 typedef struct {
     const u32 *code, *classes, *supertypes, *init_lists, *methods, *procs, *selectors, *dispatch,
-        *handlers, *image, *wk, *name_units, *name_offsets;
+        *handlers, *image, *wk, *name_units, *name_offsets, *literals;
     /* Per instance: interleaved (stride n) and contiguous regions. */
     u32 *stack, *frames, *statics, *cstate, *mirrors, *heap, *logk, *logv, *nodes;
     usize n;
@@ -702,6 +702,39 @@ COLD static u32 clone_object(Vm *vm, u32 object, u32 at, u32 call_pc, u32 *resul
     return GO;
 }
 
+/* The UTF-16 unit k of a String's value (`Machine::string_units`). */
+DEV static u32 string_unit(const Vm *vm, u32 array, u32 coder, u32 k) {
+    if (coder == 0) return hread(vm, array + 2 + k) & 0xFFu;
+    return (hread(vm, array + 2 + 2 * k) & 0xFFu) | ((hread(vm, array + 3 + 2 * k) & 0xFFu) << 8);
+}
+
+/* Whether two Strings have the same characters. */
+COLD static int same_characters(const Vm *vm, u32 a, u32 b) {
+    u32 value = vm->wk[WK_STRING_VALUE], coder = vm->wk[WK_STRING_CODER];
+    u32 array_a = hread(vm, a + 1 + value), array_b = hread(vm, b + 1 + value);
+    u32 coder_a = hread(vm, a + 1 + coder), coder_b = hread(vm, b + 1 + coder), k;
+    u32 length_a = array_a == 0 ? 0 : hread(vm, array_a + 1) >> (coder_a != 0 ? 1 : 0);
+    u32 length_b = array_b == 0 ? 0 : hread(vm, array_b + 1) >> (coder_b != 0 ? 1 : 0);
+    if (length_a != length_b) return 0;
+    for (k = 0; k < length_a; k++)
+        if (string_unit(vm, array_a, coder_a, k) != string_unit(vm, array_b, coder_b, k)) return 0;
+    return 1;
+}
+
+/* String.intern when a literal has the string's characters: that literal. Otherwise the machine
+ * keeps a list of the strings interned so far, which the kernel does not: the instance is
+ * deferred (`*found` stays 0). */
+COLD static void intern_literal(const Vm *vm, u32 string, u32 *found) {
+    u32 k, count = vm->literals[0];
+    *found = 0;
+    for (k = 1; k <= count; k++) {
+        if (same_characters(vm, string, vm->literals[k])) {
+            *found = vm->literals[k];
+            return;
+        }
+    }
+}
+
 /* Runs native m (`Machine::native`); `*advance` is 1 when it returned normally. */
 COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
     u32 at = vm->sp - mw(vm, m, M_ARG_WORDS), id = mw(vm, m, M_TARGET), e;
@@ -762,6 +795,39 @@ COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
         break;
     }
     case NAT_UnsafeArrayBaseOffset: r0 = 16; break;
+    case NAT_StringIntern:
+        intern_literal(vm, S(at), &r0);
+        if (r0 == 0) return defer(vm, DEFER_NATIVE, id);
+        break;
+    case NAT_UnsafeArrayIndexScale: {
+        u32 kind = cw(vm, mirror_class(vm, S(at + 1)), C_ELEMENT);
+        r0 = (kind == ELEM_BOOLEAN || kind == ELEM_BYTE) ? 1u
+            : (kind == ELEM_CHAR || kind == ELEM_SHORT) ? 2u
+            : (kind == ELEM_LONG || kind == ELEM_DOUBLE) ? 8u : 4u;
+        break;
+    }
+    case NAT_ArrayGetLength: {
+        u32 array = S(at);
+        if (array == 0) { vm->sp = at; return throw_null(vm, call_pc); }
+        if (!(cw(vm, hread(vm, array), C_FLAGS) & FLAG_ARRAY)) {
+            vm->sp = at;
+            return throw_message(vm, vm->wk[WK_ILLEGAL_ARGUMENT], "Argument is not an array", call_pc);
+        }
+        r0 = hread(vm, array + 1);
+        break;
+    }
+    case NAT_ClassInitClassName: {
+        /* The binary name as a new String, also stored in the mirror's `name` field. */
+        u32 m = S(at), name_field = vm->wk[WK_CLASS_NAME];
+        Message msg;
+        msg.count = 0;
+        msg.overflow = 0;
+        say_class(vm, &msg, mirror_class(vm, m));
+        if (msg.overflow) return defer(vm, DEFER_NATIVE, id);
+        if ((e = new_string(vm, msg.units, msg.count, &r0))) return e;
+        if (name_field != NONE && (e = hwrite(vm, m + 1 + name_field, r0))) return e;
+        break;
+    }
     default: return defer(vm, DEFER_NATIVE, id);
     }
     u32 result_words = mw(vm, m, M_RESULT_WORDS);
@@ -1340,6 +1406,7 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
     vm->wk = prog + prog[PD_WELL_KNOWN];
     vm->name_units = prog + prog[PD_NAME_UNITS];
     vm->name_offsets = prog + prog[PD_NAME_OFFSETS];
+    vm->literals = prog + prog[PD_LITERALS];
     vm->n = n;
     vm->image_len = cfg[CF_IMAGE_LEN];
     vm->heap_limit = cfg[CF_HEAP_LIMIT];

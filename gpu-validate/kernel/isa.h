@@ -217,10 +217,14 @@
 #define NAT_ClassIsInstance 19u
 #define NAT_ClassIsAssignableFrom 20u
 #define NAT_ClassGetSuperclass 21u
+#define NAT_ClassInitClassName 22u
 #define NAT_ClassIsHidden 23u
+#define NAT_ArrayGetLength 25u
+#define NAT_StringIntern 26u
 #define NAT_ReturnFalse 27u
 #define NAT_ReturnNull 28u
 #define NAT_ReturnZeroLong 29u
 #define NAT_ThrowableFillInStackTrace 30u
 #define NAT_UnsafeArrayBaseOffset 31u
+#define NAT_UnsafeArrayIndexScale 32u
 #define NAT_ReturnTrue 33u

@@ -6,7 +6,7 @@ use crate::isa::NONE;
 use crate::package::Package;
 use crate::vm::RunConfig;
 
-pub const PD_WORDS: usize = 16;
+pub const PD_WORDS: usize = 17;
 pub const WK_WORDS: usize = 22;
 
 pub const CF_COUNT: usize = 0;
@@ -48,6 +48,9 @@ pub const ST_OUT_OF_MEMORY: u32 = 2;
 pub const ST_STACK_OVERFLOW: u32 = 3;
 pub const ST_STEP_LIMIT: u32 = 4;
 pub const ST_DEFERRED: u32 = 5;
+
+/// `DEFER_NATIVE`: the detail word is the native's id.
+pub const DEFER_NATIVE: u32 = 2;
 
 /// Why the kernel deferred an instance to the CPU backend (`DEFER_*` in `abi.h`), by code.
 pub const DEFER_REASONS: [(u32, &str); 8] = [
@@ -124,6 +127,10 @@ pub fn program_image(pkg: &Package) -> Vec<u32> {
         name_units.extend(name.encode_utf16().map(u32::from));
         name_offsets.push(name_units.len() as u32);
     }
+    // The literals by address, so that the order does not depend on the map's.
+    let mut literals: Vec<u32> = pkg.literals.values().copied().collect();
+    literals.sort_unstable();
+    literals.insert(0, literals.len() as u32);
     let arrays: [&[u32]; PD_WORDS] = [
         &pkg.code,
         &pkg.classes,
@@ -141,6 +148,7 @@ pub fn program_image(pkg: &Package) -> Vec<u32> {
         &well_known,
         &name_units,
         &name_offsets,
+        &literals,
     ];
     let mut image = vec![0u32; PD_WORDS];
     for (k, array) in arrays.iter().enumerate() {

@@ -69,7 +69,14 @@ pub(super) fn outcome(
                 .iter()
                 .find(|(c, _)| *c == code)
                 .map_or("an unknown reason", |(_, r)| r);
-            return Err(reason.to_owned());
+            // A native names itself.
+            let native = (code == abi::DEFER_NATIVE)
+                .then(|| crate::natives::Native::from_id(record[abi::RES_DEFER_DETAIL]))
+                .flatten();
+            return Err(match native {
+                Some(native) => format!("{reason} ({native:?})"),
+                None => reason.to_owned(),
+            });
         }
     };
     let failed = record[abi::RES_FAILED_CLASS];
