@@ -587,7 +587,7 @@ COLD static u32 throw_message(Vm *vm, u32 c, const char *text, u32 at) {
 COLD static u32 ensure_initialized(Vm *vm, u32 c, u32 at, int *ready) {
     *ready = 1;
     if (CS(c) == INITIALIZED) return GO;
-    u32 start = cw(vm, c, C_INIT_START), count = cw(vm, c, C_INIT_COUNT), k, e;
+    u32 start = cw(vm, c, C_INIT_START), count = cw(vm, c, C_INIT_COUNT), k;
     int pending = 0;
     for (k = 0; k < count; k++) {
         u32 next = vm->init_lists[start + k], state = CS(next);
@@ -610,7 +610,6 @@ COLD static u32 ensure_initialized(Vm *vm, u32 c, u32 at, int *ready) {
         return enter_method(vm, clinit, NONE, at, FRAME_CLINIT, next, &advance);
     }
     if (!pending) CS(c) = INITIALIZED;
-    (void)e;
     return GO;
 }
 
@@ -676,7 +675,7 @@ COLD static u32 arraycopy(Vm *vm, u32 at, u32 call_pc, int *raised) {
 }
 
 /* Object.clone: a shallow copy, or CloneNotSupportedException. */
-COLD static u32 clone_object(Vm *vm, u32 object, u32 at, u32 call_pc, u32 *result, int *raised) {
+COLD static u32 clone_object(Vm *vm, u32 object, u32 call_pc, u32 *result, int *raised) {
     u32 c = hread(vm, object), flags = cw(vm, c, C_FLAGS), words, copy, k, e;
     *raised = 0;
     if (!(flags & FLAG_CLONEABLE)) {
@@ -698,7 +697,6 @@ COLD static u32 clone_object(Vm *vm, u32 object, u32 at, u32 call_pc, u32 *resul
     if ((e = alloc(vm, words, &copy))) return e;
     for (k = 0; k < words; k++) vm->heap[copy - vm->image_len + k] = hread(vm, object + k);
     *result = copy;
-    (void)at;
     return GO;
 }
 
@@ -747,7 +745,7 @@ COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
         if ((e = mirror(vm, hread(vm, S(at)), &r0))) return e;
         break;
     case NAT_ObjectClone:
-        if ((e = clone_object(vm, S(at), at, call_pc, &r0, &raised))) return e;
+        if ((e = clone_object(vm, S(at), call_pc, &r0, &raised))) return e;
         if (raised) return GO;
         break;
     case NAT_SystemArraycopy:
@@ -1522,7 +1520,7 @@ KERNEL_ENTRY void jresa_run(const u32 *prog, const u32 *cfg, const u32 *inputs, 
 /* Copies the heap words each instance allocated (its inputs first) into `packed`, instance i's at
  * offsets[i] (the host's prefix sums of `heap_top - image_len`), so the host reads every heap it
  * needs in one transfer. */
-KERNEL_ENTRY void jresa_pack(const u32 *cfg, const u32 *state, const u32 *results, const u32 *offsets, u32 *packed) {
+KERNEL_ENTRY void jresa_pack(const u32 *cfg, const u32 *state, const u32 *offsets, u32 *packed) {
     FOR_EACH_INSTANCE(i, cfg[CF_COUNT]) {
         usize n = cfg[CF_COUNT];
         usize at = (usize)cfg[CF_STACK_CAP] * n + (usize)cfg[CF_FRAME_CAP] * FRAME_WORDS * n
@@ -1530,6 +1528,5 @@ KERNEL_ENTRY void jresa_pack(const u32 *cfg, const u32 *state, const u32 *result
         const u32 *heap = state + at + (usize)i * cfg[CF_HEAP_CAP];
         u32 used = offsets[i + 1] - offsets[i], k;
         for (k = 0; k < used; k++) packed[offsets[i] + k] = heap[k];
-        (void)results;
     }
 }

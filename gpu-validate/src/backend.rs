@@ -71,7 +71,6 @@ impl BackendKind {
 /// once, and each [`Backends::backend`] runs it with its own run configuration.
 pub struct Backends<'p> {
     package: &'p crate::Package,
-    kind: BackendKind,
     device: Option<std::sync::Arc<dyn crate::kernel::Device + 'p>>,
     counts: std::sync::Arc<std::sync::Mutex<crate::kernel::KernelCounts>>,
 }
@@ -81,15 +80,13 @@ impl<'p> Backends<'p> {
     /// CUDA backend cannot be had.
     pub fn new(kind: BackendKind, package: &'p crate::Package) -> Result<Backends<'p>, String> {
         use crate::kernel::{abi, cuda::CudaDevice, host::HostDevice};
-        let kind = kind.resolve().0;
-        let device: Option<std::sync::Arc<dyn crate::kernel::Device + 'p>> = match kind {
+        let device: Option<std::sync::Arc<dyn crate::kernel::Device + 'p>> = match kind.resolve().0 {
             BackendKind::HostKernel => Some(std::sync::Arc::new(HostDevice::new(abi::program_image(package)))),
             BackendKind::Cuda => Some(std::sync::Arc::new(CudaDevice::new(&abi::program_image(package))?)),
             BackendKind::Cpu | BackendKind::Auto => None,
         };
         Ok(Backends {
             package,
-            kind,
             device,
             counts: Default::default(),
         })
@@ -97,10 +94,6 @@ impl<'p> Backends<'p> {
 
     pub fn package(&self) -> &'p crate::Package {
         self.package
-    }
-
-    pub fn kind(&self) -> BackendKind {
-        self.kind
     }
 
     /// What the kernel of every backend made so far ran and left to the CPU; `None` for the CPU

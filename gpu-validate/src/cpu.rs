@@ -27,16 +27,6 @@ impl<'p> CpuBackend<'p> {
             pool: Mutex::new(Vec::new()),
         }
     }
-
-    /// The package the backend runs.
-    pub fn package(&self) -> &'p Package {
-        self.package
-    }
-
-    /// How the backend runs instances.
-    pub fn config(&self) -> RunConfig {
-        self.config
-    }
 }
 
 impl Backend for CpuBackend<'_> {

@@ -165,7 +165,6 @@ impl CudaDevice {
     fn gather(
         &self,
         state: &CudaSlice<u32>,
-        results_device: &CudaSlice<u32>,
         (layout, cfg): (&Layout, &[u32]),
         results: &[u32],
         wanted: &(dyn Fn(&[u32]) -> bool + Sync),
@@ -197,10 +196,9 @@ impl CudaDevice {
             let mut builder = self.stream.launch_builder(&self.loaded.pack);
             builder.arg(&cfg_device);
             builder.arg(state);
-            builder.arg(results_device);
             builder.arg(&offsets_device);
             builder.arg(&mut packed_device);
-            // SAFETY: `jresa_pack(cfg, state, results, offsets, packed)` reads each instance's
+            // SAFETY: `jresa_pack(cfg, state, offsets, packed)` reads each instance's
             // heap prefix (within its capacity, as the results report it) and writes
             // `offsets[i]..offsets[i + 1]` of `packed`, which holds `offsets[count]` words.
             #[allow(unsafe_code)]
@@ -301,8 +299,8 @@ impl Device for CudaDevice {
         #[allow(unsafe_code)]
         unsafe { builder.launch(grid(count)) }.map_err(error)?;
         let results = self.read(results_device, 0, count * abi::RES_WORDS)?;
-        let (state, results_device): (&CudaSlice<u32>, &CudaSlice<u32>) = (state, results_device);
-        let memory = self.gather(state, results_device, (&layout, cfg), &results, wanted)?;
+        let state: &CudaSlice<u32> = state;
+        let memory = self.gather(state, (&layout, cfg), &results, wanted)?;
         Ok((results, memory))
     }
 }

@@ -97,12 +97,6 @@ impl<'p> KernelBackend<'p> {
         }
     }
 
-    /// The same backend with other per-instance capacities.
-    pub fn with_capacities(mut self, caps: Capacities) -> KernelBackend<'p> {
-        self.caps = caps;
-        self
-    }
-
     /// The same backend adding to `counts` (shared with other backends).
     pub fn sharing_counts(mut self, counts: Arc<Mutex<KernelCounts>>) -> KernelBackend<'p> {
         self.counts = counts;
@@ -119,9 +113,7 @@ impl<'p> KernelBackend<'p> {
     fn run_on_kernel(&self, launcher: u32, instances: &[Vec<Value>]) -> Result<Vec<Option<Outcome>>, String> {
         let mut counts = KernelCounts::default();
         let clock = std::time::Instant::now();
-        let types = Machine::new_for_rendering(self.package)
-            .argument_types(launcher)
-            .unwrap_or_default();
+        let types = Machine::argument_types(self.package, launcher).unwrap_or_default();
         let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
         // A few chunks per thread, each with at most one machine (made on the chunk's first
         // object input): making a machine copies the image, which costs more than an instance.

@@ -337,16 +337,12 @@ impl<'p> Machine<'p> {
     }
 
     /// The field types of the entry's arguments (the receiver first for an instance method).
-    pub(crate) fn argument_types(&self, launcher: u32) -> Result<Vec<String>, String> {
-        let Some((class, _, descriptor)) = self
-            .pkg
-            .method_keys
-            .get(self.pkg.proc_word(launcher, proc::METHOD) as usize)
-        else {
+    pub(crate) fn argument_types(pkg: &Package, launcher: u32) -> Result<Vec<String>, String> {
+        let method_id = pkg.proc_word(launcher, proc::METHOD);
+        let Some((class, _, descriptor)) = pkg.method_keys.get(method_id as usize) else {
             return Err("no such entry".into());
         };
-        let method_id = self.pkg.proc_word(launcher, proc::METHOD);
-        let is_static = self.pkg.method_word(method_id, method::FLAGS) & isa::MFLAG_STATIC != 0;
+        let is_static = pkg.method_word(method_id, method::FLAGS) & isa::MFLAG_STATIC != 0;
         let mut types: Vec<String> = Vec::new();
         if !is_static {
             types.push(format!("L{class};"));
@@ -358,7 +354,7 @@ impl<'p> Machine<'p> {
 
     /// Builds the inputs and the launcher's frame.
     fn start(&mut self, launcher: u32, args: &[Value]) -> Result<(), String> {
-        let types = self.argument_types(launcher)?;
+        let types = Machine::argument_types(self.pkg, launcher)?;
         if types.len() != args.len() {
             let (class, name, descriptor) = &self.pkg.method_keys[self.pkg.proc_word(launcher, proc::METHOD) as usize];
             return Err(format!(
