@@ -18,11 +18,12 @@ pub use report::{
 
 use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
-use crate::program::build_hierarchy;
+use crate::program::{build_hierarchy_with, lambda_bootstraps, spin_lambdas};
 use callees::{lift_callees, ClassLookup, LiftCache, Resolver};
 use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::{MethodIr, StmtKind};
 use jresa_analyses::value::compile::compile;
 use jresa_analyses::value::fixpoint;
@@ -79,7 +80,8 @@ pub fn analyze_with(
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
     options: &AnalyzeOptions<'_>,
 ) -> AnalysisReport {
-    let hierarchy = build_hierarchy(classes, classpath);
+    let spun = spin_lambdas(classes);
+    let hierarchy = build_hierarchy_with(classes, classpath, &spun);
     let inputs: HashMap<&str, &ClassFile> = classes.iter().map(|c| (c.name.as_str(), c)).collect();
     let lookup = |name: &str| -> Option<Arc<ClassFile>> {
         match inputs.get(name) {
@@ -90,7 +92,12 @@ pub fn analyze_with(
     let groups: Vec<Vec<MethodReport>> = classes
         .par_iter()
         .map(|class| {
-            let reports = analyze_class(class, &hierarchy, &lookup, model, select, options);
+            let program = Program {
+                hierarchy: &hierarchy,
+                lookup: &lookup,
+                lambdas: &spun,
+            };
+            let reports = analyze_class(class, &program, model, select, options);
             if let Some(progress) = options.progress {
                 progress(reports.len());
             }
@@ -107,18 +114,21 @@ pub fn analyze_with(
 /// Analyses the selected methods of one class.
 fn analyze_class(
     class: &ClassFile,
-    hierarchy: &Hierarchy,
-    lookup: &ClassLookup<'_>,
+    program: &Program<'_, '_>,
     model: CostModel,
     select: &(dyn Fn(&ClassFile, &Method) -> bool + Sync),
     options: &AnalyzeOptions<'_>,
 ) -> Vec<MethodReport> {
     let mut methods: Vec<MethodIr> = Vec::new();
     let mut selected: Vec<Selected<'_>> = Vec::new();
+    let bootstraps = lambda_bootstraps(class);
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
         let chosen = select(class, method);
         match lift_method(class, method) {
-            Ok(ir) => {
+            Ok(mut ir) => {
+                if bootstraps.iter().any(Option::is_some) {
+                    lambdas::rewrite_sites(&mut ir, &class.name, program.lambdas);
+                }
                 if chosen {
                     selected.push(Selected {
                         method,
@@ -145,8 +155,9 @@ fn analyze_class(
     let cache = LiftCache::default();
     let context = ClassContext {
         class,
-        hierarchy,
-        lookup,
+        hierarchy: program.hierarchy,
+        lookup: program.lookup,
+        lambdas: program.lambdas,
         model,
         options,
         lifted: &cache,
@@ -228,12 +239,21 @@ struct Selected<'a> {
     lift_error: Option<String>,
 }
 
+/// The program every class is analysed in: its hierarchy, where its classes come from, and its
+/// lambda classes.
+struct Program<'a, 'l> {
+    hierarchy: &'a Hierarchy,
+    lookup: &'a ClassLookup<'l>,
+    lambdas: &'a HashMap<String, LambdaClass>,
+}
+
 /// What analysing one class needs besides its methods.
 #[derive(Clone, Copy)]
 struct ClassContext<'a, 'l> {
     class: &'a ClassFile,
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
+    lambdas: &'a HashMap<String, LambdaClass>,
     model: CostModel,
     options: &'a AnalyzeOptions<'a>,
     /// Library methods lifted by the class's analyses so far.
@@ -464,12 +484,13 @@ fn analyze_lifted(
         class,
         hierarchy,
         lookup,
+        lambdas,
         model,
         options,
         ..
     } = *context;
     let clock = Clock::start(options, selected.len());
-    let extended = lift_callees(methods, hierarchy, lookup, context.lifted);
+    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()

@@ -3,8 +3,9 @@
 
 use crate::classfile::{ClassFile, ClassPath, Constant};
 use crate::lift::lift_method;
+use crate::program::lambda_bootstraps;
 use jresa_analyses::ir::MethodIr;
-use jresa_gpu_validate::source::{ClassInfo, ClassSource, ConstantValue, FieldInfo, LambdaBootstrap, MethodInfo};
+use jresa_gpu_validate::source::{ClassInfo, ClassSource, ConstantValue, FieldInfo, MethodInfo};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -74,17 +75,7 @@ pub fn class_info(class: &ClassFile, library: bool) -> ClassInfo {
                 has_code: m.access & NO_CODE == 0 && matches!(m.code, Some(Ok(_))),
             })
             .collect(),
-        lambdas: class
-            .bootstrap_methods
-            .iter()
-            .map(|b| {
-                let text = |k: usize| match b.arguments.get(k) {
-                    Some(Constant::MethodType(t) | Constant::MethodHandle(t)) => Some(t.as_str()),
-                    _ => None,
-                };
-                LambdaBootstrap::from_metafactory(&b.handle, text(0), text(1))
-            })
-            .collect(),
+        lambdas: lambda_bootstraps(class),
     }
 }
 

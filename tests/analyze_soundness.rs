@@ -261,8 +261,9 @@ fn subjects<'a>(
     let mut out = Vec::new();
     for m in methods.iter().filter(|m| m.class == class && m.status == "bounded") {
         let key = format!("{}.{}", m.class, m.name);
-        // The constructors javac adds are not fixture methods.
-        if m.name == "<init>" && m.descriptor == "()V" {
+        // The constructors javac adds are not fixture methods; its lambda bodies are private, and
+        // measured through the fixture methods that call them.
+        if m.name == "<init>" && m.descriptor == "()V" || m.name.starts_with("lambda$") {
             continue;
         }
         let Some(params) = kinds(&m.descriptor) else {

@@ -8,6 +8,8 @@
 use jresa_analyses::hierarchy::{ClassDecl, MethodDecl};
 use jresa_analyses::ir::MethodIr;
 
+pub use jresa_analyses::ir::lambdas::LambdaBootstrap;
+
 /// `ACC_STATIC`.
 pub const ACC_STATIC: u16 = 0x0008;
 /// `ACC_NATIVE`.
@@ -85,41 +87,6 @@ pub struct ClassInfo {
     pub library: bool,
     /// Per bootstrap method index, the lambda it links (`None` for other bootstrap methods).
     pub lambdas: Vec<Option<LambdaBootstrap>>,
-}
-
-/// A bootstrap method `LambdaMetafactory.metafactory(lookup, name, type, samMethodType,
-/// implementation, instantiatedMethodType)`, by its static arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LambdaBootstrap {
-    /// The erased descriptor of the interface method.
-    pub sam_descriptor: String,
-    /// How the implementation is invoked: `invokestatic`, `invokevirtual`, `invokeinterface`,
-    /// `invokespecial` or `newinvokespecial`.
-    pub kind: String,
-    pub class: String,
-    pub name: String,
-    pub descriptor: String,
-}
-
-impl LambdaBootstrap {
-    /// The lambda of a bootstrap method given as its rendered handle
-    /// (`invokestatic owner.name:descriptor`) and its static arguments (a method type, a method
-    /// handle, a method type); `None` for any other bootstrap method.
-    pub fn from_metafactory(handle: &str, sam: Option<&str>, implementation: Option<&str>) -> Option<LambdaBootstrap> {
-        if !handle.starts_with("invokestatic java/lang/invoke/LambdaMetafactory.metafactory:") {
-            return None;
-        }
-        let (kind, member) = implementation?.split_once(' ')?;
-        let (owner_name, descriptor) = member.split_once(':')?;
-        let (class, name) = owner_name.rsplit_once('.')?;
-        Some(LambdaBootstrap {
-            sam_descriptor: sam?.to_owned(),
-            kind: kind.to_owned(),
-            class: class.to_owned(),
-            name: name.to_owned(),
-            descriptor: descriptor.to_owned(),
-        })
-    }
 }
 
 impl ClassInfo {

@@ -8,6 +8,7 @@ use crate::lift::lift_method;
 use crate::program::class_decl;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::exceptions;
+use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -86,11 +87,13 @@ pub(super) fn lift_callees(
     methods: &mut Vec<MethodIr>,
     hierarchy: &Hierarchy,
     lookup: &ClassLookup<'_>,
+    lambdas: &HashMap<String, LambdaClass>,
     cache: &LiftCache,
 ) -> Option<Hierarchy> {
     let mut lifting = Lifting {
         hierarchy,
         lookup,
+        lambdas,
         extended: None,
         known: methods
             .iter()
@@ -123,6 +126,8 @@ pub(super) fn lift_callees(
 struct Lifting<'a, 'l> {
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
+    /// The program's lambda classes, whose methods are spun rather than read.
+    lambdas: &'a HashMap<String, LambdaClass>,
     extended: Option<Hierarchy>,
     known: HashSet<(String, String, String)>,
     lifted: usize,
@@ -185,6 +190,13 @@ impl Lifting<'_, '_> {
                 if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key.clone()) {
                     continue;
                 }
+                if let Some(lambda) = self.lambdas.get(&target.class) {
+                    // Spun code, as small as a call: it never counts against the budget.
+                    if let Some(ir) = lambda.methods.get(&(target.name.clone(), target.descriptor.clone())) {
+                        methods.push(ir.clone());
+                    }
+                    continue;
+                }
                 let Some(class) = (self.lookup)(&target.class) else {
                     continue;
                 };
@@ -207,7 +219,14 @@ impl Lifting<'_, '_> {
                 let ir = match cached {
                     Some(ir) => ir,
                     None => {
-                        let ir = lift_method(&class, decl).ok();
+                        let ir = lift_method(&class, decl).ok().map(|mut ir| {
+                            // A program method (a lambda's implementation, say) calls its lambdas'
+                            // factories; library sites stay `invokedynamic`.
+                            if !self.lambdas.is_empty() {
+                                lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
+                            }
+                            ir
+                        });
                         if let Ok(mut cache) = self.lifted_cache.lock() {
                             cache.insert(key, ir.clone());
                         }

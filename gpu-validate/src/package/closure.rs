@@ -6,12 +6,12 @@
 //! either has its target packaged or is encoded as a refusal.** Receivers whose class escaped the
 //! analysis find no dispatch entry, which the VM reports as a refusal, never as a wrong call.
 
-use super::lambdas::{self, LambdaClass};
 use crate::natives::{self, Behaviour, Native};
-use crate::source::{ClassInfo, ClassSource};
+use crate::source::{ClassInfo, ClassSource, FieldInfo, MethodInfo};
 use jresa_analyses::hierarchy::{Hierarchy, Target};
 use jresa_analyses::ir::exceptions;
-use jresa_analyses::ir::{CallKind, Cond, FieldRef, MethodIr, MethodRef, Operand, StmtKind};
+use jresa_analyses::ir::lambdas::{self, LambdaClass};
+use jresa_analyses::ir::{CallKind, Cond, FieldRef, MethodIr, Operand, StmtKind};
 use jresa_analyses::treegraph::{schedule_method, MethodSchedule, ScheduleLimits};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
@@ -416,7 +416,7 @@ impl Discovery<'_> {
         } else if is_primitive {
             ClassKind::Primitive
         } else {
-            let spun = self.lambdas.get(name).map(|l| l.info.clone());
+            let spun = self.lambdas.get(name).map(spun_info);
             match spun.or_else(|| self.source.class(name)) {
                 Some(info) => ClassKind::Normal(Rc::new(info)),
                 None => ClassKind::Missing,
@@ -606,41 +606,8 @@ impl Discovery<'_> {
     /// Rewrites each `invokedynamic` of `ir` that `LambdaMetafactory.metafactory` links into a
     /// call of its spun lambda class's factory (see `lambdas`); other sites stay as they are.
     fn spin_lambdas(&mut self, info: &ClassInfo, ir: &mut MethodIr) {
-        for stmt in ir.procs.iter_mut().flat_map(|p| &mut p.rules).flat_map(|r| &mut r.body) {
-            let StmtKind::InvokeDynamic {
-                dst,
-                name,
-                descriptor,
-                bootstrap,
-                args,
-            } = &stmt.kind
-            else {
-                continue;
-            };
-            let Some(Some(lambda)) = info.lambdas.get(*bootstrap as usize) else {
-                continue;
-            };
-            let class = lambdas::class_name(&info.name, *bootstrap);
-            if !self.lambdas.contains_key(&class) {
-                match lambdas::spin(&info.name, *bootstrap, info.library, name, descriptor, lambda) {
-                    Ok(spun) => {
-                        self.lambdas.insert(class.clone(), spun);
-                    }
-                    Err(_) => continue,
-                }
-            }
-            stmt.kind = StmtKind::Invoke {
-                dst: *dst,
-                kind: CallKind::Static,
-                interface: false,
-                method: MethodRef {
-                    class,
-                    name: lambdas::FACTORY.into(),
-                    descriptor: descriptor.clone(),
-                },
-                args: args.clone(),
-            };
-        }
+        lambdas::spin_sites(ir, &info.name, info.library, &info.lambdas, &mut self.lambdas);
+        lambdas::rewrite_sites(ir, &info.name, &self.lambdas);
     }
 
     fn operand(&mut self, operand: &Operand) {
@@ -815,4 +782,37 @@ pub fn prim_descriptor(keyword: &str) -> &'static str {
 pub fn split_descriptor(descriptor: &str) -> Option<(Vec<String>, String)> {
     let (params, ret) = jresa_analyses::ir::split_method_descriptor(descriptor)?;
     Some((params.into_iter().map(str::to_owned).collect(), ret.to_owned()))
+}
+
+/// What the packager sees of a spun lambda class.
+fn spun_info(lambda: &LambdaClass) -> ClassInfo {
+    ClassInfo {
+        name: lambda.decl.name.clone(),
+        super_name: lambda.decl.super_name.clone(),
+        interfaces: lambda.decl.interfaces.clone(),
+        access: lambda.decl.access,
+        fields: lambda
+            .fields
+            .iter()
+            .map(|f| FieldInfo {
+                name: f.name.clone(),
+                descriptor: f.descriptor.clone(),
+                access: f.access,
+                constant: None,
+            })
+            .collect(),
+        methods: lambda
+            .decl
+            .methods
+            .iter()
+            .map(|m| MethodInfo {
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                access: m.access,
+                has_code: m.has_code,
+            })
+            .collect(),
+        library: lambda.library,
+        lambdas: Vec::new(),
+    }
 }

@@ -15,7 +15,6 @@
 mod assemble;
 pub mod closure;
 mod encode;
-mod lambdas;
 pub(crate) mod layout;
 
 use crate::isa::{self, NONE};

@@ -7,12 +7,60 @@
 //! The synthetic methods execute no bytecode: HotSpot's lambda proxies are hidden classes, which the
 //! profiler (and so the measured costs bounds are held to) never sees; only the implementation
 //! method's bytecodes count. Argument conversions other than reference casts (boxing, unboxing,
-//! widening) are not spun: such a site stays `invokedynamic`, which the VM refuses.
+//! widening) are not spun: such a site stays `invokedynamic`, which the VM refuses and the cost
+//! analysis reports.
+//!
+//! The cost analysis and the validation VM share this spinning, so a bound and the counts it is
+//! checked against see the same lambda classes: CHA finds them among the implementations of their
+//! interface, and the analysis charges their factory and interface method what the VM executes.
 
-use crate::source::{ClassInfo, FieldInfo, LambdaBootstrap, MethodInfo};
-use jresa_analyses::ir::{parse_program, split_method_descriptor, MethodIr};
+use super::{parse_program, split_method_descriptor, CallKind, MethodIr, MethodRef, StmtKind};
+use crate::hierarchy::{ClassDecl, MethodDecl};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// A bootstrap method `LambdaMetafactory.metafactory(lookup, name, type, samMethodType,
+/// implementation, instantiatedMethodType)`, by its static arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LambdaBootstrap {
+    /// The erased descriptor of the interface method.
+    pub sam_descriptor: String,
+    /// How the implementation is invoked: `invokestatic`, `invokevirtual`, `invokeinterface`,
+    /// `invokespecial` or `newinvokespecial`.
+    pub kind: String,
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+impl LambdaBootstrap {
+    /// The lambda of a bootstrap method given as its rendered handle
+    /// (`invokestatic owner.name:descriptor`) and its static arguments (a method type, a method
+    /// handle, a method type); `None` for any other bootstrap method.
+    pub fn from_metafactory(handle: &str, sam: Option<&str>, implementation: Option<&str>) -> Option<LambdaBootstrap> {
+        if !handle.starts_with("invokestatic java/lang/invoke/LambdaMetafactory.metafactory:") {
+            return None;
+        }
+        let (kind, member) = implementation?.split_once(' ')?;
+        let (owner_name, descriptor) = member.split_once(':')?;
+        let (class, name) = owner_name.rsplit_once('.')?;
+        Some(LambdaBootstrap {
+            sam_descriptor: sam?.to_owned(),
+            kind: kind.to_owned(),
+            class: class.to_owned(),
+            name: name.to_owned(),
+            descriptor: descriptor.to_owned(),
+        })
+    }
+}
+
+/// A field of a spun class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpunField {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+}
 
 /// `ACC_STATIC`, `ACC_FINAL`, `ACC_SYNTHETIC`.
 const ACC_STATIC: u16 = 0x0008;
@@ -22,9 +70,13 @@ const ACC_SYNTHETIC: u16 = 0x1000;
 /// The name of the static factory of a lambda class.
 pub const FACTORY: &str = "create";
 
-/// A spun lambda class: what the packager sees of it, and its methods' IR.
+/// A spun lambda class: its declaration (as call resolution sees it), its fields, whether its
+/// caller is library code, and its methods' IR.
+#[derive(Clone, Debug)]
 pub struct LambdaClass {
-    pub info: ClassInfo,
+    pub decl: ClassDecl,
+    pub fields: Vec<SpunField>,
+    pub library: bool,
     pub methods: HashMap<(String, String), MethodIr>,
 }
 
@@ -69,24 +121,22 @@ pub fn spin(
     let class = class_name(caller, index);
     let (captures, interface) = split_method_descriptor(site_descriptor).ok_or("malformed site descriptor")?;
     let interface = cast_class(interface).to_owned();
-    let mut fields: Vec<FieldInfo> = captures
+    let mut fields: Vec<SpunField> = captures
         .iter()
         .enumerate()
-        .map(|(k, d)| FieldInfo {
+        .map(|(k, d)| SpunField {
             name: format!("c{k}"),
             descriptor: (*d).to_owned(),
             access: ACC_FINAL,
-            constant: None,
         })
         .collect();
     let mut text = factory(&class, site_descriptor, &captures);
     let mut methods = vec![(FACTORY.to_owned(), site_descriptor.to_owned(), ACC_STATIC)];
     if captures.is_empty() {
-        fields.push(FieldInfo {
+        fields.push(SpunField {
             name: "INSTANCE".into(),
             descriptor: format!("L{class};"),
             access: ACC_STATIC | ACC_FINAL,
-            constant: None,
         });
         text.push_str(&initializer(&class));
         methods.push(("<clinit>".into(), "()V".into(), ACC_STATIC));
@@ -94,30 +144,32 @@ pub fn spin(
     text.push_str(&interface_method(&class, name, &captures, bootstrap)?);
     methods.push((name.to_owned(), bootstrap.sam_descriptor.clone(), 0));
     let program = parse_program(&text).map_err(|e| format!("spun lambda IR does not parse: {e:?}"))?;
-    let info = ClassInfo {
+    let decl = ClassDecl {
         name: class.clone(),
         super_name: Some("java/lang/Object".into()),
         interfaces: vec![interface],
         access: ACC_FINAL | ACC_SYNTHETIC,
-        fields,
         methods: methods
             .iter()
-            .map(|(name, descriptor, access)| MethodInfo {
+            .map(|(name, descriptor, access)| MethodDecl {
                 name: name.clone(),
                 descriptor: descriptor.clone(),
                 access: *access,
                 has_code: true,
             })
             .collect(),
-        library,
-        lambdas: Vec::new(),
     };
     let methods = program
         .methods
         .into_iter()
         .map(|m| ((m.name.clone(), m.descriptor.clone()), m))
         .collect();
-    Ok(LambdaClass { info, methods })
+    Ok(LambdaClass {
+        decl,
+        fields,
+        library,
+        methods,
+    })
 }
 
 /// `create`: the shared instance, or a new one holding the captured values.
@@ -250,4 +302,81 @@ fn interface_method(class: &str, name: &str, captures: &[&str], b: &LambdaBootst
         inputs.join(", "),
         if returns { "ret" } else { "" }
     ))
+}
+
+/// Spins into `spun` the lambda class of each `invokedynamic` of `ir` (a method of `caller`,
+/// library code when `library`) that `LambdaMetafactory.metafactory` links, per `bootstraps` (the
+/// caller's bootstrap methods by index); sites that cannot be spun are left out.
+pub fn spin_sites(
+    ir: &MethodIr,
+    caller: &str,
+    library: bool,
+    bootstraps: &[Option<LambdaBootstrap>],
+    spun: &mut HashMap<String, LambdaClass>,
+) {
+    for stmt in ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body) {
+        if let StmtKind::InvokeDynamic {
+            name,
+            descriptor,
+            bootstrap,
+            ..
+        } = &stmt.kind
+        {
+            spin_site(caller, library, name, descriptor, *bootstrap, bootstraps, spun);
+        }
+    }
+}
+
+/// Spins into `spun` the lambda class of one site (`name`, `descriptor`, `bootstrap`) of
+/// `caller`, unless it is there already or the site is not a lambda that can be spun.
+pub fn spin_site(
+    caller: &str,
+    library: bool,
+    name: &str,
+    descriptor: &str,
+    bootstrap: u16,
+    bootstraps: &[Option<LambdaBootstrap>],
+    spun: &mut HashMap<String, LambdaClass>,
+) {
+    let Some(Some(lambda)) = bootstraps.get(bootstrap as usize) else {
+        return;
+    };
+    let class = class_name(caller, bootstrap);
+    if !spun.contains_key(&class) {
+        if let Ok(lambda_class) = spin(caller, bootstrap, library, name, descriptor, lambda) {
+            spun.insert(class, lambda_class);
+        }
+    }
+}
+
+/// Rewrites each `invokedynamic` of `ir` (a method of `caller`) whose lambda class is in `spun`
+/// into a call of that class's factory; other sites stay as they are.
+pub fn rewrite_sites(ir: &mut MethodIr, caller: &str, spun: &HashMap<String, LambdaClass>) {
+    for stmt in ir.procs.iter_mut().flat_map(|p| &mut p.rules).flat_map(|r| &mut r.body) {
+        let StmtKind::InvokeDynamic {
+            dst,
+            descriptor,
+            bootstrap,
+            args,
+            ..
+        } = &stmt.kind
+        else {
+            continue;
+        };
+        let class = class_name(caller, *bootstrap);
+        if !spun.contains_key(&class) {
+            continue;
+        }
+        stmt.kind = StmtKind::Invoke {
+            dst: *dst,
+            kind: CallKind::Static,
+            interface: false,
+            method: MethodRef {
+                class,
+                name: FACTORY.into(),
+                descriptor: descriptor.clone(),
+            },
+            args: args.clone(),
+        };
+    }
 }
