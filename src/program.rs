@@ -60,7 +60,15 @@ pub fn spin_lambdas(classes: &[ClassFile]) -> HashMap<String, LambdaClass> {
                 bootstrap_index,
             } = &instruction.insn
             {
-                lambdas::spin_site(&class.name, false, name, descriptor, *bootstrap_index, &bootstraps, &mut spun);
+                lambdas::spin_site(
+                    &class.name,
+                    false,
+                    name,
+                    descriptor,
+                    *bootstrap_index,
+                    &bootstraps,
+                    &mut spun,
+                );
             }
         }
     }

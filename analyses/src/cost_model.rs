@@ -138,6 +138,12 @@ enum Counted<'a> {
     Invoke { method: &'a MethodRef, args: &'a [Operand] },
     /// A dynamically linked call (`invokedynamic`).
     InvokeDynamic,
+    /// A string concatenation: its `invokedynamic` is one invocation, and it allocates one object,
+    /// the result string (whose characters no model counts). Its bytecode is the site's one
+    /// `invokedynamic`; the JDK code that builds the string counts nothing under any model,
+    /// except the `String.valueOf` calls lifting puts before it for reference arguments, which
+    /// count as the calls they are (the profiler's agent runs a concatenation the same way).
+    Concat,
     /// A new object.
     Object,
     /// A new array of `length` elements.
@@ -153,6 +159,7 @@ fn classify(kind: &StmtKind) -> Counted<'_> {
     match kind {
         StmtKind::Invoke { method, args, .. } => Counted::Invoke { method, args },
         StmtKind::InvokeDynamic { .. } => Counted::InvokeDynamic,
+        StmtKind::Concat { .. } => Counted::Concat,
         StmtKind::New { .. } => Counted::Object,
         StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => Counted::Array { length },
         StmtKind::NewMultiArray { lengths, .. } => Counted::MultiArray { lengths },
@@ -179,7 +186,7 @@ fn classify(kind: &StmtKind) -> Counted<'_> {
 /// One per call instruction.
 fn invocations(kind: &StmtKind) -> Charge<'_> {
     match classify(kind) {
-        Counted::Invoke { .. } | Counted::InvokeDynamic => Charge::constant(1),
+        Counted::Invoke { .. } | Counted::InvokeDynamic | Counted::Concat => Charge::constant(1),
         Counted::Object | Counted::Array { .. } | Counted::MultiArray { .. } | Counted::Nothing => Charge::default(),
     }
 }
@@ -190,7 +197,7 @@ fn allocations(kind: &StmtKind, throws: bool) -> Charge<'_> {
     match classify(kind) {
         Counted::MultiArray { lengths } => multi_array(lengths),
         _ if throws => Charge::default(),
-        Counted::Object => Charge::constant(1),
+        Counted::Object | Counted::Concat => Charge::constant(1),
         Counted::Array { length } => Charge::plus_size(1, length),
         // A copy of the array: one array of the receiver's length.
         Counted::Invoke { method, args } if is_array_clone(method) => match args.first() {
@@ -230,6 +237,7 @@ fn consume(kind: &StmtKind) -> Charge<'_> {
         },
         Counted::Invoke { .. }
         | Counted::InvokeDynamic
+        | Counted::Concat
         | Counted::Object
         | Counted::Array { .. }
         | Counted::MultiArray { .. }

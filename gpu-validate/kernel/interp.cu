@@ -63,7 +63,7 @@ DEV static u32 length_of(u32 op) {
     case OP_G_INSTANCEOF: return 4;
     case OP_NO_RULE: case OP_REFUSE: case OP_PUSH: case OP_LDC_CLASS: case OP_LOAD: case OP_LOAD2:
     case OP_STORE: case OP_STORE2: case OP_DUP: case OP_DUP2: case OP_FETCH: case OP_FETCH2:
-    case OP_POP: case OP_INSTANCEOF: return 2;
+    case OP_POP: case OP_INSTANCEOF: case OP_CONCAT: return 2;
     case OP_ARRAYLENGTH: case OP_MONITOR: case OP_THROW: case OP_RETURN: return 3;
     case OP_GETFIELD: case OP_GETFIELD2: case OP_PUTFIELD2: case OP_ALOAD: case OP_ASTORE: case OP_NEW:
     case OP_NEWARRAY: case OP_CHECKCAST: case OP_TAILCALL: case OP_INIT_CLASS: case OP_INVOKE_ENTRY: return 4;
@@ -1280,6 +1280,7 @@ DEV static u32 execute(Vm *vm) {
                 pc += 1;
                 break;
             }
+            /* OP_CONCAT formats numbers and reads the program's strings: the CPU runs it. */
             LEAVE(defer(vm, DEFER_REFUSED, 0));
         }
     }

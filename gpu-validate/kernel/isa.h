@@ -178,6 +178,7 @@
 #define OP_THROW 103u
 #define OP_INIT_CLASS 104u
 #define OP_INVOKE_ENTRY 105u
+#define OP_CONCAT 106u
 
 #define OBJECT_HEADER_WORDS 1u
 #define ARRAY_HEADER_WORDS 2u

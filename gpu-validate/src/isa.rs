@@ -283,6 +283,9 @@ pub mod op {
     pub const INIT_CLASS: u32 = 104;
     /// `[method bc h]`: the launcher's call of the instance's method (not counted as an invoke).
     pub const INVOKE_ENTRY: u32 = 105;
+    /// `[recipe]`: string concatenation by `Package::concats[recipe]`; pops its arguments and
+    /// pushes the new string (one invocation and one allocation, no bytecodes).
+    pub const CONCAT: u32 = 106;
 }
 
 /// The number of words of the instruction with this opcode (the opcode included); 0 for an
@@ -293,7 +296,7 @@ pub fn length(opcode: u32) -> usize {
         G_ICMP | G_LCMP | G_ACMP | PUSH2 => 3,
         G_INSTANCEOF => 4,
         NO_RULE | REFUSE | PUSH | LDC_CLASS | LOAD | LOAD2 | STORE | STORE2 | DUP | DUP2 | FETCH | FETCH2 | POP
-        | INSTANCEOF => 2,
+        | INSTANCEOF | CONCAT => 2,
         IADD..=I2S => 1,
         IDIV..=LREM | ARRAYLENGTH | MONITOR | THROW | RETURN => 3,
         GETFIELD | GETFIELD2 | PUTFIELD2 | ALOAD | ASTORE | NEW | NEWARRAY | CHECKCAST | TAILCALL | INIT_CLASS

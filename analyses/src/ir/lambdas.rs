@@ -342,9 +342,9 @@ pub fn spin_site(
         return;
     };
     let class = class_name(caller, bootstrap);
-    if !spun.contains_key(&class) {
+    if let std::collections::hash_map::Entry::Vacant(entry) = spun.entry(class) {
         if let Ok(lambda_class) = spin(caller, bootstrap, library, name, descriptor, lambda) {
-            spun.insert(class, lambda_class);
+            entry.insert(lambda_class);
         }
     }
 }

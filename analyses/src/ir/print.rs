@@ -96,6 +96,7 @@ const RESERVED_WORDS: &[&str] = &[
     "invokevirtual",
     "invokeinterface",
     "invokedynamic",
+    "concat",
     "itf",
     "ldc",
     "methodtype",
@@ -394,7 +395,10 @@ impl<'a> MethodPrinter<'a> {
             | StmtKind::NewArray { .. }
             | StmtKind::NewRefArray { .. }
             | StmtKind::NewMultiArray { .. } => self.allocation(kind),
-            StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Call { .. } => self.invocation(kind),
+            StmtKind::Invoke { .. }
+            | StmtKind::InvokeDynamic { .. }
+            | StmtKind::Concat { .. }
+            | StmtKind::Call { .. } => self.invocation(kind),
             StmtKind::CheckCast { .. } | StmtKind::InstanceOf { .. } => self.type_test(kind),
             StmtKind::MonitorEnter { .. } | StmtKind::MonitorExit { .. } | StmtKind::Throw { .. } => {
                 self.monitor_or_throw(kind)
@@ -569,6 +573,22 @@ impl<'a> MethodPrinter<'a> {
                 write!(self.out, "invokedynamic #{bootstrap} ")?;
                 write_name(self.out, name)?;
                 self.out.push(':');
+                write_name(self.out, descriptor)?;
+                self.out.push_str(" (");
+                self.operands(args)?;
+                self.out.push(')');
+                Ok(())
+            }
+            StmtKind::Concat {
+                dst,
+                recipe,
+                descriptor,
+                args,
+            } => {
+                self.dst(*dst)?;
+                self.out.push_str("concat ");
+                write_string(self.out, recipe)?;
+                self.out.push(' ');
                 write_name(self.out, descriptor)?;
                 self.out.push_str(" (");
                 self.operands(args)?;

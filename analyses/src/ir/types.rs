@@ -434,6 +434,18 @@ pub enum StmtKind {
         bootstrap: u16,
         args: Vec<Operand>,
     },
+    /// String concatenation: an `invokedynamic` that `StringConcatFactory.makeConcatWithConstants`
+    /// links. `recipe` is the result's text with `\u{1}` where each argument goes, in order (the
+    /// site's constants are written into it); `descriptor` is the site's method type, in which
+    /// every reference argument is a `String`: lifting passes other references through
+    /// `String.valueOf(Object)` first, as the JDK's concatenation calls their `toString`. What it
+    /// costs under each model is written in `cost_model`.
+    Concat {
+        dst: VarId,
+        recipe: String,
+        descriptor: String,
+        args: Vec<Operand>,
+    },
     /// A call of a procedure of the same method: inputs by value, outputs into fresh variables.
     Call {
         proc: ProcId,
@@ -614,6 +626,7 @@ impl StmtKind {
             | StmtKind::NewRefArray { dst, .. }
             | StmtKind::NewMultiArray { dst, .. }
             | StmtKind::InstanceOf { dst, .. }
+            | StmtKind::Concat { dst, .. }
             | StmtKind::LoadConst { dst, .. } => vec![*dst],
             StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => dst.iter().copied().collect(),
             StmtKind::Call { outs, .. } => outs.clone(),
@@ -645,9 +658,10 @@ impl StmtKind {
                 vec![length]
             }
             StmtKind::NewMultiArray { lengths, .. } => lengths.iter().collect(),
-            StmtKind::Invoke { args, .. } | StmtKind::InvokeDynamic { args, .. } | StmtKind::Call { args, .. } => {
-                args.iter().collect()
-            }
+            StmtKind::Invoke { args, .. }
+            | StmtKind::InvokeDynamic { args, .. }
+            | StmtKind::Concat { args, .. }
+            | StmtKind::Call { args, .. } => args.iter().collect(),
             StmtKind::CheckCast { value, .. }
             | StmtKind::InstanceOf { value, .. }
             | StmtKind::MonitorEnter { value }
@@ -659,7 +673,11 @@ impl StmtKind {
     /// Whether executing the statement can raise an exception (and so may carry a handler edge).
     pub fn can_throw(&self) -> bool {
         match self {
-            StmtKind::Assign { .. } | StmtKind::Unary { .. } | StmtKind::InstanceOf { .. } => false,
+            // A concatenation only allocates (the JVM's resource limits aside).
+            StmtKind::Assign { .. }
+            | StmtKind::Unary { .. }
+            | StmtKind::InstanceOf { .. }
+            | StmtKind::Concat { .. } => false,
             StmtKind::Binary { op, ty, .. } => {
                 matches!((op, ty), (BinOp::Div | BinOp::Rem, Ty::Int | Ty::Long))
             }
@@ -790,6 +808,10 @@ pub fn visit_vars_mut(method: &mut MethodIr, mut f: impl FnMut(&mut VarId)) {
                         if let Some(dst) = dst {
                             f(dst);
                         }
+                        args.iter_mut().for_each(|a| operand(a, &mut f));
+                    }
+                    StmtKind::Concat { dst, args, .. } => {
+                        f(dst);
                         args.iter_mut().for_each(|a| operand(a, &mut f));
                     }
                     StmtKind::Call { args, outs, .. } => {

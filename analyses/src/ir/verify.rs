@@ -382,6 +382,29 @@ impl<'a> Verifier<'a> {
             StmtKind::InvokeDynamic {
                 dst, descriptor, args, ..
             } => self.invoke_types(*dst, false, descriptor, args),
+            StmtKind::Concat {
+                dst,
+                recipe,
+                descriptor,
+                args,
+            } => {
+                self.invoke_types(Some(*dst), false, descriptor, args);
+                let strings_only = super::split_method_descriptor(descriptor).is_some_and(|(params, ret)| {
+                    ret == "Ljava/lang/String;" && params.iter().all(|p| p.len() == 1 || *p == "Ljava/lang/String;")
+                });
+                if !strings_only {
+                    self.error(format!(
+                        "concat type {descriptor} takes a reference other than a String or returns no String"
+                    ));
+                }
+                if recipe.matches('\u{1}').count() != args.len() {
+                    self.error(format!(
+                        "concat recipe has {} places for {} arguments",
+                        recipe.matches('\u{1}').count(),
+                        args.len()
+                    ));
+                }
+            }
             StmtKind::Call { proc, args, outs } => {
                 let Some(callee) = self.method.procs.get(proc.index()) else {
                     self.error(format!("call of unknown procedure {proc}"));

@@ -114,6 +114,12 @@ pub enum StackOp {
         args: u32,
         results: u32,
     },
+    /// A string concatenation of `args` values (see `StmtKind::Concat`), pushing the string.
+    Concat {
+        recipe: String,
+        descriptor: String,
+        args: u32,
+    },
     /// A call of a procedure of the method that returns: `results` outputs, the first deepest.
     Call {
         proc: ProcId,
@@ -154,7 +160,10 @@ impl StackOp {
             | StackOp::MonitorExit => 1,
             StackOp::GetStatic { .. } | StackOp::New { .. } | StackOp::LoadConst { .. } => 0,
             StackOp::NewMultiArray { dimensions, .. } => *dimensions,
-            StackOp::Invoke { args, .. } | StackOp::InvokeDynamic { args, .. } | StackOp::Call { args, .. } => *args,
+            StackOp::Invoke { args, .. }
+            | StackOp::InvokeDynamic { args, .. }
+            | StackOp::Concat { args, .. }
+            | StackOp::Call { args, .. } => *args,
         }
     }
 

@@ -229,6 +229,16 @@ fn stack_op(method: &MethodIr, kind: &StmtKind) -> Result<StackOp, LowerError> {
             args: args.len() as u32,
             results: u32::from(dst.is_some()),
         },
+        StmtKind::Concat {
+            recipe,
+            descriptor,
+            args,
+            ..
+        } => StackOp::Concat {
+            recipe: recipe.clone(),
+            descriptor: descriptor.clone(),
+            args: args.len() as u32,
+        },
         StmtKind::Call { proc, args, outs } => StackOp::Call {
             proc: *proc,
             args: args.len() as u32,

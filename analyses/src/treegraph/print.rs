@@ -167,6 +167,17 @@ fn write_op(out: &mut String, names: &Names<'_>, op: &StackOp) {
             let _ = write_name(out, descriptor);
             let _ = write!(out, " {args} -> {results}");
         }
+        StackOp::Concat {
+            recipe,
+            descriptor,
+            args,
+        } => {
+            out.push_str("concat ");
+            let _ = write_string(out, recipe);
+            out.push(' ');
+            let _ = write_name(out, descriptor);
+            let _ = write!(out, " {args} -> 1");
+        }
         StackOp::Call { proc, args, results } => {
             let _ = write!(out, "call {} {args} -> {results}", names.proc_name(*proc));
         }

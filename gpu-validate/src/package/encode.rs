@@ -13,7 +13,7 @@ use super::closure::{
     array_of, class_of_descriptor, prim_descriptor, split_descriptor, Body, ClassKind, Closure, MethodKey,
 };
 use super::layout::{descriptor_kind, descriptor_words, Layout};
-use super::{Package, PackageError};
+use super::{ConcatRecipe, Package, PackageError};
 use crate::isa::{self, op, NONE};
 use jresa_analyses::ir::{
     BinOp, CallKind, CmpOp, Cond, ElemTy, FieldRef, MethodIr, MethodRef, Operand, ProcId, Procedure, Rule, RuleId,
@@ -631,6 +631,14 @@ impl Encoder<'_> {
                 "{}: invokedynamic `{name}` is not supported",
                 context.ir.display_name()
             )),
+            StackOp::Concat { recipe, descriptor, .. } => match ConcatRecipe::new(recipe, descriptor) {
+                Ok(recipe) => {
+                    let index = self.package.concats.len() as u32;
+                    self.package.concats.push(recipe);
+                    self.emit(&[op::CONCAT, index]);
+                }
+                Err(reason) => self.refuse(format!("{}: {reason}", context.ir.display_name())),
+            },
             StackOp::Call { proc, .. } => self.emit(&[op::CALL, context.base + proc.0, arg_words, bc, handler]),
             StackOp::CheckCast { class } => match self.type_class(class) {
                 Some(handle) => self.emit(&[op::CHECKCAST, handle, bc, handler]),

@@ -67,6 +67,46 @@ pub struct PackageStats {
     pub rules_refused: usize,
 }
 
+/// A string concatenation site: the text around its arguments and their kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConcatRecipe {
+    /// The UTF-16 text before each argument, then the text after the last (`args.len() + 1`).
+    pub texts: Vec<Vec<u16>>,
+    /// The descriptor letter of each argument: `Z`, `B`, `C`, `S`, `I`, `J`, or `L` for a `String`.
+    pub args: Vec<u8>,
+}
+
+impl ConcatRecipe {
+    /// The recipe of a `StmtKind::Concat`, or why the VM cannot run it (`float` and `double`
+    /// arguments, whose decimal form is the JDK's own algorithm).
+    pub fn new(recipe: &str, descriptor: &str) -> Result<ConcatRecipe, String> {
+        let (params, _) = jresa_analyses::ir::split_method_descriptor(descriptor)
+            .ok_or_else(|| format!("malformed concatenation type {descriptor}"))?;
+        let args = params
+            .iter()
+            .map(|p| match p.as_bytes()[0] {
+                b'F' | b'D' => Err("a string concatenation of a float or double".to_owned()),
+                b'[' => Err(format!("a string concatenation of {p}")),
+                letter => Ok(letter),
+            })
+            .collect::<Result<Vec<u8>, String>>()?;
+        let texts: Vec<Vec<u16>> = recipe.split('\u{1}').map(|t| t.encode_utf16().collect()).collect();
+        if texts.len() != args.len() + 1 {
+            return Err(format!(
+                "a concatenation recipe with {} places for {} arguments",
+                texts.len() - 1,
+                args.len()
+            ));
+        }
+        Ok(ConcatRecipe { texts, args })
+    }
+
+    /// The stack words of the arguments.
+    pub fn arg_words(&self) -> usize {
+        self.args.iter().map(|&a| if a == b'J' { 2 } else { 1 }).sum()
+    }
+}
+
 /// A packaged program.
 #[derive(Clone, Debug, Default)]
 pub struct Package {
@@ -103,6 +143,8 @@ pub struct Package {
     pub reasons: Vec<String>,
     /// Host side: instance fields by class name: (name, descriptor) → word offset after the header.
     pub instance_fields: HashMap<String, HashMap<(String, String), u32>>,
+    /// Host side: the string concatenations `isa::op::CONCAT` indexes.
+    pub concats: Vec<ConcatRecipe>,
     /// Host side: string literals → their reference in the initial heap.
     pub literals: HashMap<Vec<u16>, u32>,
     /// Host side: the launcher procedure of each entry method.

@@ -54,6 +54,46 @@ impl Machine<'_> {
         self.sp += 1;
     }
 
+    /// Runs concatenation `recipe` of the package: pops its arguments, makes the string and
+    /// counts it as one invocation and one allocation.
+    fn concat(&mut self, recipe: usize) -> Result<u32, Exit> {
+        let pkg = self.pkg;
+        let recipe = &pkg.concats[recipe];
+        self.sp -= recipe.arg_words();
+        let mut word = self.sp;
+        let mut units: Vec<u16> = Vec::new();
+        for (text, &kind) in recipe.texts.iter().zip(&recipe.args) {
+            units.extend_from_slice(text);
+            let value = self.stack[word];
+            let shown = match kind {
+                b'Z' => (if value != 0 { "true" } else { "false" }).to_owned(),
+                b'C' => {
+                    units.push(value as u16);
+                    String::new()
+                }
+                b'J' => {
+                    word += 1;
+                    (u64::from(value) | u64::from(self.stack[word]) << 32)
+                        .cast_signed()
+                        .to_string()
+                }
+                b'L' if value == 0 => "null".to_owned(),
+                b'L' => {
+                    units.extend(self.string_units(value));
+                    String::new()
+                }
+                _ => (value as i32).to_string(),
+            };
+            units.extend(shown.encode_utf16());
+            word += 1;
+        }
+        units.extend_from_slice(recipe.texts.last().map_or(&[][..], Vec::as_slice));
+        let string = self.new_string(&units)?;
+        self.add_invocation();
+        self.add_allocations(1);
+        Ok(string)
+    }
+
     #[inline]
     fn pop_long(&mut self) -> u64 {
         self.sp -= 2;
@@ -510,6 +550,11 @@ impl Machine<'_> {
                         continue;
                     }
                     self.pc = pc + 4;
+                }
+                op::CONCAT => {
+                    let string = self.concat(code[pc + 1] as usize)?;
+                    self.push(string);
+                    self.pc = pc + 2;
                 }
                 op::INVOKE_ENTRY => {
                     let m = code[pc + 1];

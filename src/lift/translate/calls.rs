@@ -3,7 +3,7 @@
 use super::insns::misrouted;
 use super::state::{RuleBuilder, State};
 use super::{LiftError, Translator};
-use crate::classfile::{Insn, InvokeKind};
+use crate::classfile::{ClassFile, Constant, Insn, InvokeKind};
 use crate::lift::frames::call_signature;
 use jresa_analyses::ir::*;
 
@@ -47,6 +47,9 @@ impl Translator<'_> {
                 descriptor,
                 bootstrap_index,
             } => {
+                if let Some(recipe) = concat_recipe(self.class, *bootstrap_index, descriptor) {
+                    return self.concat(ctx, rule, state, recipe, descriptor);
+                }
                 let (params, ret) = call_signature(descriptor, false, pc)?;
                 let args = state.pop_n(params.len(), pc)?;
                 let (name, descriptor, bootstrap) = (name.clone(), descriptor.clone(), *bootstrap_index);
@@ -62,6 +65,53 @@ impl Translator<'_> {
         }
     }
 
+    /// A string concatenation (`StmtKind::Concat`): each reference argument other than a `String`
+    /// goes through `String.valueOf(Object)` first (its `toString`, as the JDK's concatenation
+    /// calls it), then the concatenation of the strings and primitive values.
+    fn concat(
+        &mut self,
+        ctx: Option<usize>,
+        rule: &mut RuleBuilder,
+        state: &mut State,
+        recipe: String,
+        descriptor: &str,
+    ) -> Result<(), LiftError> {
+        let pc = rule.pc;
+        let malformed = || LiftError::at(pc, format!("malformed invokedynamic descriptor {descriptor}"));
+        let (params, _) = split_method_descriptor(descriptor).ok_or_else(malformed)?;
+        let values = state.pop_n(params.len(), pc)?;
+        let mut args = Vec::with_capacity(values.len());
+        let mut types = String::from("(");
+        for (value, param) in values.into_iter().zip(&params) {
+            if param.len() == 1 || *param == STRING {
+                args.push(value);
+                types.push_str(param);
+                continue;
+            }
+            self.emit_call(ctx, rule, state, Some(Ty::Ref), |dst| StmtKind::Invoke {
+                dst,
+                kind: CallKind::Static,
+                interface: false,
+                method: MethodRef {
+                    class: "java/lang/String".into(),
+                    name: "valueOf".into(),
+                    descriptor: "(Ljava/lang/Object;)Ljava/lang/String;".into(),
+                },
+                args: vec![value],
+            })?;
+            args.extend(state.pop_n(1, pc)?);
+            types.push_str(STRING);
+        }
+        types.push(')');
+        types.push_str(STRING);
+        self.emit_value(ctx, rule, state, Ty::Ref, |dst| StmtKind::Concat {
+            dst,
+            recipe,
+            descriptor: types,
+            args,
+        })
+    }
+
     pub(super) fn emit_call(
         &mut self,
         ctx: Option<usize>,
@@ -75,4 +125,45 @@ impl Translator<'_> {
             None => self.emit_throwing(ctx, rule, state, make(None)),
         }
     }
+}
+
+const STRING: &str = "Ljava/lang/String;";
+
+/// The recipe of an `invokedynamic` that `StringConcatFactory` links (bootstrap method `index`
+/// of `class`, site type `descriptor`), with its constants written in and `\u{1}` for each
+/// argument; `None` for other sites, and for constants that hold a tag character themselves.
+fn concat_recipe(class: &ClassFile, index: u16, descriptor: &str) -> Option<String> {
+    const FACTORY: &str = "invokestatic java/lang/invoke/StringConcatFactory.";
+    let bootstrap = class.bootstrap_methods.get(usize::from(index))?;
+    let method = bootstrap.handle.strip_prefix(FACTORY)?;
+    if method.starts_with("makeConcat:") {
+        let (params, _) = split_method_descriptor(descriptor)?;
+        return Some("\u{1}".repeat(params.len()));
+    }
+    if !method.starts_with("makeConcatWithConstants:") {
+        return None;
+    }
+    let mut arguments = bootstrap.arguments.iter();
+    let Some(Constant::String(template)) = arguments.next() else {
+        return None;
+    };
+    let mut recipe = String::with_capacity(template.len());
+    for c in template.chars() {
+        if c != '\u{2}' {
+            recipe.push(c);
+            continue;
+        }
+        let text = match arguments.next()? {
+            Constant::String(text) => text.clone(),
+            Constant::Int(v) => v.to_string(),
+            Constant::Long(v) => v.to_string(),
+            _ => return None,
+        };
+        if text.contains(['\u{1}', '\u{2}']) {
+            return None;
+        }
+        recipe.push_str(&text);
+    }
+    let (params, _) = split_method_descriptor(descriptor)?;
+    (recipe.matches('\u{1}').count() == params.len()).then_some(recipe)
 }

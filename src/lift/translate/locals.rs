@@ -168,9 +168,17 @@ fn rename_def(kind: &mut StmtKind, from: VarId, to: VarId) {
         | StmtKind::NewRefArray { dst, .. }
         | StmtKind::NewMultiArray { dst, .. }
         | StmtKind::InstanceOf { dst, .. }
+        | StmtKind::Concat { dst, .. }
         | StmtKind::LoadConst { dst, .. } => Some(dst),
         StmtKind::Invoke { dst, .. } | StmtKind::InvokeDynamic { dst, .. } => dst.as_mut(),
-        _ => None,
+        StmtKind::PutField { .. }
+        | StmtKind::PutStatic { .. }
+        | StmtKind::ArrayStore { .. }
+        | StmtKind::Call { .. }
+        | StmtKind::CheckCast { .. }
+        | StmtKind::MonitorEnter { .. }
+        | StmtKind::MonitorExit { .. }
+        | StmtKind::Throw { .. } => None,
     };
     if let Some(dst) = slot {
         if *dst == from {

@@ -149,6 +149,19 @@ public final class Probe {
         }
     }
 
+    /**
+     * Before the JDK's part of a string concatenation (see {@code Transformer.concatenations}): turns
+     * the probes off on this thread and returns what {@link #concatEnd} restores.
+     */
+    public static boolean concatStart() {
+        return enterAgent();
+    }
+
+    /** After a string concatenation: the probes as they were before {@link #concatStart}. */
+    public static void concatEnd(boolean was) {
+        leaveAgent(was);
+    }
+
     /** Method entry: returns the callee's context (made current), or null when not profiling. */
     public static Node enter(int mid) {
         ThreadState s = state();

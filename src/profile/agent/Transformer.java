@@ -22,6 +22,7 @@ import jdk.internal.org.objectweb.asm.tree.AbstractInsnNode;
 import jdk.internal.org.objectweb.asm.tree.FrameNode;
 import jdk.internal.org.objectweb.asm.tree.InsnList;
 import jdk.internal.org.objectweb.asm.tree.InsnNode;
+import jdk.internal.org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import jdk.internal.org.objectweb.asm.tree.IntInsnNode;
 import jdk.internal.org.objectweb.asm.tree.JumpInsnNode;
 import jdk.internal.org.objectweb.asm.tree.LabelNode;
@@ -400,7 +401,65 @@ final class Transformer implements ClassFileTransformer {
                 frame.local = locals;
             }
         }
-        method.maxLocals = nodeLocal + (clinit ? 2 : 1);
+        int concatLocals = concatenations(method, nodeLocal + 2);
+        method.maxLocals = Math.max(nodeLocal + (clinit ? 2 : 1), concatLocals);
+    }
+
+    private static final String STRING_DESC = "Ljava/lang/String;";
+
+    /**
+     * Runs each string concatenation ({@code invokedynamic} linked by {@code StringConcatFactory}) as
+     * jresa's cost models define it: every reference argument other than a {@code String} goes through
+     * {@code String.valueOf(Object)} first, with the probes on (so its {@code toString} is counted, at
+     * the concatenation's call site), and then the JDK's concatenation of the strings and primitive
+     * values runs with the probes off. The code is inserted after the call-site probe of the
+     * {@code invokedynamic}; the arguments pass through new locals from {@code firstFree} on. Returns
+     * the locals the method needs.
+     */
+    static int concatenations(MethodNode method, int firstFree) {
+        int needed = firstFree;
+        for (AbstractInsnNode insn : method.instructions.toArray()) {
+            if (!(insn instanceof InvokeDynamicInsnNode)) {
+                continue;
+            }
+            InvokeDynamicInsnNode site = (InvokeDynamicInsnNode) insn;
+            if (!site.bsm.getOwner().equals("java/lang/invoke/StringConcatFactory")) {
+                continue;
+            }
+            Type[] params = Type.getArgumentTypes(site.desc);
+            InsnList before = new InsnList();
+            int next = firstFree;
+            int[] slots = new int[params.length];
+            for (int k = 0; k < params.length; k++) {
+                slots[k] = next;
+                next += params[k].getSize();
+            }
+            for (int k = params.length - 1; k >= 0; k--) {
+                before.add(new VarInsnNode(params[k].getOpcode(Opcodes.ISTORE), slots[k]));
+            }
+            StringBuilder desc = new StringBuilder("(");
+            for (int k = 0; k < params.length; k++) {
+                before.add(new VarInsnNode(params[k].getOpcode(Opcodes.ILOAD), slots[k]));
+                int sort = params[k].getSort();
+                if ((sort == Type.OBJECT || sort == Type.ARRAY) && !params[k].getDescriptor().equals(STRING_DESC)) {
+                    before.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/String", "valueOf", "(Ljava/lang/Object;)" + STRING_DESC, false));
+                    desc.append(STRING_DESC);
+                } else {
+                    desc.append(params[k].getDescriptor());
+                }
+            }
+            site.desc = desc.append(')').append(Type.getReturnType(site.desc).getDescriptor()).toString();
+            int was = next;
+            before.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "concatStart", "()Z", false));
+            before.add(new VarInsnNode(Opcodes.ISTORE, was));
+            InsnList after = new InsnList();
+            after.add(new VarInsnNode(Opcodes.ILOAD, was));
+            after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "concatEnd", "(Z)V", false));
+            method.instructions.insertBefore(site, before);
+            method.instructions.insert(site, after);
+            needed = Math.max(needed, was + 1);
+        }
+        return needed;
     }
 
     /**

@@ -631,6 +631,10 @@ impl<'a> Engine<'a> {
                 self.fail(method, pc, "invokedynamic has no target the proof search can follow");
                 return Flow::Done;
             }
+            StmtKind::Concat { .. } => {
+                self.fail(method, pc, "string concatenation is not modelled by the proof search");
+                return Flow::Done;
+            }
             StmtKind::Invoke {
                 dst,
                 kind,

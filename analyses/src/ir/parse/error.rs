@@ -178,6 +178,8 @@ fn describe(rule: Rule) -> &'static str {
         | Rule::invoke_op
         | Rule::invokedynamic
         | Rule::kw_invokedynamic
+        | Rule::concat
+        | Rule::kw_concat
         | Rule::instanceof
         | Rule::ldc
         | Rule::kw_ldc => "an instruction",

@@ -120,6 +120,7 @@ fn is_syntax(rule: Rule) -> bool {
             | Rule::kw_anewarray
             | Rule::kw_multianewarray
             | Rule::kw_invokedynamic
+            | Rule::kw_concat
             | Rule::kw_call
             | Rule::kw_checkcast
             | Rule::kw_monitorenter

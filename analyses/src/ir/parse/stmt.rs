@@ -76,7 +76,7 @@ impl<'i> MethodReader<'_, 'i> {
             Rule::new_object | Rule::newarray | Rule::anewarray | Rule::multianewarray => {
                 self.allocation(&instr, items)
             }
-            Rule::invoke | Rule::invokedynamic | Rule::call => self.invocation(&instr, items),
+            Rule::invoke | Rule::invokedynamic | Rule::concat | Rule::call => self.invocation(&instr, items),
             Rule::checkcast | Rule::instanceof => self.type_test(&instr, items),
             Rule::monitorenter | Rule::monitorexit | Rule::throw => self.monitor_or_throw(&instr, items),
             Rule::ldc => self.constant(&instr, items),
@@ -296,6 +296,17 @@ impl<'i> MethodReader<'_, 'i> {
                     name,
                     descriptor,
                     bootstrap,
+                    args,
+                }
+            }
+            Rule::concat => {
+                let recipe = self.string(&items.expect(self)?)?;
+                let descriptor = self.name(&items.expect(self)?)?;
+                let args = self.operands(items.expect(self)?)?;
+                StmtKind::Concat {
+                    dst: instr.dst(self)?,
+                    recipe,
+                    descriptor,
                     args,
                 }
             }

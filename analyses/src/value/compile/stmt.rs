@@ -75,7 +75,8 @@ impl RuleCompiler<'_> {
             StmtKind::New { .. }
             | StmtKind::NewArray { .. }
             | StmtKind::NewRefArray { .. }
-            | StmtKind::NewMultiArray { .. } => self.allocation(kind, &mut out.constraints),
+            | StmtKind::NewMultiArray { .. }
+            | StmtKind::Concat { .. } => self.allocation(kind, &mut out.constraints),
             StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Call { .. } => {
                 self.call(kind, &mut out)
             }
@@ -238,7 +239,8 @@ impl RuleCompiler<'_> {
     /// Allocations: a new object is not null, a new array's size is its (non-negative) length.
     fn allocation(&mut self, kind: &StmtKind, c: &mut Vec<Constraint>) {
         match kind {
-            StmtKind::New { dst, .. } => {
+            // A concatenation makes a new string.
+            StmtKind::New { dst, .. } | StmtKind::Concat { dst, .. } => {
                 let d = self.dim(*dst);
                 c.extend(self.ref_facts(d, true));
             }
