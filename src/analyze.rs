@@ -172,10 +172,9 @@ fn analyze_class(
     out
 }
 
-/// Degrades per method: a method lost only because the value analysis of its whole class ran out
-/// of rule evaluations is analysed again (in parallel, each within `RETRY_EVALUATIONS`) with just the
-/// class's methods it calls; its report replaces the class's when it has a bound or was not lost
-/// to a budget again.
+/// Analyses methods again alone (in parallel, each within `RETRY_EVALUATIONS`), with just the
+/// class's methods they call, which then get their preconditions from these calls only rather than
+/// as entries of their own (`Retry`). A retry's report replaces the class's when it is better.
 fn retry_alone(
     context: &ClassContext<'_, '_>,
     methods: &[MethodIr],
@@ -187,44 +186,87 @@ fn retry_alone(
         assume_nothing_when_exhausted: true,
         ..*context
     };
-    let lost: Vec<(usize, &Method, usize)> = out
+    let lost: Vec<(usize, &Method, usize, Retry)> = out
         .iter()
         .zip(selected)
         .enumerate()
-        .filter(|(_, (report, _))| {
-            report
-                .reason
-                .as_ref()
-                .is_some_and(|r| r.kind == ReasonKind::Budget(Budget::Evaluations))
+        .filter_map(|(k, (report, s))| {
+            let index = s.index?;
+            Retry::of(report, methods, index).map(|why| (k, s.method, index, why))
         })
-        .filter_map(|(k, (_, s))| s.index.map(|index| (k, s.method, index)))
         .collect();
-    let again: Vec<(usize, Option<MethodReport>)> = lost
+    let again: Vec<(usize, Retry, Option<MethodReport>)> = lost
         .par_iter()
-        .map(|&(k, method, index)| {
+        .map(|&(k, method, index, why)| {
             let mut alone = within_class_closure(methods, index);
             let only = Selected {
                 method,
                 index: Some(0),
                 lift_error: None,
             };
-            (k, analyze_lifted(&retry_context, &mut alone, &[only]).pop())
+            (k, why, analyze_lifted(&retry_context, &mut alone, &[only]).pop())
         })
         .collect();
-    for (k, report) in again {
-        // A retry that ran out of rule evaluations too says the same, and why the analysis
-        // without invariants found no bound either.
-        let better = |r: &MethodReport| {
-            r.status == AnalysisStatus::Bounded
-                || r.reason.as_ref().is_none_or(|r| {
-                    !r.is_budget_loss()
-                        || (r.kind == ReasonKind::Budget(Budget::Evaluations) && r.retry_stopped.is_none())
-                })
-        };
-        if let Some(report) = report.filter(better) {
+    for (k, why, report) in again {
+        if let Some(report) = report.filter(|r| why.improves(&out[k], r)) {
             out[k] = report;
         }
     }
+}
+
+/// Why a method is analysed again alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// The value analysis of its whole class ran out of rule evaluations (degrade per method).
+    Budget,
+    /// A method of the class it calls has no bound or no termination proof under the
+    /// precondition of all its callers and its own entry (say, a loop that ends only for positive
+    /// inputs, which this method's calls pass): the callee is analysed in this method's context.
+    Context,
+}
+
+impl Retry {
+    fn of(report: &MethodReport, methods: &[MethodIr], index: usize) -> Option<Retry> {
+        let reason = report.reason.as_ref()?;
+        match reason.kind {
+            ReasonKind::Budget(Budget::Evaluations) => Some(Retry::Budget),
+            ReasonKind::Unranked | ReasonKind::NotBoundedByInputs | ReasonKind::Cost
+                if report.terminates != Some(true) && calls_class_method(&methods[index]) =>
+            {
+                Some(Retry::Context)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the retry's report `new` replaces `old`.
+    fn improves(self, old: &MethodReport, new: &MethodReport) -> bool {
+        match self {
+            // A retry that ran out of rule evaluations too says the same, and why the analysis
+            // without invariants found no bound either.
+            Retry::Budget => {
+                new.status == AnalysisStatus::Bounded
+                    || new.reason.as_ref().is_none_or(|r| {
+                        !r.is_budget_loss()
+                            || (r.kind == ReasonKind::Budget(Budget::Evaluations) && r.retry_stopped.is_none())
+                    })
+            }
+            Retry::Context => {
+                (new.status == AnalysisStatus::Bounded && old.status != AnalysisStatus::Bounded)
+                    || (new.terminates == Some(true) && old.terminates != Some(true))
+            }
+        }
+    }
+}
+
+/// Whether `method` calls another method of its own class.
+fn calls_class_method(method: &MethodIr) -> bool {
+    method
+        .procs
+        .iter()
+        .flat_map(|p| &p.rules)
+        .flat_map(|r| &r.body)
+        .any(|s| matches!(&s.kind, StmtKind::Invoke { method: callee, .. } if callee.class == method.class && !(callee.name == method.name && callee.descriptor == method.descriptor)))
 }
 
 /// The rule evaluations a method analysed again alone (after its class ran out of them) may take:

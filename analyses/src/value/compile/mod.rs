@@ -100,7 +100,76 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
             program.procs[id].rules = rules;
         }
     }
+    clone_split_callees(&mut program);
     program
+}
+
+/// Keeps the cases of a `!=` test apart: an IR rule guarded by `x != y` compiles into one abstract
+/// rule per side (`x < y`, `x > y`), but when both end by calling the same procedure (the next
+/// block), that procedure's precondition would be the hull of both sides, `x != y` lost. So each
+/// side after the first calls a copy of the callee of its own, when the callee is called from
+/// nowhere else. Copies run exactly the callee's rules, so the program's meaning is unchanged; the
+/// copied rules are at most as many as the program had, so repeated tests cannot blow it up.
+fn clone_split_callees(program: &mut AbstractProgram) {
+    let mut callers: HashMap<AbsProcId, usize> = HashMap::new();
+    for item in program.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.items) {
+        if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+            *callers.entry(*callee).or_default() += 1;
+        }
+    }
+    let mut budget: usize = program.procs.iter().map(|p| p.rules.len()).sum();
+    let mut p = 0;
+    // Copies are appended and visited too: their own split rules may call single-caller blocks.
+    while p < program.procs.len() {
+        let mut r = 0;
+        while r < program.procs[p].rules.len() {
+            let source = program.procs[p].rules[r].source;
+            let group = program.procs[p].rules[r..]
+                .iter()
+                .take_while(|rule| source.is_some() && rule.source == source)
+                .count()
+                .max(1);
+            let callee = tail_callee(&program.procs[p].rules[r]);
+            let same_callee = program.procs[p].rules[r..r + group]
+                .iter()
+                .all(|rule| callee.is_some() && tail_callee(rule) == callee);
+            if let Some(q) = callee.filter(|&q| {
+                group > 1
+                    && same_callee
+                    && q != p
+                    && !program.procs[q].is_method_entry
+                    && callers.get(&q) == Some(&group)
+                    && program.procs[q].rules.len() * (group - 1) <= budget
+            }) {
+                budget -= program.procs[q].rules.len() * (group - 1);
+                for k in 1..group {
+                    let copy = program.procs[q].clone();
+                    program.procs.push(copy);
+                    let id = program.procs.len() - 1;
+                    for item in program.procs[id].rules.iter().flat_map(|rule| &rule.items) {
+                        if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                            *callers.entry(*callee).or_default() += 1;
+                        }
+                    }
+                    callers.insert(id, 1);
+                    if let Some(Item::Call { callee, .. }) = program.procs[p].rules[r + k].items.last_mut() {
+                        *callee = id;
+                    }
+                }
+                callers.insert(q, 1);
+            }
+            r += group;
+        }
+        p += 1;
+    }
+}
+
+/// The procedure a rule calls last, when its last item is a call.
+fn tail_callee(rule: &AbstractRule) -> Option<AbsProcId> {
+    match rule.items.last() {
+        Some(Item::Call { callee, .. }) => Some(*callee),
+        _ => None,
+    }
 }
 
 struct RuleCompiler<'a> {
