@@ -231,7 +231,9 @@ impl Retry {
         match reason.kind {
             ReasonKind::Budget(Budget::Evaluations) => Some(Retry::Budget),
             ReasonKind::Unranked | ReasonKind::NotBoundedByInputs | ReasonKind::Cost
-                if report.terminates != Some(true) && calls_class_method(&methods[index]) =>
+                if report.terminates != Some(true)
+                    && (reason.kind != ReasonKind::Cost || reason.text.starts_with(cost::NO_RANKING_FUNCTION))
+                    && calls_class_method(&methods[index]) =>
             {
                 Some(Retry::Context)
             }

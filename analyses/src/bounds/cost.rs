@@ -41,6 +41,9 @@ pub const INVARIANT_STEPS: usize = 30;
 /// not bound (callers look for them to decide whether more precise values could help).
 pub const NOT_BOUNDED_BY_INPUTS: &str = "cannot be bounded in terms of the inputs";
 
+/// How the reason of a loop or recursion without a ranking function starts.
+pub const NO_RANKING_FUNCTION: &str = "no ranking function found for";
+
 /// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bound {
@@ -984,10 +987,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 iterations: None,
                 never_exits,
             });
-            return Err(format!(
-                "no ranking function found for {}",
-                self.program.procs[head].name
-            ));
+            return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
         let Some(iterations) = iterations_of(&ranking) else {
             // The loop terminates, but its iterations are not bounded.

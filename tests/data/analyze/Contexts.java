@@ -1,7 +1,8 @@
 /**
  * Loops whose termination needs what their callers know: a `!=` test keeps its two sides apart
- * (the block after it is analysed once per side), and a method whose own callee ends only for
- * positive inputs is analysed again with that callee in its context.
+ * (the block after it is analysed once per side), a method whose own callee ends only for
+ * positive inputs is analysed again with that callee in its context, and a `do`-`while` loop's
+ * first iteration is analysed apart from the later ones (which have passed the test).
  */
 public class Contexts {
     // Subtractive gcd: each side of `a != b` subtracts the smaller from the larger.
@@ -54,6 +55,29 @@ public class Contexts {
             s += i;
             i++;
         }
+        return s;
+    }
+
+    // expect: O(n)
+    static int doWhile(int n) {
+        int i = 0;
+        do {
+            i++;
+        } while (i < n);
+        return i;
+    }
+
+    // expect: O(|a|)
+    static int doWhileOverArray(int[] a) {
+        int i = 0;
+        int s = 0;
+        if (a.length == 0) {
+            return 0;
+        }
+        do {
+            s += a[i];
+            i++;
+        } while (i < a.length);
         return s;
     }
 }

@@ -101,7 +101,99 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
         }
     }
     clone_split_callees(&mut program);
+    peel_do_while_loops(&mut program, methods);
     program
+}
+
+/// The most procedures a loop may have for its first iteration to be peeled.
+const MAX_PEELED: usize = 16;
+
+/// Whether an IR loop procedure is the header of a `do`-`while` loop: one rule without a guard,
+/// which changes some of the loop's variables before it hands them on (its last statement calls
+/// the next block with other values than its inputs). The header of a loop that tests first
+/// only computes what the test needs and hands its inputs on unchanged.
+fn is_do_while_header(proc: &Procedure) -> bool {
+    let [rule] = proc.rules.as_slice() else {
+        return false;
+    };
+    if proc.kind != ProcKind::Loop || !rule.guard.is_empty() {
+        return false;
+    }
+    match rule.body.last().map(|s| &s.kind) {
+        Some(StmtKind::Call { args, .. }) => {
+            args.len() < proc.inputs.len()
+                || args
+                    .iter()
+                    .zip(&proc.inputs)
+                    .any(|(arg, input)| *arg != Operand::Var(*input))
+        }
+        _ => false,
+    }
+}
+
+/// Peels the first iteration of every `do`-`while` loop: the loop's procedures are copied for the
+/// call that enters it, the copies' calls of the loop's header going back to the original. The
+/// header's precondition then comes from the back edges alone, which have passed the loop's test,
+/// instead of the hull of the entry and those (which loses the test: after `i = 0; do i++; while
+/// (i < n)`, the hull of `i = 0` and `i < n` is `i >= 0`, and `i + 1` may wrap). A `do`-`while`
+/// header starts with the loop's body (`is_do_while_header`). Copies run the same rules, so the program's meaning is unchanged.
+fn peel_do_while_loops(program: &mut AbstractProgram, methods: &[MethodIr]) {
+    let is_do_while = |proc: &AbstractProc| match proc.origin {
+        Origin::Ir { method, proc } => is_do_while_header(&methods[method].procs[proc.index()]),
+        _ => false,
+    };
+    let heads: Vec<AbsProcId> = (0..program.procs.len())
+        .filter(|&p| is_do_while(&program.procs[p]))
+        .collect();
+    if heads.is_empty() {
+        return;
+    }
+    let mut graph = petgraph::graph::DiGraph::<(), ()>::new();
+    let nodes: Vec<_> = (0..program.procs.len()).map(|_| graph.add_node(())).collect();
+    for (p, proc) in program.procs.iter().enumerate() {
+        for item in proc.rules.iter().flat_map(|r| &r.items) {
+            if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                graph.add_edge(nodes[p], nodes[*callee], ());
+            }
+        }
+    }
+    let mut component_of = vec![0; program.procs.len()];
+    let components = petgraph::algo::tarjan_scc(&graph);
+    for (c, members) in components.iter().enumerate() {
+        for n in members {
+            component_of[n.index()] = c;
+        }
+    }
+    for head in heads {
+        let members: Vec<AbsProcId> = components[component_of[head]].iter().map(|n| n.index()).collect();
+        if members.len() > MAX_PEELED {
+            continue;
+        }
+        let first = program.procs.len();
+        let copy_of: HashMap<AbsProcId, AbsProcId> = members.iter().enumerate().map(|(k, &m)| (m, first + k)).collect();
+        for &m in &members {
+            let mut copy = program.procs[m].clone();
+            copy.is_method_entry = false;
+            for item in copy.rules.iter_mut().flat_map(|r| &mut r.items) {
+                if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                    if *callee != head {
+                        *callee = copy_of.get(callee).copied().unwrap_or(*callee);
+                    }
+                }
+            }
+            program.procs.push(copy);
+        }
+        let outside = (0..first).filter(|p| component_of.get(*p).is_some_and(|&c| c != component_of[head]));
+        for p in outside.collect::<Vec<_>>() {
+            for item in program.procs[p].rules.iter_mut().flat_map(|r| &mut r.items) {
+                if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
+                    if *callee == head {
+                        *callee = copy_of[&head];
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Keeps the cases of a `!=` test apart: an IR rule guarded by `x != y` compiles into one abstract
