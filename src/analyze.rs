@@ -230,10 +230,8 @@ impl Retry {
         let reason = report.reason.as_ref()?;
         match reason.kind {
             ReasonKind::Budget(Budget::Evaluations) => Some(Retry::Budget),
-            ReasonKind::Unranked | ReasonKind::NotBoundedByInputs | ReasonKind::Cost
-                if report.terminates != Some(true)
-                    && (reason.kind != ReasonKind::Cost || reason.text.starts_with(cost::NO_RANKING_FUNCTION))
-                    && calls_class_method(&methods[index]) =>
+            ReasonKind::Unranked | ReasonKind::NotBoundedByInputs | ReasonKind::UnrankedCallee
+                if report.terminates != Some(true) && calls_class_method(&methods[index]) =>
             {
                 Some(Retry::Context)
             }
@@ -274,6 +272,15 @@ fn calls_class_method(method: &MethodIr) -> bool {
 /// The rule evaluations a method analysed again alone (after its class ran out of them) may take:
 /// a budget that, unlike wall-clock time, gives the same result on every run.
 const RETRY_EVALUATIONS: usize = 3_000;
+
+/// Where the value analysis found arithmetic that may overflow, seen from a method's entry.
+#[derive(Clone, Copy)]
+struct Overflows {
+    /// In the method's own procedures.
+    own: bool,
+    /// Anywhere the method reaches.
+    reached: bool,
+}
 
 /// A selected method of a class: its declaration, its index among the lifted methods (`None` when
 /// lifting failed) and the lifting error.
@@ -489,15 +496,18 @@ impl Rounds {
 
     /// Method `k` with its round's result in `report`: finished, or pending for the next round
     /// when another margin can help.
-    fn judge(&mut self, k: usize, mut report: MethodReport, round: usize, own_overflows: bool, ir: &MethodIr) {
-        // Another round can only help when the method's own arithmetic may overflow and the bound
-        // was lost to a loop or to a cost that depends on values (not to an opaque call).
-        let retry = report.status == AnalysisStatus::Unbounded
-            || report
-                .reason
-                .as_ref()
-                .is_some_and(|r| r.kind == ReasonKind::NotBoundedByInputs);
-        if report.status != AnalysisStatus::Bounded && own_overflows && retry && round + 1 < overflow::MARGINS.len() {
+    fn judge(&mut self, k: usize, mut report: MethodReport, round: usize, overflows: Overflows, ir: &MethodIr) {
+        // Another round can only help when arithmetic may overflow and the bound was lost to a
+        // loop or to a cost that depends on values (not to an opaque call): the method's own
+        // arithmetic for its own loops, any it reaches for a callee's loop or recursion.
+        let kind = report.reason.as_ref().map(|r| r.kind.clone());
+        let retry = match kind {
+            _ if report.status == AnalysisStatus::Unbounded => overflows.own,
+            Some(ReasonKind::NotBoundedByInputs) => overflows.own,
+            Some(ReasonKind::UnrankedCallee) => overflows.reached,
+            _ => false,
+        };
+        if report.status != AnalysisStatus::Bounded && retry && round + 1 < overflow::MARGINS.len() {
             self.level[k] += 1;
             if self.fallback[k].is_none() {
                 self.fallback[k] = Some(report);
@@ -613,10 +623,14 @@ fn analyze_lifted(
             }
             let entry = program.of_ir[m][methods[m].entry.index()];
             let reachable = overflow::reachable(&program, entry);
-            let own_overflows = fixpoint.overflows.iter().any(|(p, _)| {
-                reachable.contains(p) && matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m)
-            });
-            rounds.judge(k, report, round, own_overflows, &methods[m]);
+            let overflows = Overflows {
+                own: fixpoint.overflows.iter().any(|(p, _)| {
+                    reachable.contains(p)
+                        && matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m)
+                }),
+                reached: fixpoint.overflows.iter().any(|(p, _)| reachable.contains(p)),
+            };
+            rounds.judge(k, report, round, overflows, &methods[m]);
         }
     }
     debug_timing(|| {

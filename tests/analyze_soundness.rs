@@ -226,6 +226,34 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
             .map(|&(a, i)| vec![Arg::IntArray(arrays()[a].clone()), Arg::Int(i)])
             .collect(),
     );
+    // Ranges inside the array (a range past it ends in an exception).
+    let range = |a: Vec<i32>, lo: i32, hi: i32| vec![Arg::IntArray(a), Arg::Int(lo), Arg::Int(hi)];
+    let upto = |n: i32| (0..n).collect::<Vec<i32>>();
+    o.insert(
+        "Halving.sum",
+        vec![
+            range(vec![], 0, 0),
+            range(upto(1), 0, 1),
+            range(upto(8), 0, 8),
+            range(upto(8), 2, 7),
+            range(upto(17), 0, 17),
+            range(upto(64), 5, 64),
+            range(upto(5), 4, 1),
+        ],
+    );
+    let search =
+        |a: Vec<i32>, lo: i32, hi: i32, key: i32| vec![Arg::IntArray(a), Arg::Int(lo), Arg::Int(hi), Arg::Int(key)];
+    o.insert(
+        "Halving.search",
+        vec![
+            search(vec![], 0, 0, 3),
+            search(upto(1), 0, 1, 0),
+            search(upto(8), 0, 8, 7),
+            search(upto(8), 0, 8, -2),
+            search(upto(64), 3, 60, 40),
+            search(upto(64), 0, 64, 64),
+        ],
+    );
     // Methods that do not terminate for some inputs: only inputs for which they do.
     o.insert("Nonterminating.spinWhenPositive", ints(&[-3, -1, 0]));
     o.insert("Nonterminating.forever", Vec::new());

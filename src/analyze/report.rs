@@ -79,6 +79,9 @@ pub enum ReasonKind {
     Unranked,
     /// The cost depends on values the inputs do not bound (`cost::NOT_BOUNDED_BY_INPUTS`).
     NotBoundedByInputs,
+    /// A loop or recursion the method reaches outside its own code has no ranking function (or
+    /// the method lies on such a cycle).
+    UnrankedCallee,
     /// Another reason of the cost solver (a call outside the program, ...).
     Cost,
     /// The value analysis of the method's class ran out of a budget.

@@ -44,6 +44,9 @@ pub const NOT_BOUNDED_BY_INPUTS: &str = "cannot be bounded in terms of the input
 /// How the reason of a loop or recursion without a ranking function starts.
 pub const NO_RANKING_FUNCTION: &str = "no ranking function found for";
 
+/// The reason of a procedure on a cycle whose head has no bound.
+pub const INSIDE_A_CYCLE: &str = "inside a cycle; see its head";
+
 /// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bound {
@@ -235,6 +238,16 @@ fn affine_to_linear(f: &Affine) -> Linear {
 }
 
 /// The iteration bound a ranking function gives (none for a lexicographic or multiphase one).
+/// The calls of a recursion that branches into at most `2^e` calls, each path of at most
+/// `log2(nat(f)+1)` nested calls (`bits(nat(f))`, a halving ranking function `f`, as in divide and
+/// conquer): `(2^e)^(depth+1) = 2^e·(2^depth)^e`, and `2^bits(x) <= 2x + 1`, so at most
+/// `2^e·(2·nat(f) + 1)^e`: linear in `f` for two calls per level, quadratic for up to four.
+fn logarithmic_depth_nodes(f: &Linear, e: i64) -> CostExpr {
+    let level = CostExpr::add([CostExpr::nat(f.times(2)), CostExpr::constant(1)]);
+    let factors = (0..e).map(|_| level.clone());
+    CostExpr::mul(std::iter::once(CostExpr::pow2(Linear::constant(e))).chain(factors))
+}
+
 fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
         Ranking::Lexicographic(_) | Ranking::Multiphase(..) => return None,
@@ -684,7 +697,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             solved.push((head, bound));
         }
         for &p in component {
-            self.bounds[p] = Bound::Unknown("inside a cycle; see its head".into());
+            self.bounds[p] = Bound::Unknown(INSIDE_A_CYCLE.into());
         }
         for (head, bound) in solved {
             self.bounds[head] = bound;
@@ -1023,16 +1036,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         } else {
             // At most b^(depth+1) calls, each costing at most the largest path.
             let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
-            let depth_plus_one = match &iterations {
-                CostExpr::Nat(f) => f.plus(&Linear::constant(1)),
-                CostExpr::Log2(_) => return Err("branching recursion with logarithmic depth is not bounded yet".into()),
-                CostExpr::Const(c) => Linear {
-                    constant: c + BigRational::one(),
-                    terms: Default::default(),
-                },
+            let nodes = match &iterations {
+                CostExpr::Nat(f) => CostExpr::pow2(f.plus(&Linear::constant(1)).times(exponent_factor)),
+                CostExpr::Log2(f) => logarithmic_depth_nodes(f, exponent_factor),
+                CostExpr::Const(c) => CostExpr::pow2(
+                    Linear {
+                        constant: c + BigRational::one(),
+                        terms: Default::default(),
+                    }
+                    .times(exponent_factor),
+                ),
                 _ => return Err("branching recursion depth of an unexpected shape".into()),
             };
-            let nodes = CostExpr::pow2(depth_plus_one.times(exponent_factor));
             CostExpr::mul([nodes, CostExpr::max([iteration_cost.clone(), exit_cost.clone()])])
         };
         if branching <= 1 {
