@@ -500,7 +500,7 @@ impl Rounds {
         // Another round can only help when arithmetic may overflow and the bound was lost to a
         // loop or to a cost that depends on values (not to an opaque call): the method's own
         // arithmetic for its own loops, any it reaches for a callee's loop or recursion.
-        let kind = report.reason.as_ref().map(|r| r.kind.clone());
+        let kind = report.reason.as_ref().map(|r| r.kind);
         let retry = match kind {
             _ if report.status == AnalysisStatus::Unbounded => overflows.own,
             Some(ReasonKind::NotBoundedByInputs) => overflows.own,
