@@ -278,7 +278,8 @@ const RETRY_EVALUATIONS: usize = 3_000;
 struct Overflows {
     /// In the method's own procedures.
     own: bool,
-    /// Anywhere the method reaches.
+    /// In any procedure of the method's class it reaches (library code, whose cycles later rounds
+    /// rarely rank, aside).
     reached: bool,
 }
 
@@ -628,7 +629,10 @@ fn analyze_lifted(
                     reachable.contains(p)
                         && matches!(program.procs[*p].origin, Origin::Ir { method, .. } if method == m)
                 }),
-                reached: fixpoint.overflows.iter().any(|(p, _)| reachable.contains(p)),
+                reached: fixpoint.overflows.iter().any(|(p, _)| {
+                    reachable.contains(p)
+                        && matches!(program.procs[*p].origin, Origin::Ir { method, .. } if methods[method].class == methods[m].class)
+                }),
             };
             rounds.judge(k, report, round, overflows, &methods[m]);
         }
