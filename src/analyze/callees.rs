@@ -116,7 +116,7 @@ pub(super) fn lift_callees(
         }
     }
     let first = methods.len();
-    lifting.lift(methods, exception_constructors(&raised).into());
+    lifting.lift(methods, exception_constructors(&raised).into(), false);
     lifting.closure(methods, first);
     lifting.closure(methods, 0);
     lifting.extended
@@ -143,7 +143,12 @@ impl Lifting<'_, '_> {
     /// Lifts the callees of `methods[from..]` and of every method lifted meanwhile, breadth-first.
     fn closure(&mut self, methods: &mut Vec<MethodIr>, from: usize) {
         let mut next = from;
-        while next < methods.len() && self.lifted < LIBRARY_BUDGET {
+        while next < methods.len() {
+            let from_lambda = self.lambdas.contains_key(&methods[next].class);
+            if self.lifted >= LIBRARY_BUDGET && !from_lambda {
+                next += 1;
+                continue;
+            }
             let calls: VecDeque<(CallKind, MethodRef)> = methods[next]
                 .procs
                 .iter()
@@ -159,14 +164,16 @@ impl Lifting<'_, '_> {
                     calls
                 })
                 .collect();
+            // A lambda's interface method only calls its implementation, the program's own code:
+            // it is lifted whatever the budget and size.
             next += 1;
-            self.lift(methods, calls);
+            self.lift(methods, calls, from_lambda);
         }
     }
 
     /// Lifts the targets of `calls` that are small enough and not lifted yet; a native target
     /// adds the constructors of the exceptions it raises.
-    fn lift(&mut self, methods: &mut Vec<MethodIr>, mut calls: VecDeque<(CallKind, MethodRef)>) {
+    fn lift(&mut self, methods: &mut Vec<MethodIr>, mut calls: VecDeque<(CallKind, MethodRef)>, exempt: bool) {
         while let Some((kind, mut method)) = calls.pop_front() {
             if method.class.starts_with('[') {
                 // The methods of an array class are `Object`'s.
@@ -187,14 +194,15 @@ impl Lifting<'_, '_> {
             let current = self.extended.as_ref().unwrap_or(self.hierarchy);
             for target in current.targets(kind, &method).targets {
                 let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
-                if self.lifted >= LIBRARY_BUDGET || !self.known.insert(key.clone()) {
-                    continue;
-                }
                 if let Some(lambda) = self.lambdas.get(&target.class) {
                     // Spun code, as small as a call: it never counts against the budget.
-                    if let Some(ir) = lambda.methods.get(&(target.name.clone(), target.descriptor.clone())) {
+                    let spun = lambda.methods.get(&(target.name.clone(), target.descriptor.clone()));
+                    if let Some(ir) = spun.filter(|_| self.known.insert(key.clone())) {
                         methods.push(ir.clone());
                     }
+                    continue;
+                }
+                if (self.lifted >= LIBRARY_BUDGET && !exempt) || !self.known.insert(key.clone()) {
                     continue;
                 }
                 let Some(class) = (self.lookup)(&target.class) else {
@@ -237,7 +245,7 @@ impl Lifting<'_, '_> {
                     continue;
                 };
                 let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
-                if statements <= LIBRARY_METHOD_STATEMENTS {
+                if statements <= LIBRARY_METHOD_STATEMENTS || exempt {
                     methods.push(ir);
                     self.lifted += 1;
                 }
