@@ -226,6 +226,22 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
             .map(|&(a, i)| vec![Arg::IntArray(arrays()[a].clone()), Arg::Int(i)])
             .collect(),
     );
+    // (x, n, y, m): the two phases, either one empty, and starts past the limits.
+    o.insert(
+        "Lexicographic.grid",
+        [
+            (0, 0, 0, 0),
+            (0, 5, 0, 3),
+            (2, 7, 9, 4),
+            (-3, 4, -6, 2),
+            (5, 1, 0, 8),
+            (0, 17, 0, 64),
+            (1, 64, 60, 17),
+        ]
+        .iter()
+        .map(|&(x, n, y, m)| vec![Arg::Int(x), Arg::Int(n), Arg::Int(y), Arg::Int(m)])
+        .collect(),
+    );
     // Ranges inside the array (a range past it ends in an exception).
     let range = |a: Vec<i32>, lo: i32, hi: i32| vec![Arg::IntArray(a), Arg::Int(lo), Arg::Int(hi)];
     let upto = |n: i32| (0..n).collect::<Vec<i32>>();

@@ -1002,7 +1002,19 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
-        let Some(iterations) = iterations_of(&ranking) else {
+        let iterations = iterations_of(&ranking).or_else(|| match &ranking {
+            Ranking::Lexicographic(components)
+                if ranking::lexicographic_is_monotone(inputs, &transitions, components) =>
+            {
+                Some(CostExpr::add(
+                    components
+                        .iter()
+                        .map(|f| CostExpr::nat(affine_to_linear(f).plus(&Linear::constant(1)))),
+                ))
+            }
+            _ => None,
+        });
+        let Some(iterations) = iterations else {
             // The loop terminates, but its iterations are not bounded.
             self.loops.push(LoopInfo {
                 head,

@@ -183,6 +183,21 @@ fn lexicographic_conditions(n: usize, f: &Affine, strict: bool) -> Option<Vec<Co
     }
 }
 
+/// Whether no component of a lexicographic ranking function increases on any of `transitions`
+/// (checked exactly). Then each component ranks at most `nat(f_i(x0) + 1)` transitions, since it
+/// only falls and ranks a transition only from a non-negative value, falling by at least 1: the
+/// loop runs at most the sum of these times.
+pub fn lexicographic_is_monotone<D: NumericDomain>(n: usize, transitions: &[D], components: &[Affine]) -> bool {
+    components.iter().all(|f| {
+        lexicographic_conditions(n, f, false).is_some_and(|conditions| {
+            transitions
+                .iter()
+                .filter(|t| !t.is_empty())
+                .all(|t| conditions.iter().all(|c| t.entails(c)))
+        })
+    })
+}
+
 /// A lexicographic ranking function, built greedily (as Alias et al.): each component does not
 /// increase on the transitions not yet ranked and ranks at least one of them; the transitions it
 /// ranks (checked exactly) are removed, until none is left.
