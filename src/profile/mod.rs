@@ -20,6 +20,11 @@
 //!   the classes loaded before the agent by retransformation). Lambda and method-reference classes
 //!   are hidden classes, which the JVM never shows an agent, so the lambda's body appears directly
 //!   below the JDK caller.
+//! - **String concatenation** (`invokedynamic` linked by `StringConcatFactory`) counts as its
+//!   documented cost model says (see `jresa_analyses::cost_model`): the `String.valueOf(Object)`
+//!   calls of its reference arguments that are not strings (and so their `toString`) sit below the
+//!   method at the concatenation's call site, and the JDK's code that joins the parts runs with the
+//!   probes off (`Transformer.concatenations`).
 //! - **Native methods** have no bytecode and no context of their own; what native code calls back
 //!   (JNI, `Method.invoke`'s native accessor) appears below the Java method that called the native
 //!   method, at that call site.
