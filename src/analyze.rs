@@ -8,12 +8,13 @@
 //! analysis results into the typed report model of `report.rs`.
 
 mod callees;
+pub mod nontermination;
 mod report;
 mod results;
 
 pub use report::{
     cost_model_name, AnalysisReport, AnalysisStatus, Budget, LoopReport, MethodReport, ParameterRange, Reason,
-    ReasonKind, REPORT_VERSION,
+    ReasonKind, Witness, REPORT_VERSION,
 };
 
 use crate::classfile::{ClassFile, ClassPath, Method};
@@ -104,10 +105,12 @@ pub fn analyze_with(
             reports
         })
         .collect();
+    let mut methods: Vec<MethodReport> = groups.into_iter().flatten().collect();
+    nontermination::confirm(classes, classpath, &mut methods);
     AnalysisReport {
         version: REPORT_VERSION,
         cost_model: model,
-        methods: groups.into_iter().flatten().collect(),
+        methods,
     }
 }
 
@@ -169,6 +172,11 @@ fn analyze_class(
     // The library callees lifted for the class come after its own methods.
     methods.truncate(class_methods);
     retry_alone(&context, &methods, &selected, &mut out);
+    for (report, s) in out.iter_mut().zip(&selected) {
+        if let Some(index) = s.index {
+            nontermination::search(report, &methods[index]);
+        }
+    }
     out
 }
 

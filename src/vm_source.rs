@@ -12,26 +12,43 @@ use std::sync::Arc;
 /// `ACC_ABSTRACT | ACC_NATIVE`: methods without bytecode.
 const NO_CODE: u16 = 0x0400 | 0x0100;
 
-/// Classes for the VM: program classes by name, then the class path.
-pub struct JvmClassSource {
-    program: HashMap<String, Arc<ClassFile>>,
-    classpath: Option<ClassPath>,
+/// The class path of a source: its own, or one it shares with its caller.
+enum Libraries<'c> {
+    Owned(Option<ClassPath>),
+    Borrowed(Option<&'c ClassPath>),
 }
 
-impl JvmClassSource {
+/// Classes for the VM: program classes by name, then the class path.
+pub struct JvmClassSource<'c> {
+    program: HashMap<String, Arc<ClassFile>>,
+    classpath: Libraries<'c>,
+}
+
+impl JvmClassSource<'static> {
     /// A source over `classes` (they take precedence) and `classpath`.
-    pub fn new(classes: impl IntoIterator<Item = ClassFile>, classpath: Option<ClassPath>) -> JvmClassSource {
+    pub fn new(classes: impl IntoIterator<Item = ClassFile>, classpath: Option<ClassPath>) -> JvmClassSource<'static> {
         JvmClassSource {
             program: classes.into_iter().map(|c| (c.name.clone(), Arc::new(c))).collect(),
-            classpath,
+            classpath: Libraries::Owned(classpath),
+        }
+    }
+}
+
+impl<'c> JvmClassSource<'c> {
+    /// A source over `classes` and a class path the caller keeps.
+    pub fn borrowing(classes: impl IntoIterator<Item = ClassFile>, classpath: Option<&'c ClassPath>) -> JvmClassSource<'c> {
+        JvmClassSource {
+            program: classes.into_iter().map(|c| (c.name.clone(), Arc::new(c))).collect(),
+            classpath: Libraries::Borrowed(classpath),
         }
     }
 
     fn class_file(&self, name: &str) -> Option<Arc<ClassFile>> {
-        self.program
-            .get(name)
-            .cloned()
-            .or_else(|| self.classpath.as_ref().and_then(|cp| cp.get(name)))
+        let classpath = match &self.classpath {
+            Libraries::Owned(cp) => cp.as_ref(),
+            Libraries::Borrowed(cp) => *cp,
+        };
+        self.program.get(name).cloned().or_else(|| classpath.and_then(|cp| cp.get(name)))
     }
 }
 
@@ -79,7 +96,7 @@ pub fn class_info(class: &ClassFile, library: bool) -> ClassInfo {
     }
 }
 
-impl ClassSource for JvmClassSource {
+impl ClassSource for JvmClassSource<'_> {
     fn class(&self, name: &str) -> Option<ClassInfo> {
         let library = !self.program.contains_key(name);
         self.class_file(name).map(|c| class_info(&c, library))

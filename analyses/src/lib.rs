@@ -4,5 +4,6 @@ pub mod bounds;
 pub mod cost_model;
 pub mod hierarchy;
 pub mod ir;
+pub mod nontermination;
 pub mod treegraph;
 pub mod value;

@@ -5,6 +5,7 @@
 use crate::classfile::{ClassFile, Method};
 use jresa_analyses::bounds::expr::CostExpr;
 use jresa_analyses::cost_model::CostModel;
+use jresa_analyses::nontermination::Search;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -86,6 +87,8 @@ pub enum ReasonKind {
     Cost,
     /// The value analysis of the method's class ran out of a budget.
     Budget(Budget),
+    /// The method does not terminate on the input its witness gives.
+    Nonterminating,
     /// Read back from a saved report, which records only the reason's text.
     Recorded,
 }
@@ -187,9 +190,41 @@ pub struct MethodReport {
     pub source_file: Option<String>,
     pub line: Option<u32>,
     pub loops: Vec<LoopReport>,
+    /// The input on which the method was seen not to terminate, when `terminates` is `false`
+    /// because of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<Witness>,
     /// The bound as an expression, for evaluation (not serialized).
     #[serde(skip)]
     pub bound: Option<CostExpr>,
+    /// The non-termination search where it ran: its candidates and the time z3 took (not
+    /// serialized).
+    #[serde(skip)]
+    pub search: Option<Search>,
+}
+
+/// An input on which a method does not terminate: found with z3, confirmed by running it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Witness {
+    /// The arguments (`this` first for an instance method), as Java-like text.
+    pub arguments: Vec<String>,
+    /// The arguments as `jresa run --args` reads them (a JSON array).
+    pub args: String,
+    /// Whether the method calls itself without end (else a loop never ends).
+    pub recursion: bool,
+    /// The source line of the loop's head, when known.
+    pub line: Option<u32>,
+    /// The bytecode offset of the loop's head.
+    pub offset: u32,
+    /// The set of states at the loop's head (or of arguments of the recursive calls) that the
+    /// input reaches and no iteration leaves.
+    pub recurrent_set: String,
+    /// What running the method on the input showed.
+    pub confirmed: String,
+    /// The command that runs the method on the input (empty when the inputs are not known, as
+    /// for the library call).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub replay: String,
 }
 
 impl MethodReport {
@@ -210,7 +245,9 @@ impl MethodReport {
             source_file: class.source_file.clone(),
             line: None,
             loops: Vec::new(),
+            witness: None,
             bound: None,
+            search: None,
         }
     }
 

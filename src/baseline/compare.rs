@@ -253,6 +253,18 @@ fn classify_new(m: &MethodReport) -> Classified {
 }
 
 fn classify(before: &BaselineMethod, m: &MethodReport, unreadable: &mut Vec<UnreadableBound>) -> Classified {
+    if m.terminates == Some(false) && !before.nonterminating {
+        let input = m
+            .witness
+            .as_ref()
+            .map(|w| format!(" on the input ({})", w.arguments.join(", ")))
+            .unwrap_or_default();
+        return (
+            ChangeKind::Regressed,
+            format!("no longer terminates{input} (was {})", before.status),
+            Some(FailOn::Unbounded),
+        );
+    }
     let was_bounded = before.status == AnalysisStatus::Bounded && before.upper_bound.is_some();
     let (new_bound, new_class) = match (&m.bound, &m.complexity) {
         (Some(bound), Some(class)) if m.status == AnalysisStatus::Bounded => (bound, class.as_str()),

@@ -39,6 +39,9 @@ pub struct BaselineMethod {
     /// The names the bound uses for the parameters, in order.
     #[serde(default)]
     pub parameters: Vec<String>,
+    /// Whether the method was shown not to terminate (a witness input confirmed by execution).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nonterminating: bool,
 }
 
 impl BaselineMethod {
@@ -62,6 +65,7 @@ impl Baseline {
                 upper_bound: m.upper_bound.clone(),
                 complexity: m.complexity.clone(),
                 parameters: m.parameters.clone(),
+                nonterminating: m.terminates == Some(false),
             })
             .collect();
         methods.sort_by(|a, b| a.key().cmp(&b.key()));

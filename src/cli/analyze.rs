@@ -1,6 +1,7 @@
 //! `jresa analyze`: closed-form cost bounds and termination verdicts per method; also the analysis
 //! run that `jresa ci` shares (inputs, class path, progress, summary line).
 use super::sources::source_locator;
+use super::validate::shell_word;
 use super::{ClassPathArgs, InputArgs, Inputs, ReportFormat, EXIT_INPUT_ERROR, EXIT_OK};
 use crate::analyze::{analyze_with, AnalysisReport, AnalyzeOptions};
 use crate::classfile::ClassPath;
@@ -100,6 +101,7 @@ impl AnalysisRun {
 /// `Err` carries the exit code when nothing could be analysed.
 pub fn run_analysis(input: &InputArgs, classpath: &ClassPathArgs, options: &ReportArgs) -> Result<AnalysisRun, u8> {
     let started = Instant::now();
+    let classpath_args = classpath;
     let model = options.cost_model;
     // The classes compiled from `.java` inputs are read into memory, so their files may go.
     let inputs = Inputs::load(input, Some(classpath))?;
@@ -124,8 +126,9 @@ pub fn run_analysis(input: &InputArgs, classpath: &ClassPathArgs, options: &Repo
         method_budget: Some(options.method_budget),
         progress: Some(&advance),
     };
-    let result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);
+    let mut result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);
     progress.finish();
+    add_replay_commands(&mut result, input, classpath_args);
     let no_match = !selection.is_all() && result.methods.is_empty();
     if no_match {
         eprintln!("error: no method matches {}", selection.describe());
@@ -196,5 +199,21 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
         EXIT_INPUT_ERROR
     } else {
         EXIT_OK
+    }
+}
+
+/// The `jresa run` command of every witness, on the same inputs and class path.
+fn add_replay_commands(report: &mut AnalysisReport, input: &InputArgs, classpath: &ClassPathArgs) {
+    let mut prefix: Vec<String> = vec!["jresa".into(), "run".into()];
+    prefix.extend(input.paths.iter().map(|p| shell_word(&p.display().to_string())));
+    if let Some(cp) = &classpath.classpath {
+        prefix.push(format!("--classpath {}", shell_word(cp)));
+    }
+    let prefix = prefix.join(" ");
+    for m in &mut report.methods {
+        if let Some(w) = &mut m.witness {
+            let method = format!("{}.{}{}", m.class, m.name, m.descriptor);
+            w.replay = format!("{prefix} --method {} --args {}", shell_word(&method), shell_word(&w.args));
+        }
     }
 }

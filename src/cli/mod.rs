@@ -6,6 +6,7 @@ mod inputs;
 mod ir;
 mod profile;
 mod render;
+mod run;
 mod schedule;
 mod sources;
 mod specs;
@@ -68,6 +69,9 @@ enum Command {
     Report(render::RenderArgs),
     /// Run a Java program under a JP2-style profiling agent and print its calling-context tree.
     Profile(profile::ProfileArgs),
+    /// Run one method on given arguments in the validation VM and say how it ended (the replay
+    /// command of a non-termination witness).
+    Run(run::RunArgs),
     /// Lower every rule to stack code with the treegraph scheduler (or, with --stats, report how
     /// scheduling went).
     Schedule(schedule::ScheduleArgs),
@@ -88,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Ir(args) => ir::run(&args),
         Command::Report(args) => render::run(&args),
         Command::Profile(args) => profile::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Schedule(args) => schedule::run(&args),
         Command::Specs(args) => specs::run(&args),
         Command::Validate(args) => validate::run(&args),

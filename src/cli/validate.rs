@@ -113,7 +113,7 @@ pub struct ValidateArgs {
 }
 
 /// A command-line word, quoted for a POSIX shell when it needs to be.
-fn shell_word(word: &str) -> String {
+pub(super) fn shell_word(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

@@ -184,6 +184,17 @@ pub fn analysis_text(report: &crate::analyze::AnalysisReport) -> String {
         if let Some(reason) = &m.reason {
             out.push_str(&format!("  reason: {reason}\n"));
         }
+        if let Some(w) = &m.witness {
+            out.push_str(&format!(
+                "  witness: ({}); recurrent set: {}; confirmed: {}\n",
+                w.arguments.join(", "),
+                w.recurrent_set,
+                w.confirmed
+            ));
+            if !w.replay.is_empty() {
+                out.push_str(&format!("  replay: {}\n", w.replay));
+            }
+        }
         for l in &m.loops {
             let at = l
                 .line

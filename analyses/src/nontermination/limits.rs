@@ -1,0 +1,42 @@
+//! Budgets of the non-termination search, each with the reason for its value.
+
+use std::time::Duration;
+
+/// Time z3 may take for one method, all its loops together. The search only runs where no
+/// ranking function was found, and most recurrent sets are found in a few queries of a few
+/// milliseconds; a method that needs more is reported `unknown` rather than slowing a jar down.
+pub const METHOD_TIME: Duration = Duration::from_millis(2_000);
+
+/// Time one z3 query may take. Bit-vector multiplication and division make some queries hard;
+/// one slow query must not use the whole method's time.
+pub const QUERY_MILLIS: u64 = 400;
+
+/// Paths one exploration of a loop body (or a stem from the method's entry) may end in. Each
+/// branch doubles them; past this the unexplored part counts as a way out of the loop, which no
+/// recurrent set can then exclude.
+pub const MAX_PATHS: usize = 128;
+
+/// Statements one exploration may execute, over all its paths.
+pub const MAX_STEPS: usize = 20_000;
+
+/// Procedure frames one path may have open: inlining is bounded even where the IR's blocks form a
+/// cycle outside a loop procedure.
+pub const MAX_DEPTH: usize = 48;
+
+/// Times a stem may enter the same loop procedure on its way to an inner loop (the outer loop's
+/// first iterations).
+pub const MAX_UNROLL: u8 = 2;
+
+/// Longest cycle of states searched directly (a state that comes back after this many iterations
+/// is itself a recurrent set of that many states).
+pub const MAX_PERIOD: usize = 3;
+
+/// Rounds of weakening a candidate recurrent set (each drops at least one of its conjuncts).
+pub const MAX_ROUNDS: usize = 40;
+
+/// Values of a state (variables and the array lengths and fields they reach) the candidate sets
+/// are built over; the pairs between them grow quadratically.
+pub const MAX_OBSERVABLES: usize = 10;
+
+/// Array elements a witness lists (longer arrays are reported and built with zeros past these).
+pub const MAX_WITNESS_ELEMENTS: i64 = 64;

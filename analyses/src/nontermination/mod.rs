@@ -1,0 +1,115 @@
+//! Non-termination: closed recurrent sets found with z3 in bit-vector semantics.
+//!
+//! For each loop procedure of a method (and for a method that calls itself), `search` looks for an
+//! input and a set of states at the loop's head that the input reaches, that no way out of the
+//! loop leaves and that every iteration maps into itself (a closed recurrent set, as Chen et al.
+//! define it). Candidates come from two places: cycles of states found directly (a state that
+//! comes back after one, two or three iterations), and Houdini-style weakening of the conjunction
+//! of simple facts (values, signs, parity, differences) that hold at a reachable state, dropping
+//! those an iteration can break. **Arithmetic is on 32- and 64-bit vectors, so a loop that stops
+//! only because a counter wraps has no recurrent set.** What the symbolic execution does not model
+//! is a fresh value, which every iteration must then tolerate (`explore`).
+//!
+//! A proof here is a candidate: **the analysis reports non-termination only after the validation
+//! VM ran the method on the witness input and saw it run on (see `src/analyze/nontermination.rs`).**
+
+mod explore;
+pub mod limits;
+mod recurrent;
+
+use crate::ir::MethodIr;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// One argument of a witness input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Input {
+    Int {
+        value: i32,
+    },
+    Long {
+        value: i64,
+    },
+    /// IEEE bits.
+    Float {
+        bits: u32,
+    },
+    /// IEEE bits.
+    Double {
+        bits: u64,
+    },
+    Null,
+    /// The empty string.
+    String,
+    /// An array of the array type `descriptor` and `length` elements: `elements` first, zeros after.
+    Array {
+        descriptor: String,
+        length: i32,
+        elements: Vec<i64>,
+    },
+    /// An object of `class` built without a constructor: these fields set, the others zero.
+    Object {
+        class: String,
+        fields: Vec<(String, Input)>,
+    },
+}
+
+impl std::fmt::Display for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Input::Int { value } => write!(f, "{value}"),
+            Input::Long { value } => write!(f, "{value}L"),
+            Input::Float { bits } => write!(f, "{}f", f32::from_bits(*bits)),
+            Input::Double { bits } => write!(f, "{}", f64::from_bits(*bits)),
+            Input::Null => write!(f, "null"),
+            Input::String => write!(f, "\"\""),
+            Input::Array { length, elements, .. } => {
+                let shown: Vec<String> = elements.iter().map(i64::to_string).collect();
+                if shown.len() as i64 == i64::from(*length) {
+                    write!(f, "[{}]", shown.join(", "))
+                } else {
+                    write!(f, "array of {length} [{}...]", shown.join(", "))
+                }
+            }
+            Input::Object { class, fields } => {
+                let shown: Vec<String> = fields.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                write!(f, "{}{{{}}}", class.rsplit('/').next().unwrap_or(class), shown.join(", "))
+            }
+        }
+    }
+}
+
+/// A candidate proof of non-termination: where, the witness input, and the recurrent set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proof {
+    /// The bytecode offset of the loop's head (of the method's start for recursion).
+    pub offset: u32,
+    /// Whether the method calls itself without end (rather than looping).
+    pub recursion: bool,
+    /// One value per parameter (`this` first for instance methods).
+    pub inputs: Vec<Input>,
+    /// The recurrent set at the loop's head, in the source's names.
+    pub set: String,
+}
+
+/// What `search` found and the time z3 took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Search {
+    pub proofs: Vec<Proof>,
+    pub time: Duration,
+}
+
+/// Searches every loop of the method and its recursion for a recurrent set, within
+/// `limits::METHOD_TIME`.
+pub fn search(ir: &MethodIr) -> Search {
+    let started = Instant::now();
+    let mut config = z3::Config::new();
+    config.set_timeout_msec(limits::QUERY_MILLIS);
+    let deadline = started + limits::METHOD_TIME;
+    let proofs = z3::with_z3_config(&config, || recurrent::search(ir, deadline));
+    Search {
+        proofs,
+        time: started.elapsed(),
+    }
+}

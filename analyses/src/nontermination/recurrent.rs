@@ -1,0 +1,651 @@
+//! The search for a closed recurrent set at one loop head: cycles of states first, then the
+//! weakening of facts true at a reachable state (see the module above).
+
+use super::explore::{self, element_of, field_of, length_of, narrow, width, End, Explorer, Heap, Target};
+use super::{limits, Input, Proof};
+use crate::ir::{split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
+use std::time::Instant;
+use z3::ast::{Ast, Bool, BV};
+use z3::{Model, SatResult, Solver};
+
+/// Every loop head of the method, then its recursion, until the deadline.
+pub(super) fn search(ir: &MethodIr, deadline: Instant) -> Vec<Proof> {
+    let heap = Heap::of(ir);
+    let mut heads: Vec<(Target, ProcId)> = ir
+        .procs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == ProcKind::Loop)
+        .map(|(k, _)| (Target::Loop(ProcId::from_index(k)), ProcId::from_index(k)))
+        .collect();
+    heads.sort_by_key(|(_, p)| ir.proc(*p).pc);
+    let recursive = ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(|s| {
+        matches!(&s.kind, StmtKind::Invoke { kind, method, .. } if explore::is_self_call(ir, *kind, method))
+    });
+    if recursive {
+        heads.push((Target::Recursion, ir.entry));
+    }
+    let mut proofs = Vec::new();
+    for (n, (target, head)) in heads.into_iter().enumerate() {
+        if Instant::now() >= deadline {
+            break;
+        }
+        if let Some(proof) = Head::new(ir, &heap, target, head, n, deadline).and_then(|h| h.prove()) {
+            proofs.push(proof);
+        }
+    }
+    proofs
+}
+
+/// A value of the state at the head that candidate sets speak of, with its display name.
+struct Observable {
+    term: BV,
+    name: String,
+}
+
+/// A conjunct of a candidate set, over the head's state constants.
+#[derive(Clone)]
+struct Atom {
+    formula: Bool,
+    text: String,
+}
+
+/// A reachable state: the model that shows it and the terms of the state in that model.
+struct Seed {
+    model: Model,
+    state: Vec<BV>,
+}
+
+enum Answer {
+    Sat(Model),
+    Unsat,
+    Unknown,
+}
+
+struct Head<'a> {
+    ir: &'a MethodIr,
+    heap: &'a Heap,
+    head: ProcId,
+    recursion: bool,
+    state: Vec<BV>,
+    inputs: Vec<BV>,
+    /// The stems: conditions on the inputs under which the head is reached with these arguments.
+    stems: Vec<(Bool, Vec<BV>)>,
+    /// Valid values of the inputs (booleans 0 or 1, bytes, chars and shorts in range).
+    domain: Bool,
+    back: Vec<(Bool, Vec<BV>)>,
+    exits: Bool,
+    observables: Vec<Observable>,
+    refs: Vec<(BV, String)>,
+    solver: Solver,
+    deadline: Instant,
+}
+
+impl<'a> Head<'a> {
+    fn new(
+        ir: &'a MethodIr,
+        heap: &'a Heap,
+        target: Target,
+        head: ProcId,
+        n: usize,
+        deadline: Instant,
+    ) -> Option<Head<'a>> {
+        let explorer = Explorer::new(ir, heap, target);
+        let procedure = ir.proc(head);
+        let state: Vec<BV> = procedure
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, v)| BV::new_const(format!("head{n} s{k}"), width(ir.var(*v).ty)))
+            .collect();
+        let recursion = target == Target::Recursion;
+        let entry = &ir.proc(ir.entry).inputs;
+        let inputs: Vec<BV> = if recursion {
+            state.clone()
+        } else {
+            entry
+                .iter()
+                .enumerate()
+                .map(|(k, v)| BV::new_const(format!("head{n} in{k}"), width(ir.var(*v).ty)))
+                .collect()
+        };
+        let (paths, _) = explorer.explore(head, &state);
+        let mut back = Vec::new();
+        let mut exits = Vec::new();
+        for path in paths {
+            match path.end {
+                End::Reached(args) => back.push((path.cond, args)),
+                End::Left => exits.push(path.cond),
+            }
+        }
+        if back.is_empty() {
+            return None;
+        }
+        let stems = if recursion {
+            vec![(Bool::from_bool(true), inputs.clone())]
+        } else {
+            let (paths, _) = explorer.explore(ir.entry, &inputs);
+            paths
+                .into_iter()
+                .filter_map(|p| match p.end {
+                    End::Reached(args) => Some((p.cond, args)),
+                    End::Left => None,
+                })
+                .collect()
+        };
+        if stems.is_empty() {
+            return None;
+        }
+        let solver = Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", u32::try_from(limits::QUERY_MILLIS).unwrap_or(u32::MAX));
+        solver.set_params(&params);
+        let mut head = Head {
+            ir,
+            heap,
+            head,
+            recursion,
+            domain: input_domain(ir, &inputs),
+            state,
+            inputs,
+            stems,
+            back,
+            exits: Bool::or(&exits),
+            observables: Vec::new(),
+            refs: Vec::new(),
+            solver,
+            deadline,
+        };
+        head.observe();
+        Some(head)
+    }
+
+    /// The integer variables of the state, then the lengths and frozen fields of its references.
+    fn observe(&mut self) {
+        let procedure = self.ir.proc(self.head);
+        let names: Vec<String> = procedure
+            .inputs
+            .iter()
+            .map(|v| source_name(&self.ir.var(*v).name).to_owned())
+            .collect();
+        let tys: Vec<Ty> = procedure.inputs.iter().map(|v| self.ir.var(*v).ty).collect();
+        let uses_arrays = self.ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(|s| {
+            matches!(
+                s.kind,
+                StmtKind::ArrayLength { .. } | StmtKind::ArrayLoad { .. } | StmtKind::ArrayStore { .. }
+            )
+        });
+        let fields = self.heap.read_fields.borrow().clone();
+        for ((term, name), ty) in self.state.iter().zip(&names).zip(&tys) {
+            match ty {
+                Ty::Int | Ty::Long => self.observables.push(Observable {
+                    term: term.clone(),
+                    name: name.clone(),
+                }),
+                Ty::Ref => self.refs.push((term.clone(), name.clone())),
+                Ty::Float | Ty::Double => {}
+            }
+        }
+        for (term, name) in self.refs.clone() {
+            if uses_arrays {
+                self.observables.push(Observable {
+                    term: length_of(&term),
+                    name: format!("{name}.length"),
+                });
+            }
+            for field in &fields {
+                if Ty::from_descriptor(&field.descriptor).is_some_and(|t| matches!(t, Ty::Int | Ty::Long)) {
+                    self.observables.push(Observable {
+                        term: field_of(&term, field),
+                        name: format!("{name}.{}", field.name),
+                    });
+                }
+            }
+        }
+        self.observables.truncate(limits::MAX_OBSERVABLES);
+    }
+
+    fn prove(&self) -> Option<Proof> {
+        let mut seeds = Vec::new();
+        for period in 1..=limits::MAX_PERIOD {
+            if let Some((seed, states)) = self.cycle(period) {
+                let (set, text) = self.cycle_set(&seed, &states);
+                if self.closed(&set) {
+                    return Some(self.proof(&seed, text));
+                }
+                seeds.push(seed);
+                break;
+            }
+        }
+        seeds.extend(self.stem_seeds());
+        for seed in &seeds {
+            if let Some(atoms) = self.weaken(seed) {
+                return Some(self.proof(seed, self.describe(&atoms)));
+            }
+        }
+        None
+    }
+
+    fn check(&self, formulas: &[&Bool]) -> Answer {
+        if Instant::now() >= self.deadline {
+            return Answer::Unknown;
+        }
+        self.solver.reset();
+        for f in formulas {
+            self.solver.assert(*f);
+        }
+        match self.solver.check() {
+            SatResult::Sat => self.solver.get_model().map_or(Answer::Unknown, Answer::Sat),
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown,
+        }
+    }
+
+    /// `formula` with the head's state replaced by `to`.
+    fn at(&self, formula: &Bool, to: &[BV]) -> Bool {
+        let pairs: Vec<(&BV, &BV)> = self.state.iter().zip(to).collect();
+        formula.substitute(&pairs)
+    }
+
+    fn term_at(&self, term: &BV, to: &[BV]) -> BV {
+        let pairs: Vec<(&BV, &BV)> = self.state.iter().zip(to).collect();
+        term.substitute(&pairs)
+    }
+
+    /// Some stem reaches the head in state `to`.
+    fn reached(&self, to: &[BV]) -> Bool {
+        let stems: Vec<Bool> = self
+            .stems
+            .iter()
+            .map(|(cond, args)| {
+                let same: Vec<Bool> = args.iter().zip(to).map(|(a, s)| a.eq(s)).collect();
+                Bool::and(&[cond.clone(), Bool::and(&same)])
+            })
+            .collect();
+        Bool::and(&[self.domain.clone(), Bool::or(&stems)])
+    }
+
+    /// One iteration from `from` to `to` (the havoc of an iteration shared between copies).
+    fn iteration(&self, from: &[BV], to: &[BV]) -> Bool {
+        let steps: Vec<Bool> = self
+            .back
+            .iter()
+            .map(|(cond, args)| {
+                let same: Vec<Bool> = args.iter().zip(to).map(|(a, s)| self.term_at(a, from).eq(s)).collect();
+                Bool::and(&[self.at(cond, from), Bool::and(&same)])
+            })
+            .collect();
+        Bool::and(&[self.at(&self.exits, from).not(), Bool::or(&steps)])
+    }
+
+    /// A reachable state whose integers come back after `period` iterations.
+    fn cycle(&self, period: usize) -> Option<(Seed, Vec<Vec<BV>>)> {
+        let states: Vec<Vec<BV>> = (0..=period)
+            .map(|i| {
+                self.state
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| BV::new_const(format!("cycle{period} {i} {k} {s}"), s.get_size()))
+                    .collect()
+            })
+            .collect();
+        let mut formulas = vec![self.reached(&states[0])];
+        for i in 0..period {
+            formulas.push(self.iteration(&states[i], &states[i + 1]));
+        }
+        for o in &self.observables {
+            formulas.push(self.term_at(&o.term, &states[period]).eq(&self.term_at(&o.term, &states[0])));
+        }
+        let refs: Vec<&Bool> = formulas.iter().collect();
+        match self.check(&refs) {
+            Answer::Sat(model) => {
+                let seed = Seed {
+                    model,
+                    state: states[0].clone(),
+                };
+                Some((seed, states[..period].to_vec()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The states of a cycle as a set (each state's observables), with null-ness at its first.
+    fn cycle_set(&self, seed: &Seed, states: &[Vec<BV>]) -> (Bool, String) {
+        let mut members = Vec::new();
+        let mut texts = Vec::new();
+        for state in states {
+            let mut equal = Vec::new();
+            let mut text = Vec::new();
+            for o in &self.observables {
+                let value = evaluate(&seed.model, &self.term_at(&o.term, state)).unwrap_or(0);
+                equal.push(o.term.eq(&BV::from_i64(value, o.term.get_size())));
+                text.push(format!("{} = {value}", o.name));
+            }
+            members.push(Bool::and(&equal));
+            texts.push(format!("({})", text.join(", ")));
+        }
+        let nullness: Vec<Atom> = self.null_atoms(seed);
+        let mut conj: Vec<Bool> = nullness.iter().map(|a| a.formula.clone()).collect();
+        conj.push(Bool::or(&members));
+        let text = if self.observables.is_empty() {
+            "the loop changes no integer it could stop on".to_owned()
+        } else if states.len() == 1 {
+            format!("the state {} repeats", texts[0])
+        } else {
+            format!("the states {} repeat in turn", texts.join(" → "))
+        };
+        (Bool::and(&conj), text)
+    }
+
+    /// Whether no way out of the loop starts in `set` and every iteration from it stays in it.
+    fn closed(&self, set: &Bool) -> bool {
+        self.back.iter().all(|(cond, args)| {
+            let next = self.at(set, args);
+            matches!(self.check(&[set, cond, &next.not()]), Answer::Unsat)
+        }) && matches!(self.check(&[set, &self.exits]), Answer::Unsat)
+    }
+
+    /// Reachable states from which at least one iteration runs, each different from the others.
+    fn stem_seeds(&self) -> Vec<Seed> {
+        let mut seeds = Vec::new();
+        let mut formulas = vec![self.reached(&self.state), self.exits.not()];
+        let steps: Vec<Bool> = self.back.iter().map(|(c, _)| c.clone()).collect();
+        formulas.push(Bool::or(&steps));
+        for _ in 0..2 {
+            let refs: Vec<&Bool> = formulas.iter().collect();
+            let Answer::Sat(model) = self.check(&refs) else {
+                break;
+            };
+            let same: Vec<Bool> = self
+                .observables
+                .iter()
+                .filter_map(|o| {
+                    let value = evaluate(&model, &o.term)?;
+                    Some(o.term.eq(&BV::from_i64(value, o.term.get_size())))
+                })
+                .collect();
+            formulas.push(Bool::and(&same).not());
+            seeds.push(Seed {
+                model,
+                state: self.state.clone(),
+            });
+        }
+        seeds
+    }
+
+    /// Houdini: the facts true at the seed, weakened until every iteration keeps them; `None`
+    /// when what is left lets the loop end.
+    fn weaken(&self, seed: &Seed) -> Option<Vec<Atom>> {
+        let mut atoms = self.atoms(seed);
+        for _ in 0..limits::MAX_ROUNDS {
+            let set = Bool::and(&atoms.iter().map(|a| a.formula.clone()).collect::<Vec<_>>());
+            let mut broken = None;
+            for (cond, args) in &self.back {
+                let next = self.at(&set, args);
+                match self.check(&[&set, cond, &next.not()]) {
+                    Answer::Unsat => {}
+                    Answer::Sat(model) => {
+                        broken = Some((model, args));
+                        break;
+                    }
+                    Answer::Unknown => return None,
+                }
+            }
+            let Some((model, args)) = broken else {
+                let exits = self.check(&[&set, &self.exits]);
+                return matches!(exits, Answer::Unsat).then_some(atoms);
+            };
+            let before = atoms.len();
+            atoms.retain(|a| model.eval(&self.at(&a.formula, args), true).and_then(|b| b.as_bool()) == Some(true));
+            if atoms.len() == before {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Null-ness of the state's references at the seed.
+    fn null_atoms(&self, seed: &Seed) -> Vec<Atom> {
+        self.refs
+            .iter()
+            .filter_map(|(term, name)| {
+                let value = evaluate(&seed.model, &self.term_at(term, &seed.state))?;
+                let is_null = term.eq(&BV::from_i64(0, 64));
+                Some(if value == 0 {
+                    Atom {
+                        formula: is_null,
+                        text: format!("{name} = null"),
+                    }
+                } else {
+                    Atom {
+                        formula: is_null.not(),
+                        text: format!("{name} != null"),
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Simple facts true at the seed: values, bounds, signs, parity, and relations between pairs.
+    fn atoms(&self, seed: &Seed) -> Vec<Atom> {
+        let values: Vec<Option<i64>> = self
+            .observables
+            .iter()
+            .map(|o| evaluate(&seed.model, &self.term_at(&o.term, &seed.state)))
+            .collect();
+        let mut atoms = self.null_atoms(seed);
+        let mut add = |formula: Bool, text: String| atoms.push(Atom { formula, text });
+        for (o, value) in self.observables.iter().zip(&values) {
+            let Some(c) = *value else { continue };
+            let (x, w, name) = (&o.term, o.term.get_size(), &o.name);
+            let k = |v: i64| BV::from_i64(v, w);
+            add(x.eq(&k(c)), format!("{name} = {c}"));
+            add(x.bvsge(&k(c)), format!("{name} >= {c}"));
+            add(x.bvsle(&k(c)), format!("{name} <= {c}"));
+            for (holds, formula, text) in [
+                (c > 0, x.bvsgt(&k(0)), format!("{name} > 0")),
+                (c >= 0, x.bvsge(&k(0)), format!("{name} >= 0")),
+                (c < 0, x.bvslt(&k(0)), format!("{name} < 0")),
+                (c <= 0, x.bvsle(&k(0)), format!("{name} <= 0")),
+                (c != 0, x.eq(&k(0)).not(), format!("{name} != 0")),
+            ] {
+                if holds {
+                    add(formula, text);
+                }
+            }
+            let parity = if c & 1 == 0 { "even" } else { "odd" };
+            add(x.bvand(&k(1)).eq(&k(c & 1)), format!("{name} {parity}"));
+        }
+        for i in 0..self.observables.len() {
+            for j in i + 1..self.observables.len() {
+                let (a, b) = (&self.observables[i], &self.observables[j]);
+                let (Some(ca), Some(cb)) = (values[i], values[j]) else { continue };
+                if a.term.get_size() != b.term.get_size() {
+                    continue;
+                }
+                let (x, y, w) = (&a.term, &b.term, a.term.get_size());
+                let (n, m) = (&a.name, &b.name);
+                for (holds, formula, text) in [
+                    (ca == cb, x.eq(y), format!("{n} = {m}")),
+                    (ca != cb, x.eq(y).not(), format!("{n} != {m}")),
+                    (ca < cb, x.bvslt(y), format!("{n} < {m}")),
+                    (ca <= cb, x.bvsle(y), format!("{n} <= {m}")),
+                    (ca > cb, x.bvsgt(y), format!("{n} > {m}")),
+                    (ca >= cb, x.bvsge(y), format!("{n} >= {m}")),
+                ] {
+                    if holds {
+                        add(formula, text);
+                    }
+                }
+                let difference = wrap(ca.wrapping_sub(cb), w);
+                add(
+                    x.bvsub(y).eq(&BV::from_i64(difference, w)),
+                    format!("{n} - {m} = {difference}"),
+                );
+                let sum = wrap(ca.wrapping_add(cb), w);
+                add(x.bvadd(y).eq(&BV::from_i64(sum, w)), format!("{n} + {m} = {sum}"));
+            }
+        }
+        atoms
+    }
+
+    /// The atoms no other one implies, joined for the report (relations between pairs are
+    /// dropped first, so the simplest facts remain).
+    fn describe(&self, atoms: &[Atom]) -> String {
+        let mut kept: Vec<Atom> = atoms.to_vec();
+        for k in (0..kept.len()).rev() {
+            let others: Vec<Bool> = kept
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, a)| a.formula.clone())
+                .collect();
+            if matches!(self.check(&[&Bool::and(&others), &kept[k].formula.not()]), Answer::Unsat) {
+                kept.remove(k);
+            }
+        }
+        let texts: Vec<String> = kept.into_iter().map(|a| a.text).collect();
+        if texts.is_empty() {
+            "every state".to_owned()
+        } else {
+            texts.join(", ")
+        }
+    }
+
+    fn proof(&self, seed: &Seed, set: String) -> Proof {
+        Proof {
+            offset: if self.recursion { 0 } else { self.ir.proc(self.head).pc },
+            recursion: self.recursion,
+            inputs: self.witness(&seed.model),
+            set,
+        }
+    }
+
+    /// The method's arguments in the model, by parameter type.
+    fn witness(&self, model: &Model) -> Vec<Input> {
+        let mut types: Vec<String> = Vec::new();
+        if !self.ir.is_static {
+            types.push(format!("L{};", self.ir.class));
+        }
+        if let Some((params, _)) = split_method_descriptor(&self.ir.descriptor) {
+            types.extend(params.iter().map(|p| (*p).to_owned()));
+        }
+        types
+            .iter()
+            .zip(&self.inputs)
+            .map(|(descriptor, term)| self.input(model, descriptor, term))
+            .collect()
+    }
+
+    fn input(&self, model: &Model, descriptor: &str, term: &BV) -> Input {
+        let value = evaluate(model, term).unwrap_or(0);
+        match descriptor.as_bytes().first() {
+            Some(b'J') => Input::Long { value },
+            Some(b'F') => Input::Float { bits: value as u32 },
+            Some(b'D') => Input::Double { bits: value as u64 },
+            Some(b'L' | b'[') if value == 0 => Input::Null,
+            Some(b'L') if descriptor == "Ljava/lang/String;" => Input::String,
+            Some(b'L') => {
+                let class = descriptor[1..descriptor.len() - 1].to_owned();
+                let fields = self
+                    .heap
+                    .read_fields
+                    .borrow()
+                    .iter()
+                    .filter(|f| f.class == class && matches!(f.descriptor.as_str(), "I" | "J" | "Z" | "B" | "C" | "S"))
+                    .filter_map(|f| {
+                        let value = evaluate(model, &field_of(term, f))?;
+                        let input = if f.descriptor == "J" {
+                            Input::Long { value }
+                        } else {
+                            Input::Int { value: value as i32 }
+                        };
+                        Some((f.name.clone(), input))
+                    })
+                    .collect();
+                Input::Object { class, fields }
+            }
+            Some(b'[') => {
+                let length = evaluate(model, &length_of(term)).unwrap_or(0).clamp(0, 1 << 16) as i32;
+                let elements = element_kind(descriptor)
+                    .filter(|e| self.heap.read_elements.borrow().contains(e))
+                    .map(|elem| {
+                        (0..i64::from(length).min(limits::MAX_WITNESS_ELEMENTS))
+                            .map(|j| {
+                                let cell = narrow(element_of(term, &BV::from_i64(j, 32), elem), elem);
+                                evaluate(model, &cell).unwrap_or(0)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Input::Array {
+                    descriptor: descriptor.to_owned(),
+                    length,
+                    elements,
+                }
+            }
+            _ => Input::Int { value: value as i32 },
+        }
+    }
+}
+
+/// The range of each input's JVM type (booleans 0 or 1, bytes, chars, shorts).
+fn input_domain(ir: &MethodIr, inputs: &[BV]) -> Bool {
+    let mut types: Vec<&str> = Vec::new();
+    if !ir.is_static {
+        types.push("L");
+    }
+    if let Some((params, _)) = split_method_descriptor(&ir.descriptor) {
+        types.extend(params);
+    }
+    let within = |x: &BV, low: i64, high: i64| Bool::and(&[x.bvsge(&BV::from_i64(low, 32)), x.bvsle(&BV::from_i64(high, 32))]);
+    let facts: Vec<Bool> = types
+        .iter()
+        .zip(inputs)
+        .enumerate()
+        .filter_map(|(k, (t, x))| match *t {
+            "Z" => Some(within(x, 0, 1)),
+            "B" => Some(within(x, -128, 127)),
+            "C" => Some(within(x, 0, 65535)),
+            "S" => Some(within(x, -32768, 32767)),
+            _ if k == 0 && !ir.is_static => Some(x.eq(&BV::from_i64(0, 64)).not()),
+            _ => None,
+        })
+        .collect();
+    Bool::and(&facts)
+}
+
+fn element_kind(descriptor: &str) -> Option<ElemTy> {
+    Some(match descriptor {
+        "[I" => ElemTy::Int,
+        "[J" => ElemTy::Long,
+        "[B" | "[Z" => ElemTy::Byte,
+        "[C" => ElemTy::Char,
+        "[S" => ElemTy::Short,
+        _ => return None,
+    })
+}
+
+/// The signed value of a bit-vector term in a model.
+fn evaluate(model: &Model, term: &BV) -> Option<i64> {
+    let bits = model.eval(term, true)?.as_u64()?;
+    Some(wrap(bits as i64, term.get_size()))
+}
+
+/// `value` as a signed number of `width` bits.
+fn wrap(value: i64, width: u32) -> i64 {
+    if width >= 64 {
+        value
+    } else {
+        let shift = 64 - width;
+        (value << shift) >> shift
+    }
+}
+
+/// The source name of an IR variable (without the `#k` the IR adds to keep names unique).
+fn source_name(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, k)) if !base.is_empty() && !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}

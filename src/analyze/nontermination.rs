@@ -1,0 +1,195 @@
+//! Non-termination in method reports: the z3 search of `jresa_analyses::nontermination` for each
+//! method whose termination is not proven, then the execution check of its candidates in the
+//! validation VM.
+//!
+//! **A method is reported `terminates: false` only with a witness the VM ran: from that input the
+//! method was still running after `CONFIRM_BYTECODES` bytecodes (a loop), or overflowed the VM's
+//! stack (recursion), on top of z3's proof that the loop's head keeps a closed recurrent set.** A
+//! candidate the VM refuses, or on which the method returns or throws, is dropped; the method then
+//! keeps its `unknown` termination.
+
+use super::report::{AnalysisStatus, MethodReport, Reason, ReasonKind, Witness};
+use crate::classfile::{ClassFile, ClassPath};
+use crate::vm_source::JvmClassSource;
+use jresa_analyses::ir::MethodIr;
+use jresa_analyses::nontermination::{self, Input, Proof};
+use jresa_gpu_validate::{Ending, Limits, Machine, Package, RunConfig, Value};
+use rayon::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Bytecodes a witness must run without the method returning before a loop counts as endless.
+pub const CONFIRM_BYTECODES: u64 = 10_000_000;
+
+/// Runs the search for a method whose termination is not proven.
+pub(super) fn search(report: &mut MethodReport, ir: &MethodIr) {
+    if report.terminates == Some(true) || report.status == AnalysisStatus::Bounded {
+        return;
+    }
+    report.search = Some(nontermination::search(ir));
+}
+
+/// Checks the candidates of every report by execution and records the first confirmed one.
+pub(crate) fn confirm(classes: &[ClassFile], classpath: Option<&ClassPath>, reports: &mut [MethodReport]) {
+    let pending: Vec<usize> = (0..reports.len())
+        .filter(|&k| reports[k].search.as_ref().is_some_and(|s| !s.proofs.is_empty()))
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    let source = JvmClassSource::borrowing(classes.iter().cloned(), classpath);
+    let key = |r: &MethodReport| (r.class.replace('.', "/"), r.name.clone(), r.descriptor.clone());
+    let entries: Vec<(String, String, String)> = pending.iter().map(|&k| key(&reports[k])).collect();
+    let shared = Package::build(&source, &entries).ok();
+    let found: Vec<(usize, Option<Witness>)> = pending
+        .par_iter()
+        .map(|&k| {
+            let report = &reports[k];
+            let alone;
+            let package = match &shared {
+                Some(package) => package,
+                None => match Package::build(&source, &[key(report)]) {
+                    Ok(package) => {
+                        alone = package;
+                        &alone
+                    }
+                    Err(_) => return (k, None),
+                },
+            };
+            let proofs = report.search.as_ref().map(|s| s.proofs.as_slice()).unwrap_or_default();
+            let witness = proofs.iter().find_map(|proof| run(package, report, proof));
+            (k, witness)
+        })
+        .collect();
+    for (k, witness) in found {
+        if let Some(witness) = witness {
+            let report = &mut reports[k];
+            report.status = AnalysisStatus::Unbounded;
+            report.terminates = Some(false);
+            report.reason = Some(Reason::new(ReasonKind::Nonterminating, reason_text(&witness)));
+            report.witness = Some(witness);
+        }
+    }
+}
+
+/// The report's reason for a confirmed witness.
+fn reason_text(witness: &Witness) -> String {
+    let place = if witness.recursion {
+        "the method calls itself without end".to_owned()
+    } else {
+        match witness.line {
+            Some(line) => format!("the loop at line {line} never ends"),
+            None => format!("the loop at offset {} never ends", witness.offset),
+        }
+    };
+    format!("{place} for the input ({})", witness.arguments.join(", "))
+}
+
+/// Runs the method on a candidate's input; the witness when the run confirms it.
+fn run(package: &Package, report: &MethodReport, proof: &Proof) -> Option<Witness> {
+    let class = report.class.replace('.', "/");
+    let launcher = package.entry(&class, &report.name, &report.descriptor)?;
+    let args: Vec<Value> = proof.inputs.iter().map(value).collect();
+    let config = RunConfig {
+        limits: Limits {
+            max_bytecodes: CONFIRM_BYTECODES,
+            ..Limits::default()
+        },
+        cct: false,
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut machine = Machine::new(package, config);
+        machine.run(launcher, &args)
+    }))
+    .ok()?;
+    let confirmed = confirmation(&outcome.ending, proof.recursion)?;
+    Some(Witness {
+        arguments: proof.inputs.iter().map(Input::to_string).collect(),
+        args: args_json(&proof.inputs),
+        recursion: proof.recursion,
+        line: if proof.recursion {
+            report.line
+        } else {
+            report
+                .loops
+                .iter()
+                .find(|l| l.offset == proof.offset)
+                .and_then(|l| l.line)
+        },
+        offset: proof.offset,
+        recurrent_set: proof.set.clone(),
+        confirmed,
+        replay: String::new(),
+    })
+}
+
+/// What an ending shows: for a loop, that it ran past the budget; for recursion, that too or a
+/// stack overflow.
+pub fn confirmation(ending: &Ending, recursion: bool) -> Option<String> {
+    match ending {
+        Ending::StepLimit => Some(format!("still running after {CONFIRM_BYTECODES} bytecodes")),
+        Ending::StackOverflow if recursion => Some("the VM's call stack overflowed".to_owned()),
+        _ => None,
+    }
+}
+
+/// The VM's value of a witness argument.
+pub fn value(input: &Input) -> Value {
+    match input {
+        Input::Int { value } => Value::Int(*value),
+        Input::Long { value } => Value::Long(*value),
+        Input::Float { bits } => Value::Float(*bits),
+        Input::Double { bits } => Value::Double(*bits),
+        Input::Null => Value::Null,
+        Input::String => Value::Str(Vec::new()),
+        Input::Array {
+            descriptor,
+            length,
+            elements,
+        } => {
+            let component = &descriptor[1..];
+            let elements = (0..*length as usize)
+                .map(|j| element(component, elements.get(j).copied().unwrap_or(0)))
+                .collect();
+            Value::Array {
+                descriptor: descriptor.clone(),
+                elements,
+            }
+        }
+        Input::Object { class, fields } => Value::Object {
+            class: class.clone(),
+            fields: fields.iter().map(|(name, v)| (name.clone(), value(v))).collect(),
+        },
+    }
+}
+
+/// An array element of the component type `component` holding `v`.
+fn element(component: &str, v: i64) -> Value {
+    match component {
+        "J" => Value::Long(v),
+        "F" => Value::Float(v as u32),
+        "D" => Value::Double(v as u64),
+        "I" | "Z" | "B" | "C" | "S" => Value::Int(v as i32),
+        _ => Value::Null,
+    }
+}
+
+/// The arguments as a JSON array, as `jresa run --args` reads them.
+pub fn args_json(inputs: &[Input]) -> String {
+    let values: Vec<serde_json::Value> = inputs.iter().map(json).collect();
+    serde_json::Value::Array(values).to_string()
+}
+
+fn json(input: &Input) -> serde_json::Value {
+    use serde_json::{json, Value as J};
+    match input {
+        Input::Int { value } => json!(value),
+        Input::Long { value } => json!(value),
+        Input::Float { bits } => json!(f32::from_bits(*bits)),
+        Input::Double { bits } => json!(f64::from_bits(*bits)),
+        Input::Null => J::Null,
+        Input::String => json!(""),
+        Input::Array { length, elements, .. } if elements.len() as i64 == i64::from(*length) => json!(elements),
+        Input::Array { length, elements, .. } => json!({ "length": length, "elements": elements }),
+        Input::Object { fields, .. } => J::Object(fields.iter().map(|(n, v)| (n.clone(), json(v))).collect()),
+    }
+}
