@@ -20,12 +20,33 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// Bytecodes a witness must run without the method returning before a loop counts as endless.
 pub const CONFIRM_BYTECODES: u64 = 10_000_000;
 
-/// Runs the search for a method whose termination is not proven.
+/// Runs the search for a method whose termination is not proven, over its loops (and
+/// recursion) without a ranking function.
 pub(super) fn search(report: &mut MethodReport, ir: &MethodIr) {
     if report.terminates == Some(true) || report.status == AnalysisStatus::Bounded {
         return;
     }
-    report.search = Some(nontermination::search(ir));
+    let unranked: Vec<u32> = report
+        .loops
+        .iter()
+        .filter(|l| l.ranking_function.is_none())
+        .map(|l| l.offset)
+        .collect();
+    if unranked.is_empty() {
+        return;
+    }
+    let search = nontermination::search(ir, &unranked);
+    super::debug_timing(|| {
+        format!(
+            "nontermination {}.{}{}: {} candidates in {:?}",
+            ir.class,
+            ir.name,
+            ir.descriptor,
+            search.proofs.len(),
+            search.time
+        )
+    });
+    report.search = Some(search);
 }
 
 /// Checks the candidates of every report by execution and records the first confirmed one.

@@ -249,10 +249,12 @@ impl<'a> Explorer<'a> {
         }
         let procedure = self.ir.proc(proc);
         let env: HashMap<VarId, BV> = procedure.inputs.iter().copied().zip(args).collect();
+        let mut guards = Vec::new();
         for (k, rule) in procedure.rules.iter().enumerate() {
             let mut next = state.clone();
             let guard: Vec<Bool> = rule.guard.iter().map(|c| self.cond(c, &env, &mut next.cond)).collect();
             let guard = Bool::and(&guard).simplify();
+            guards.push(guard.clone());
             if guard.as_bool() == Some(false) {
                 continue;
             }
@@ -265,6 +267,14 @@ impl<'a> Explorer<'a> {
                 outs: outs.clone(),
             });
             work.pending.push(next);
+        }
+        // Rules cover every case in lifted code; where they would not, no rule running counts
+        // as leaving, so that no recurrent set can rely on it.
+        let none = Bool::or(&guards).not().simplify();
+        if none.as_bool() != Some(false) {
+            let mut stuck = state;
+            stuck.cond.push(none);
+            work.leave(&stuck);
         }
     }
 

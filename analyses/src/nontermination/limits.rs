@@ -2,14 +2,19 @@
 
 use std::time::Duration;
 
-/// Time z3 may take for one method, all its loops together. The search only runs where no
-/// ranking function was found, and most recurrent sets are found in a few queries of a few
-/// milliseconds; a method that needs more is reported `unknown` rather than slowing a jar down.
-pub const METHOD_TIME: Duration = Duration::from_millis(2_000);
+/// Time z3 may take for one method, all its loops together: a safety net only. The search runs
+/// only where no ranking function was found; the budgets that decide what is found are
+/// `QUERY_RLIMIT` and `METHOD_QUERIES`, which do not depend on the machine's load, so the same
+/// input always gets the same answer.
+pub const METHOD_TIME: Duration = Duration::from_millis(10_000);
 
-/// Time one z3 query may take. Bit-vector multiplication and division make some queries hard;
-/// one slow query must not use the whole method's time.
-pub const QUERY_MILLIS: u64 = 400;
+/// z3's resource limit (`rlimit`, a deterministic count of its internal steps) for one query.
+/// Most recurrent-set queries take a few thousand; bit-vector multiplication and division make
+/// some far harder, and one of those must not use the whole method's budget.
+pub const QUERY_RLIMIT: u32 = 2_000_000;
+
+/// Queries one method may ask, over all its loops.
+pub const METHOD_QUERIES: usize = 300;
 
 /// Paths one exploration of a loop body (or a stem from the method's entry) may end in. Each
 /// branch doubles them; past this the unexplored part counts as a way out of the loop, which no

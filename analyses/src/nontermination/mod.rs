@@ -100,14 +100,14 @@ pub struct Search {
     pub time: Duration,
 }
 
-/// Searches every loop of the method and its recursion for a recurrent set, within
-/// `limits::METHOD_TIME`.
-pub fn search(ir: &MethodIr) -> Search {
+/// Searches the loops of the method whose heads are at the bytecode offsets `heads` (those
+/// without a ranking function), and its recursion, for a recurrent set, within the budgets of
+/// `limits`.
+pub fn search(ir: &MethodIr, heads: &[u32]) -> Search {
     let started = Instant::now();
-    let mut config = z3::Config::new();
-    config.set_timeout_msec(limits::QUERY_MILLIS);
+    let config = z3::Config::new();
     let deadline = started + limits::METHOD_TIME;
-    let proofs = z3::with_z3_config(&config, || recurrent::search(ir, deadline));
+    let proofs = z3::with_z3_config(&config, || recurrent::search(ir, heads, deadline));
     Search {
         proofs,
         time: started.elapsed(),

@@ -4,18 +4,19 @@
 use super::explore::{self, element_of, field_of, length_of, narrow, width, End, Explorer, Heap, Target};
 use super::{limits, Input, Proof};
 use crate::ir::{split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
+use std::cell::Cell;
 use std::time::Instant;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Model, SatResult, Solver};
 
-/// Every loop head of the method, then its recursion, until the deadline.
-pub(super) fn search(ir: &MethodIr, deadline: Instant) -> Vec<Proof> {
+/// The loops at `offsets`, then the method's recursion, until the budget is spent.
+pub(super) fn search(ir: &MethodIr, offsets: &[u32], deadline: Instant) -> Vec<Proof> {
     let heap = Heap::of(ir);
     let mut heads: Vec<(Target, ProcId)> = ir
         .procs
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.kind == ProcKind::Loop)
+        .filter(|(_, p)| p.kind == ProcKind::Loop && offsets.contains(&p.pc))
         .map(|(k, _)| (Target::Loop(ProcId::from_index(k)), ProcId::from_index(k)))
         .collect();
     heads.sort_by_key(|(_, p)| ir.proc(*p).pc);
@@ -26,15 +27,29 @@ pub(super) fn search(ir: &MethodIr, deadline: Instant) -> Vec<Proof> {
         heads.push((Target::Recursion, ir.entry));
     }
     let mut proofs = Vec::new();
+    let queries = Cell::new(0);
+    let budget = Budget { deadline, queries: &queries };
     for (n, (target, head)) in heads.into_iter().enumerate() {
-        if Instant::now() >= deadline {
+        if budget.spent() {
             break;
         }
-        if let Some(proof) = Head::new(ir, &heap, target, head, n, deadline).and_then(|h| h.prove()) {
+        if let Some(proof) = Head::new(ir, &heap, target, head, n, &budget).and_then(|h| h.prove()) {
             proofs.push(proof);
         }
     }
     proofs
+}
+
+/// What one method's search may still spend.
+struct Budget<'b> {
+    deadline: Instant,
+    queries: &'b Cell<usize>,
+}
+
+impl Budget<'_> {
+    fn spent(&self) -> bool {
+        self.queries.get() >= limits::METHOD_QUERIES || Instant::now() >= self.deadline
+    }
 }
 
 /// A value of the state at the head that candidate sets speak of, with its display name.
@@ -78,7 +93,7 @@ struct Head<'a> {
     observables: Vec<Observable>,
     refs: Vec<(BV, String)>,
     solver: Solver,
-    deadline: Instant,
+    budget: &'a Budget<'a>,
 }
 
 impl<'a> Head<'a> {
@@ -88,7 +103,7 @@ impl<'a> Head<'a> {
         target: Target,
         head: ProcId,
         n: usize,
-        deadline: Instant,
+        budget: &'a Budget<'a>,
     ) -> Option<Head<'a>> {
         let explorer = Explorer::new(ir, heap, target);
         let procedure = ir.proc(head);
@@ -138,7 +153,7 @@ impl<'a> Head<'a> {
         }
         let solver = Solver::new();
         let mut params = z3::Params::new();
-        params.set_u32("timeout", u32::try_from(limits::QUERY_MILLIS).unwrap_or(u32::MAX));
+        params.set_u32("rlimit", limits::QUERY_RLIMIT);
         solver.set_params(&params);
         let mut head = Head {
             ir,
@@ -154,7 +169,7 @@ impl<'a> Head<'a> {
             observables: Vec::new(),
             refs: Vec::new(),
             solver,
-            deadline,
+            budget,
         };
         head.observe();
         Some(head)
@@ -227,9 +242,10 @@ impl<'a> Head<'a> {
     }
 
     fn check(&self, formulas: &[&Bool]) -> Answer {
-        if Instant::now() >= self.deadline {
+        if self.budget.spent() {
             return Answer::Unknown;
         }
+        self.budget.queries.set(self.budget.queries.get() + 1);
         self.solver.reset();
         for f in formulas {
             self.solver.assert(*f);
