@@ -527,6 +527,9 @@ impl Rounds {
             let (text, ranges) = precondition(ir, &self.widths[k], self.level[k]);
             report.precondition = Some(text);
             report.parameter_ranges = ranges;
+            // The ranking functions hold within the precondition only: outside it, arithmetic
+            // may wrap and a loop may never end. What holds for every input is the first round's.
+            report.terminates = self.fallback[k].as_ref().and_then(|first| first.terminates);
         }
         // Without a bound, the first round's termination proof holds for every input.
         if report.status != AnalysisStatus::Bounded && report.terminates.is_none() {

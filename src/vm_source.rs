@@ -36,7 +36,10 @@ impl JvmClassSource<'static> {
 
 impl<'c> JvmClassSource<'c> {
     /// A source over `classes` and a class path the caller keeps.
-    pub fn borrowing(classes: impl IntoIterator<Item = ClassFile>, classpath: Option<&'c ClassPath>) -> JvmClassSource<'c> {
+    pub fn borrowing(
+        classes: impl IntoIterator<Item = ClassFile>,
+        classpath: Option<&'c ClassPath>,
+    ) -> JvmClassSource<'c> {
         JvmClassSource {
             program: classes.into_iter().map(|c| (c.name.clone(), Arc::new(c))).collect(),
             classpath: Libraries::Borrowed(classpath),
@@ -48,7 +51,10 @@ impl<'c> JvmClassSource<'c> {
             Libraries::Owned(cp) => cp.as_ref(),
             Libraries::Borrowed(cp) => *cp,
         };
-        self.program.get(name).cloned().or_else(|| classpath.and_then(|cp| cp.get(name)))
+        self.program
+            .get(name)
+            .cloned()
+            .or_else(|| classpath.and_then(|cp| cp.get(name)))
     }
 }
 

@@ -23,13 +23,15 @@ pub const CONFIRM_BYTECODES: u64 = 10_000_000;
 /// Runs the search for a method whose termination is not proven, over its loops (and
 /// recursion) without a ranking function.
 pub(super) fn search(report: &mut MethodReport, ir: &MethodIr) {
-    if report.terminates == Some(true) || report.status == AnalysisStatus::Bounded {
+    if report.terminates == Some(true) {
         return;
     }
+    // A bound with a precondition ranks its loops within the precondition only.
+    let conditional = report.precondition.is_some();
     let unranked: Vec<u32> = report
         .loops
         .iter()
-        .filter(|l| l.ranking_function.is_none())
+        .filter(|l| conditional || l.ranking_function.is_none())
         .map(|l| l.offset)
         .collect();
     if unranked.is_empty() {
@@ -84,9 +86,12 @@ pub(crate) fn confirm(classes: &[ClassFile], classpath: Option<&ClassPath>, repo
     for (k, witness) in found {
         if let Some(witness) = witness {
             let report = &mut reports[k];
-            report.status = AnalysisStatus::Unbounded;
+            // A bound with a precondition stays: it holds for the inputs within it.
+            if report.status != AnalysisStatus::Bounded {
+                report.status = AnalysisStatus::Unbounded;
+                report.reason = Some(Reason::new(ReasonKind::Nonterminating, reason_text(&witness)));
+            }
             report.terminates = Some(false);
-            report.reason = Some(Reason::new(ReasonKind::Nonterminating, reason_text(&witness)));
             report.witness = Some(witness);
         }
     }
@@ -122,7 +127,19 @@ fn run(package: &Package, report: &MethodReport, proof: &Proof) -> Option<Witnes
         machine.run(launcher, &args)
     }))
     .ok()?;
-    let confirmed = confirmation(&outcome.ending, proof.recursion)?;
+    let confirmed = confirmation(&outcome.ending, proof.recursion);
+    super::debug_timing(|| {
+        let inputs: Vec<String> = proof.inputs.iter().map(Input::to_string).collect();
+        format!(
+            "nontermination {}.{}: ({}) in {} ran to {:?}",
+            report.class,
+            report.name,
+            inputs.join(", "),
+            proof.set,
+            outcome.ending
+        )
+    });
+    let confirmed = confirmed?;
     Some(Witness {
         arguments: proof.inputs.iter().map(Input::to_string).collect(),
         args: args_json(&proof.inputs),

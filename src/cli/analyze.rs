@@ -213,7 +213,11 @@ fn add_replay_commands(report: &mut AnalysisReport, input: &InputArgs, classpath
     for m in &mut report.methods {
         if let Some(w) = &mut m.witness {
             let method = format!("{}.{}{}", m.class, m.name, m.descriptor);
-            w.replay = format!("{prefix} --method {} --args {}", shell_word(&method), shell_word(&w.args));
+            w.replay = format!(
+                "{prefix} --method {} --args {}",
+                shell_word(&method),
+                shell_word(&w.args)
+            );
         }
     }
 }

@@ -67,8 +67,8 @@ fn run_method(args: &RunArgs) -> Result<String, String> {
     if method.access & ACC_STATIC == 0 {
         types.push(format!("L{};", class.name));
     }
-    let (params, _) =
-        split_method_descriptor(&method.descriptor).ok_or_else(|| format!("malformed descriptor {}", method.descriptor))?;
+    let (params, _) = split_method_descriptor(&method.descriptor)
+        .ok_or_else(|| format!("malformed descriptor {}", method.descriptor))?;
     types.extend(params.iter().map(|p| (*p).to_owned()));
     let classes = &inputs.loaded.classes;
     let field_type = |owner: &str, name: &str| -> Option<String> {
@@ -77,7 +77,10 @@ fn run_method(args: &RunArgs) -> Result<String, String> {
             if let Some(f) = c.fields.iter().find(|f| f.name == name) {
                 return Some(f.descriptor.clone());
             }
-            at = c.super_name.as_deref().and_then(|s| classes.iter().find(|c| c.name == s));
+            at = c
+                .super_name
+                .as_deref()
+                .and_then(|s| classes.iter().find(|c| c.name == s));
         }
         None
     };
@@ -135,8 +138,14 @@ fn parse_arguments(text: &str, types: &[String], fields: &FieldTypes<'_>) -> Res
 
 /// One value of the field type `ty`.
 fn argument(item: &Json, ty: &str, fields: &FieldTypes<'_>) -> Result<Value, String> {
-    let number = || item.as_i64().ok_or_else(|| format!("expected an integer for {ty}, got {item}"));
-    let real = || item.as_f64().ok_or_else(|| format!("expected a number for {ty}, got {item}"));
+    let number = || {
+        item.as_i64()
+            .ok_or_else(|| format!("expected an integer for {ty}, got {item}"))
+    };
+    let real = || {
+        item.as_f64()
+            .ok_or_else(|| format!("expected a number for {ty}, got {item}"))
+    };
     Ok(match ty.as_bytes().first() {
         Some(b'Z') if item.is_boolean() => Value::Int(i32::from(item.as_bool() == Some(true))),
         Some(b'I' | b'Z' | b'B' | b'C' | b'S') => {
@@ -176,7 +185,11 @@ fn array(item: &Json, ty: &str, fields: &FieldTypes<'_>) -> Result<Value, String
                 .get("length")
                 .and_then(Json::as_u64)
                 .ok_or("an array object needs a \"length\"")?;
-            let given = map.get("elements").and_then(Json::as_array).cloned().unwrap_or_default();
+            let given = map
+                .get("elements")
+                .and_then(Json::as_array)
+                .cloned()
+                .unwrap_or_default();
             (usize::try_from(length).map_err(|_| "length out of range")?, given)
         }
         _ => return Err(format!("expected an array for {ty}")),

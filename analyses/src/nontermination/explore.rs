@@ -110,7 +110,9 @@ pub(super) fn element_of(array: &BV, index: &BV, elem: ElemTy) -> BV {
     let name = format!("elements {}", elem.prefix());
     let range = Sort::bitvector(width(elem.value_ty()));
     let f = FuncDecl::new(name, &[&Sort::bitvector(64), &Sort::bitvector(32)], &range);
-    f.apply(&[array, index]).as_bv().expect("an element is a bit-vector function")
+    f.apply(&[array, index])
+        .as_bv()
+        .expect("an element is a bit-vector function")
 }
 
 fn int(value: i64) -> BV {
@@ -185,10 +187,13 @@ pub(super) struct Explorer<'a> {
     reaches: Vec<bool>,
     /// Procedures an exception can leave.
     throws_out: Vec<bool>,
+    /// Whether inner loops are entered (up to `MAX_UNROLL` iterations, more counting as leaving)
+    /// rather than summarised by fresh outputs.
+    inline_loops: bool,
 }
 
 impl<'a> Explorer<'a> {
-    pub(super) fn new(ir: &'a MethodIr, heap: &'a Heap, target: Target) -> Explorer<'a> {
+    pub(super) fn new(ir: &'a MethodIr, heap: &'a Heap, target: Target, inline_loops: bool) -> Explorer<'a> {
         let is_target = |stmt: &Stmt| match (&stmt.kind, target) {
             (StmtKind::Call { proc, .. }, Target::Loop(head)) => *proc == head,
             (StmtKind::Invoke { kind, method, .. }, Target::Recursion) => is_self_call(ir, *kind, method),
@@ -212,6 +217,7 @@ impl<'a> Explorer<'a> {
             target,
             reaches,
             throws_out,
+            inline_loops,
         }
     }
 
@@ -368,7 +374,7 @@ impl<'a> Explorer<'a> {
             }
             StmtKind::GetField { dst, object, field } => {
                 let object = value(object, &mut cond);
-                throws.push(object.eq(&null()));
+                throws.push(object.eq(null()));
                 let read = if self.heap.field_frozen(field) && self.ir.var(*dst).ty != Ty::Ref {
                     self.heap.read_fields.borrow_mut().push(field.clone());
                     field_of(&object, field)
@@ -377,7 +383,7 @@ impl<'a> Explorer<'a> {
                 };
                 defs.push((*dst, read));
             }
-            StmtKind::PutField { object, .. } => throws.push(value(object, &mut cond).eq(&null())),
+            StmtKind::PutField { object, .. } => throws.push(value(object, &mut cond).eq(null())),
             StmtKind::PutStatic { .. } => {}
             StmtKind::GetStatic { dst, field } => {
                 let read = if self.heap.static_frozen(field) {
@@ -390,7 +396,12 @@ impl<'a> Explorer<'a> {
                 };
                 defs.push((*dst, read));
             }
-            StmtKind::ArrayLoad { dst, elem, array, index } => {
+            StmtKind::ArrayLoad {
+                dst,
+                elem,
+                array,
+                index,
+            } => {
                 let (array, index) = (value(array, &mut cond), value(index, &mut cond));
                 self.check_index(&array, &index, &mut cond, &mut throws);
                 let read = if self.heap.elements_frozen(*elem) && elem.value_ty() != Ty::Ref {
@@ -407,22 +418,22 @@ impl<'a> Explorer<'a> {
             }
             StmtKind::ArrayLength { dst, array } => {
                 let array = value(array, &mut cond);
-                throws.push(array.eq(&null()));
+                throws.push(array.eq(null()));
                 let length = length_of(&array);
-                cond.push(length.bvsge(&int(0)));
+                cond.push(length.bvsge(int(0)));
                 defs.push((*dst, length));
             }
             StmtKind::New { dst, .. } | StmtKind::LoadConst { dst, .. } => defs.push((*dst, self.nonnull(&mut cond))),
             StmtKind::NewArray { dst, length, .. } | StmtKind::NewRefArray { dst, length, .. } => {
                 let length = value(length, &mut cond);
-                throws.push(length.bvslt(&int(0)));
+                throws.push(length.bvslt(int(0)));
                 let array = self.nonnull(&mut cond);
                 cond.push(length_of(&array).eq(&length));
                 defs.push((*dst, array));
             }
             StmtKind::NewMultiArray { dst, lengths, .. } => {
                 let lengths: Vec<BV> = lengths.iter().map(|l| value(l, &mut cond)).collect();
-                throws.extend(lengths.iter().map(|l| l.bvslt(&int(0))));
+                throws.extend(lengths.iter().map(|l| l.bvslt(int(0))));
                 let array = self.nonnull(&mut cond);
                 if let Some(first) = lengths.first() {
                     cond.push(length_of(&array).eq(first));
@@ -430,7 +441,11 @@ impl<'a> Explorer<'a> {
                 defs.push((*dst, array));
             }
             StmtKind::Invoke {
-                dst, kind, method, args, ..
+                dst,
+                kind,
+                method,
+                args,
+                ..
             } => {
                 let args: Vec<BV> = args.iter().map(|a| value(a, &mut cond)).collect();
                 if self.target == Target::Recursion && is_self_call(self.ir, *kind, method) {
@@ -442,7 +457,7 @@ impl<'a> Explorer<'a> {
                 }
                 if *kind != CallKind::Static {
                     if let Some(receiver) = args.first() {
-                        throws.push(receiver.eq(&null()));
+                        throws.push(receiver.eq(null()));
                     }
                 }
                 defs.extend(dst.map(|d| (d, self.fresh(d))));
@@ -456,15 +471,15 @@ impl<'a> Explorer<'a> {
             }
             StmtKind::CheckCast { value: v, .. } => {
                 let v = value(v, &mut cond);
-                throws.push(Bool::and(&[v.eq(&null()).not(), Bool::fresh_const("cast_fails")]));
+                throws.push(Bool::and(&[v.eq(null()).not(), Bool::fresh_const("cast_fails")]));
             }
             StmtKind::InstanceOf { dst, value: v, .. } => {
                 let v = value(v, &mut cond);
                 let answer = self.fresh_between(0, 1, &mut cond);
-                defs.push((*dst, v.eq(&null()).ite(&int(0), &answer)));
+                defs.push((*dst, v.eq(null()).ite(&int(0), &answer)));
             }
             StmtKind::MonitorEnter { value: v } | StmtKind::MonitorExit { value: v } => {
-                throws.push(value(v, &mut cond).eq(&null()))
+                throws.push(value(v, &mut cond).eq(null()))
             }
             StmtKind::Throw { .. } => {
                 state.cond = cond;
@@ -491,7 +506,7 @@ impl<'a> Explorer<'a> {
             return false;
         }
         let procedure = self.ir.proc(proc);
-        if procedure.kind == ProcKind::Loop && !self.reaches[proc.index()] {
+        if procedure.kind == ProcKind::Loop && !self.reaches[proc.index()] && !self.inline_loops {
             if self.throws_out[proc.index()] {
                 self.may_throw(state, Bool::fresh_const("loop_throws"), work);
             }
@@ -517,10 +532,10 @@ impl<'a> Explorer<'a> {
     }
 
     fn check_index(&self, array: &BV, index: &BV, cond: &mut Vec<Bool>, throws: &mut Vec<Bool>) {
-        throws.push(array.eq(&null()));
+        throws.push(array.eq(null()));
         let length = length_of(array);
-        cond.push(length.bvsge(&int(0)));
-        throws.push(Bool::or(&[index.bvslt(&int(0)), index.bvsge(&length)]));
+        cond.push(length.bvsge(int(0)));
+        throws.push(Bool::or(&[index.bvslt(int(0)), index.bvsge(&length)]));
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -542,7 +557,7 @@ impl<'a> Explorer<'a> {
         }
         let w = width(ty);
         let count = || {
-            let masked = b.bvand(&BV::from_i64(i64::from(w) - 1, 32));
+            let masked = b.bvand(BV::from_i64(i64::from(w) - 1, 32));
             if w == 64 {
                 masked.zero_ext(32)
             } else {
@@ -554,7 +569,7 @@ impl<'a> Explorer<'a> {
             BinOp::Sub => a.bvsub(b),
             BinOp::Mul => a.bvmul(b),
             BinOp::Div | BinOp::Rem => {
-                throws.push(b.eq(&BV::from_i64(0, w)));
+                throws.push(b.eq(BV::from_i64(0, w)));
                 if op == BinOp::Div {
                     a.bvsdiv(b)
                 } else {
@@ -564,9 +579,9 @@ impl<'a> Explorer<'a> {
             BinOp::And => a.bvand(b),
             BinOp::Or => a.bvor(b),
             BinOp::Xor => a.bvxor(b),
-            BinOp::Shl => a.bvshl(&count()),
-            BinOp::Shr => a.bvashr(&count()),
-            BinOp::Ushr => a.bvlshr(&count()),
+            BinOp::Shl => a.bvshl(count()),
+            BinOp::Shr => a.bvashr(count()),
+            BinOp::Ushr => a.bvlshr(count()),
             BinOp::Cmp | BinOp::CmpL | BinOp::CmpG => a.bvslt(b).ite(&int(-1), &a.eq(b).ite(&int(0), &int(1))),
         }
     }
@@ -592,7 +607,7 @@ impl<'a> Explorer<'a> {
             }
             Cond::InstanceOf { value, negated, .. } => {
                 let v = self.value(value, env, cond);
-                let is = Bool::and(&[v.eq(&null()).not(), Bool::fresh_const("instance")]);
+                let is = Bool::and(&[v.eq(null()).not(), Bool::fresh_const("instance")]);
                 if *negated {
                     is.not()
                 } else {
@@ -612,7 +627,7 @@ impl<'a> Explorer<'a> {
             Operand::Null => null(),
             Operand::Str(text) | Operand::Class(text) => {
                 let literal = BV::new_const(format!("literal {text}"), 64);
-                cond.push(literal.eq(&null()).not());
+                cond.push(literal.eq(null()).not());
                 literal
             }
         }
@@ -624,14 +639,14 @@ impl<'a> Explorer<'a> {
 
     fn nonnull(&self, cond: &mut Vec<Bool>) -> BV {
         let address = BV::fresh_const("new", 64);
-        cond.push(address.eq(&null()).not());
+        cond.push(address.eq(null()).not());
         address
     }
 
     fn fresh_between(&self, low: i64, high: i64, cond: &mut Vec<Bool>) -> BV {
         let v = BV::fresh_const("havoc", 32);
-        cond.push(v.bvsge(&int(low)));
-        cond.push(v.bvsle(&int(high)));
+        cond.push(v.bvsge(int(low)));
+        cond.push(v.bvsle(int(high)));
         v
     }
 }

@@ -6,15 +6,15 @@ use std::time::Duration;
 /// only where no ranking function was found; the budgets that decide what is found are
 /// `QUERY_RLIMIT` and `METHOD_QUERIES`, which do not depend on the machine's load, so the same
 /// input always gets the same answer.
-pub const METHOD_TIME: Duration = Duration::from_millis(10_000);
+pub const METHOD_TIME: Duration = Duration::from_millis(3_000);
 
 /// z3's resource limit (`rlimit`, a deterministic count of its internal steps) for one query.
 /// Most recurrent-set queries take a few thousand; bit-vector multiplication and division make
 /// some far harder, and one of those must not use the whole method's budget.
-pub const QUERY_RLIMIT: u32 = 2_000_000;
+pub const QUERY_RLIMIT: u32 = 1_000_000;
 
 /// Queries one method may ask, over all its loops.
-pub const METHOD_QUERIES: usize = 300;
+pub const METHOD_QUERIES: usize = 150;
 
 /// Paths one exploration of a loop body (or a stem from the method's entry) may end in. Each
 /// branch doubles them; past this the unexplored part counts as a way out of the loop, which no
@@ -35,6 +35,9 @@ pub const MAX_UNROLL: u8 = 2;
 /// Longest cycle of states searched directly (a state that comes back after this many iterations
 /// is itself a recurrent set of that many states).
 pub const MAX_PERIOD: usize = 3;
+
+/// Reachable states a candidate set is grown from, each outside the sets that failed before.
+pub const MAX_SEEDS: usize = 4;
 
 /// Rounds of weakening a candidate recurrent set (each drops at least one of its conjuncts).
 pub const MAX_ROUNDS: usize = 40;

@@ -16,6 +16,7 @@
 mod explore;
 pub mod limits;
 mod recurrent;
+mod terms;
 
 use crate::ir::MethodIr;
 use serde::{Deserialize, Serialize};
@@ -74,7 +75,12 @@ impl std::fmt::Display for Input {
             }
             Input::Object { class, fields } => {
                 let shown: Vec<String> = fields.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-                write!(f, "{}{{{}}}", class.rsplit('/').next().unwrap_or(class), shown.join(", "))
+                write!(
+                    f,
+                    "{}{{{}}}",
+                    class.rsplit('/').next().unwrap_or(class),
+                    shown.join(", ")
+                )
             }
         }
     }

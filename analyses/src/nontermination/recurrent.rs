@@ -2,11 +2,13 @@
 //! weakening of facts true at a reachable state (see the module above).
 
 use super::explore::{self, element_of, field_of, length_of, narrow, width, End, Explorer, Heap, Target};
+use super::terms;
 use super::{limits, Input, Proof};
 use crate::ir::{split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
 use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
-use z3::ast::{Ast, Bool, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Model, SatResult, Solver};
 
 /// The loops at `offsets`, then the method's recursion, until the budget is spent.
@@ -20,20 +22,29 @@ pub(super) fn search(ir: &MethodIr, offsets: &[u32], deadline: Instant) -> Vec<P
         .map(|(k, _)| (Target::Loop(ProcId::from_index(k)), ProcId::from_index(k)))
         .collect();
     heads.sort_by_key(|(_, p)| ir.proc(*p).pc);
-    let recursive = ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(|s| {
-        matches!(&s.kind, StmtKind::Invoke { kind, method, .. } if explore::is_self_call(ir, *kind, method))
-    });
+    let recursive =
+        ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(
+            |s| matches!(&s.kind, StmtKind::Invoke { kind, method, .. } if explore::is_self_call(ir, *kind, method)),
+        );
     if recursive {
         heads.push((Target::Recursion, ir.entry));
     }
     let mut proofs = Vec::new();
     let queries = Cell::new(0);
-    let budget = Budget { deadline, queries: &queries };
+    let budget = Budget {
+        deadline,
+        queries: &queries,
+    };
     for (n, (target, head)) in heads.into_iter().enumerate() {
         if budget.spent() {
             break;
         }
-        if let Some(proof) = Head::new(ir, &heap, target, head, n, &budget).and_then(|h| h.prove()) {
+        let inner_loops = ir.procs.iter().filter(|p| p.kind == ProcKind::Loop).count() > 1;
+        let modes: &[bool] = if inner_loops { &[false, true] } else { &[false] };
+        let found = modes
+            .iter()
+            .find_map(|&inline| Head::new(ir, &heap, target, head, n, inline, &budget).and_then(|h| h.prove()));
+        if let Some(proof) = found {
             proofs.push(proof);
         }
     }
@@ -63,6 +74,9 @@ struct Observable {
 struct Atom {
     formula: Bool,
     text: String,
+    /// Whether it pins values (`x = 5`, `x >= 5`, `x - y = 2`) rather than a shape (a sign, a
+    /// parity, a relation, a condition of the loop).
+    specific: bool,
 }
 
 /// A reachable state: the model that shows it and the terms of the state in that model.
@@ -92,6 +106,11 @@ struct Head<'a> {
     exits: Bool,
     observables: Vec<Observable>,
     refs: Vec<(BV, String)>,
+    /// Comparisons in the loop's conditions that speak of the state only.
+    guards: Vec<Bool>,
+    /// The names of the state's constants, and their source names.
+    state_names: HashSet<String>,
+    display: HashMap<String, String>,
     solver: Solver,
     budget: &'a Budget<'a>,
 }
@@ -103,9 +122,10 @@ impl<'a> Head<'a> {
         target: Target,
         head: ProcId,
         n: usize,
+        inline_loops: bool,
         budget: &'a Budget<'a>,
     ) -> Option<Head<'a>> {
-        let explorer = Explorer::new(ir, heap, target);
+        let explorer = Explorer::new(ir, heap, target, inline_loops);
         let procedure = ir.proc(head);
         let state: Vec<BV> = procedure
             .inputs
@@ -168,6 +188,9 @@ impl<'a> Head<'a> {
             exits: Bool::or(&exits),
             observables: Vec::new(),
             refs: Vec::new(),
+            guards: Vec::new(),
+            state_names: HashSet::new(),
+            display: HashMap::new(),
             solver,
             budget,
         };
@@ -175,67 +198,74 @@ impl<'a> Head<'a> {
         Some(head)
     }
 
-    /// The integer variables of the state, then the lengths and frozen fields of its references.
+    /// The integer variables of the state, the frozen heap cells the loop reads through them, and
+    /// the comparisons of the loop's conditions over them.
     fn observe(&mut self) {
         let procedure = self.ir.proc(self.head);
-        let names: Vec<String> = procedure
-            .inputs
-            .iter()
-            .map(|v| source_name(&self.ir.var(*v).name).to_owned())
-            .collect();
-        let tys: Vec<Ty> = procedure.inputs.iter().map(|v| self.ir.var(*v).ty).collect();
-        let uses_arrays = self.ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(|s| {
-            matches!(
-                s.kind,
-                StmtKind::ArrayLength { .. } | StmtKind::ArrayLoad { .. } | StmtKind::ArrayStore { .. }
-            )
-        });
-        let fields = self.heap.read_fields.borrow().clone();
-        for ((term, name), ty) in self.state.iter().zip(&names).zip(&tys) {
-            match ty {
+        for (term, v) in self.state.iter().zip(&procedure.inputs) {
+            let name = source_name(&self.ir.var(*v).name).to_owned();
+            let constant = term.decl().name();
+            self.state_names.insert(constant.clone());
+            self.display.insert(constant, name.clone());
+            match self.ir.var(*v).ty {
                 Ty::Int | Ty::Long => self.observables.push(Observable {
                     term: term.clone(),
-                    name: name.clone(),
+                    name,
                 }),
-                Ty::Ref => self.refs.push((term.clone(), name.clone())),
+                Ty::Ref => self.refs.push((term.clone(), name)),
                 Ty::Float | Ty::Double => {}
             }
         }
-        for (term, name) in self.refs.clone() {
-            if uses_arrays {
-                self.observables.push(Observable {
-                    term: length_of(&term),
-                    name: format!("{name}.length"),
-                });
+        let mut reads = Vec::new();
+        let mut guards = Vec::new();
+        let conditions = self.back.iter().map(|(c, _)| c).chain(std::iter::once(&self.exits));
+        for cond in conditions {
+            terms::heap_reads(&Dynamic::from_ast(cond), &self.state_names, &mut reads);
+            terms::comparisons(cond, &self.state_names, &mut guards);
+        }
+        for (_, args) in &self.back {
+            for a in args {
+                terms::heap_reads(&Dynamic::from_ast(a), &self.state_names, &mut reads);
             }
-            for field in &fields {
-                if Ty::from_descriptor(&field.descriptor).is_some_and(|t| matches!(t, Ty::Int | Ty::Long)) {
-                    self.observables.push(Observable {
-                        term: field_of(&term, field),
-                        name: format!("{name}.{}", field.name),
-                    });
-                }
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        for read in reads {
+            if seen.insert(read.to_string()) {
+                let name = terms::text(&Dynamic::from_ast(&read), &self.display);
+                self.observables.push(Observable { term: read, name });
             }
         }
         self.observables.truncate(limits::MAX_OBSERVABLES);
+        let mut seen: HashSet<String> = HashSet::new();
+        self.guards = guards
+            .into_iter()
+            .filter(|g| seen.insert(g.to_string()))
+            .take(limits::MAX_OBSERVABLES * 2)
+            .collect();
     }
 
     fn prove(&self) -> Option<Proof> {
-        let mut seeds = Vec::new();
+        let mut failed: Vec<Bool> = Vec::new();
         for period in 1..=limits::MAX_PERIOD {
             if let Some((seed, states)) = self.cycle(period) {
                 let (set, text) = self.cycle_set(&seed, &states);
                 if self.closed(&set) {
                     return Some(self.proof(&seed, text));
                 }
-                seeds.push(seed);
+                match self.weaken(&seed) {
+                    Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
+                    Err(set) => failed.push(set),
+                }
                 break;
             }
         }
-        seeds.extend(self.stem_seeds());
-        for seed in &seeds {
-            if let Some(atoms) = self.weaken(seed) {
-                return Some(self.proof(seed, self.describe(&atoms)));
+        // Each failed candidate's region is excluded from the next seed, which then lies elsewhere
+        // (say, at an odd value where the last one was even).
+        for _ in 0..limits::MAX_SEEDS {
+            let seed = self.stem_seed(&failed)?;
+            match self.weaken(&seed) {
+                Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
+                Err(set) => failed.push(set),
             }
         }
         None
@@ -310,7 +340,10 @@ impl<'a> Head<'a> {
             formulas.push(self.iteration(&states[i], &states[i + 1]));
         }
         for o in &self.observables {
-            formulas.push(self.term_at(&o.term, &states[period]).eq(&self.term_at(&o.term, &states[0])));
+            formulas.push(
+                self.term_at(&o.term, &states[period])
+                    .eq(self.term_at(&o.term, &states[0])),
+            );
         }
         let refs: Vec<&Bool> = formulas.iter().collect();
         match self.check(&refs) {
@@ -334,7 +367,7 @@ impl<'a> Head<'a> {
             let mut text = Vec::new();
             for o in &self.observables {
                 let value = evaluate(&seed.model, &self.term_at(&o.term, state)).unwrap_or(0);
-                equal.push(o.term.eq(&BV::from_i64(value, o.term.get_size())));
+                equal.push(o.term.eq(BV::from_i64(value, o.term.get_size())));
                 text.push(format!("{} = {value}", o.name));
             }
             members.push(Bool::and(&equal));
@@ -361,38 +394,35 @@ impl<'a> Head<'a> {
         }) && matches!(self.check(&[set, &self.exits]), Answer::Unsat)
     }
 
-    /// Reachable states from which at least one iteration runs, each different from the others.
-    fn stem_seeds(&self) -> Vec<Seed> {
-        let mut seeds = Vec::new();
-        let mut formulas = vec![self.reached(&self.state), self.exits.not()];
+    /// A reachable state from which at least one iteration runs, outside the `failed` sets.
+    fn stem_seed(&self, failed: &[Bool]) -> Option<Seed> {
         let steps: Vec<Bool> = self.back.iter().map(|(c, _)| c.clone()).collect();
-        formulas.push(Bool::or(&steps));
-        for _ in 0..2 {
-            let refs: Vec<&Bool> = formulas.iter().collect();
-            let Answer::Sat(model) = self.check(&refs) else {
-                break;
-            };
-            let same: Vec<Bool> = self
-                .observables
-                .iter()
-                .filter_map(|o| {
-                    let value = evaluate(&model, &o.term)?;
-                    Some(o.term.eq(&BV::from_i64(value, o.term.get_size())))
-                })
-                .collect();
-            formulas.push(Bool::and(&same).not());
-            seeds.push(Seed {
+        let mut formulas = vec![self.reached(&self.state), self.exits.not(), Bool::or(&steps)];
+        formulas.extend(failed.iter().map(Bool::not));
+        let refs: Vec<&Bool> = formulas.iter().collect();
+        match self.check(&refs) {
+            Answer::Sat(model) => Some(Seed {
                 model,
                 state: self.state.clone(),
-            });
+            }),
+            _ => None,
         }
-        seeds
     }
 
-    /// Houdini: the facts true at the seed, weakened until every iteration keeps them; `None`
-    /// when what is left lets the loop end.
-    fn weaken(&self, seed: &Seed) -> Option<Vec<Atom>> {
+    /// Houdini: the facts true at the seed, weakened until every iteration keeps them; `Err`
+    /// with what is left when it lets the loop end (or the budget ran out).
+    fn weaken(&self, seed: &Seed) -> Result<Vec<Atom>, Bool> {
         let mut atoms = self.atoms(seed);
+        // A failed candidate is remembered by its shape: the next seed must differ in a sign, a
+        // parity or a relation, not merely in a value.
+        let conjunction = |atoms: &[Atom]| {
+            let shape: Vec<Bool> = atoms
+                .iter()
+                .filter(|a| !a.specific)
+                .map(|a| a.formula.clone())
+                .collect();
+            Bool::and(&shape)
+        };
         for _ in 0..limits::MAX_ROUNDS {
             let set = Bool::and(&atoms.iter().map(|a| a.formula.clone()).collect::<Vec<_>>());
             let mut broken = None;
@@ -404,20 +434,22 @@ impl<'a> Head<'a> {
                         broken = Some((model, args));
                         break;
                     }
-                    Answer::Unknown => return None,
+                    Answer::Unknown => return Err(conjunction(&atoms)),
                 }
             }
             let Some((model, args)) = broken else {
-                let exits = self.check(&[&set, &self.exits]);
-                return matches!(exits, Answer::Unsat).then_some(atoms);
+                return match self.check(&[&set, &self.exits]) {
+                    Answer::Unsat => Ok(atoms),
+                    _ => Err(conjunction(&atoms)),
+                };
             };
             let before = atoms.len();
             atoms.retain(|a| model.eval(&self.at(&a.formula, args), true).and_then(|b| b.as_bool()) == Some(true));
             if atoms.len() == before {
-                return None;
+                return Err(conjunction(&atoms));
             }
         }
-        None
+        Err(conjunction(&atoms))
     }
 
     /// Null-ness of the state's references at the seed.
@@ -426,23 +458,26 @@ impl<'a> Head<'a> {
             .iter()
             .filter_map(|(term, name)| {
                 let value = evaluate(&seed.model, &self.term_at(term, &seed.state))?;
-                let is_null = term.eq(&BV::from_i64(0, 64));
+                let is_null = term.eq(BV::from_i64(0, 64));
                 Some(if value == 0 {
                     Atom {
                         formula: is_null,
                         text: format!("{name} = null"),
+                        specific: false,
                     }
                 } else {
                     Atom {
                         formula: is_null.not(),
                         text: format!("{name} != null"),
+                        specific: false,
                     }
                 })
             })
             .collect()
     }
 
-    /// Simple facts true at the seed: values, bounds, signs, parity, and relations between pairs.
+    /// Simple facts true at the seed: values, bounds, signs, parity, the loop's own comparisons,
+    /// and relations between pairs.
     fn atoms(&self, seed: &Seed) -> Vec<Atom> {
         let values: Vec<Option<i64>> = self
             .observables
@@ -450,32 +485,52 @@ impl<'a> Head<'a> {
             .map(|o| evaluate(&seed.model, &self.term_at(&o.term, &seed.state)))
             .collect();
         let mut atoms = self.null_atoms(seed);
-        let mut add = |formula: Bool, text: String| atoms.push(Atom { formula, text });
+        let mut add = |formula: Bool, text: String, specific: bool| {
+            atoms.push(Atom {
+                formula,
+                text,
+                specific,
+            })
+        };
         for (o, value) in self.observables.iter().zip(&values) {
             let Some(c) = *value else { continue };
             let (x, w, name) = (&o.term, o.term.get_size(), &o.name);
             let k = |v: i64| BV::from_i64(v, w);
-            add(x.eq(&k(c)), format!("{name} = {c}"));
-            add(x.bvsge(&k(c)), format!("{name} >= {c}"));
-            add(x.bvsle(&k(c)), format!("{name} <= {c}"));
+            add(x.eq(k(c)), format!("{name} = {c}"), true);
+            add(x.bvsge(k(c)), format!("{name} >= {c}"), true);
+            add(x.bvsle(k(c)), format!("{name} <= {c}"), true);
             for (holds, formula, text) in [
-                (c > 0, x.bvsgt(&k(0)), format!("{name} > 0")),
-                (c >= 0, x.bvsge(&k(0)), format!("{name} >= 0")),
-                (c < 0, x.bvslt(&k(0)), format!("{name} < 0")),
-                (c <= 0, x.bvsle(&k(0)), format!("{name} <= 0")),
-                (c != 0, x.eq(&k(0)).not(), format!("{name} != 0")),
+                (c > 0, x.bvsgt(k(0)), format!("{name} > 0")),
+                (c >= 0, x.bvsge(k(0)), format!("{name} >= 0")),
+                (c < 0, x.bvslt(k(0)), format!("{name} < 0")),
+                (c <= 0, x.bvsle(k(0)), format!("{name} <= 0")),
+                (c != 0, x.eq(k(0)).not(), format!("{name} != 0")),
             ] {
                 if holds {
-                    add(formula, text);
+                    add(formula, text, false);
                 }
             }
             let parity = if c & 1 == 0 { "even" } else { "odd" };
-            add(x.bvand(&k(1)).eq(&k(c & 1)), format!("{name} {parity}"));
+            add(x.bvand(k(1)).eq(k(c & 1)), format!("{name} {parity}"), false);
+        }
+        for guard in &self.guards {
+            let at_seed = seed
+                .model
+                .eval(&self.at(guard, &seed.state), true)
+                .and_then(|b| b.as_bool());
+            let text = terms::text(&Dynamic::from_ast(guard), &self.display);
+            match at_seed {
+                Some(true) => add(guard.clone(), text, false),
+                Some(false) => add(guard.not(), format!("!({text})"), false),
+                None => {}
+            }
         }
         for i in 0..self.observables.len() {
             for j in i + 1..self.observables.len() {
                 let (a, b) = (&self.observables[i], &self.observables[j]);
-                let (Some(ca), Some(cb)) = (values[i], values[j]) else { continue };
+                let (Some(ca), Some(cb)) = (values[i], values[j]) else {
+                    continue;
+                };
                 if a.term.get_size() != b.term.get_size() {
                     continue;
                 }
@@ -490,16 +545,24 @@ impl<'a> Head<'a> {
                     (ca >= cb, x.bvsge(y), format!("{n} >= {m}")),
                 ] {
                     if holds {
-                        add(formula, text);
+                        add(formula, text, false);
                     }
                 }
                 let difference = wrap(ca.wrapping_sub(cb), w);
-                add(
-                    x.bvsub(y).eq(&BV::from_i64(difference, w)),
-                    format!("{n} - {m} = {difference}"),
-                );
                 let sum = wrap(ca.wrapping_add(cb), w);
-                add(x.bvadd(y).eq(&BV::from_i64(sum, w)), format!("{n} + {m} = {sum}"));
+                let one = BV::from_i64(1, w);
+                add(
+                    x.bvsub(y).eq(BV::from_i64(difference, w)),
+                    format!("{n} - {m} = {difference}"),
+                    true,
+                );
+                add(x.bvadd(y).eq(BV::from_i64(sum, w)), format!("{n} + {m} = {sum}"), true);
+                let parity = if difference & 1 == 0 { "even" } else { "odd" };
+                add(
+                    x.bvsub(y).bvand(&one).eq(BV::from_i64(difference & 1, w)),
+                    format!("{n} - {m} {parity}"),
+                    false,
+                );
             }
         }
         atoms
@@ -516,7 +579,10 @@ impl<'a> Head<'a> {
                 .filter(|(j, _)| *j != k)
                 .map(|(_, a)| a.formula.clone())
                 .collect();
-            if matches!(self.check(&[&Bool::and(&others), &kept[k].formula.not()]), Answer::Unsat) {
+            if matches!(
+                self.check(&[&Bool::and(&others), &kept[k].formula.not()]),
+                Answer::Unsat
+            ) {
                 kept.remove(k);
             }
         }
@@ -614,7 +680,8 @@ fn input_domain(ir: &MethodIr, inputs: &[BV]) -> Bool {
     if let Some((params, _)) = split_method_descriptor(&ir.descriptor) {
         types.extend(params);
     }
-    let within = |x: &BV, low: i64, high: i64| Bool::and(&[x.bvsge(&BV::from_i64(low, 32)), x.bvsle(&BV::from_i64(high, 32))]);
+    let within =
+        |x: &BV, low: i64, high: i64| Bool::and(&[x.bvsge(BV::from_i64(low, 32)), x.bvsle(BV::from_i64(high, 32))]);
     let facts: Vec<Bool> = types
         .iter()
         .zip(inputs)
@@ -624,7 +691,7 @@ fn input_domain(ir: &MethodIr, inputs: &[BV]) -> Bool {
             "B" => Some(within(x, -128, 127)),
             "C" => Some(within(x, 0, 65535)),
             "S" => Some(within(x, -32768, 32767)),
-            _ if k == 0 && !ir.is_static => Some(x.eq(&BV::from_i64(0, 64)).not()),
+            _ if k == 0 && !ir.is_static => Some(x.eq(BV::from_i64(0, 64)).not()),
             _ => None,
         })
         .collect();

@@ -43,7 +43,7 @@ pub fn compile(sources: &[PathBuf], out: &Path) -> Vec<ClassFile> {
 }
 
 /// The VM's class source over `classes` and the JDK.
-pub fn source(classes: &[ClassFile]) -> JvmClassSource {
+pub fn source(classes: &[ClassFile]) -> JvmClassSource<'static> {
     JvmClassSource::new(classes.iter().cloned(), ClassPath::default_jdk().ok())
 }
 
