@@ -14,7 +14,7 @@ pub const METHOD_TIME: Duration = Duration::from_millis(3_000);
 pub const QUERY_RLIMIT: u32 = 1_000_000;
 
 /// Queries one method may ask, over all its loops.
-pub const METHOD_QUERIES: usize = 150;
+pub const METHOD_QUERIES: usize = 200;
 
 /// Paths one exploration of a loop body (or a stem from the method's entry) may end in. Each
 /// branch doubles them; past this the unexplored part counts as a way out of the loop, which no
@@ -38,6 +38,9 @@ pub const MAX_PERIOD: usize = 3;
 
 /// Reachable states a candidate set is grown from, each outside the sets that failed before.
 pub const MAX_SEEDS: usize = 4;
+
+/// Variables of the state tried at their type's limits as seeds (two seeds each).
+pub const MAX_EXTREMES: usize = 4;
 
 /// Rounds of weakening a candidate recurrent set (each drops at least one of its conjuncts).
 pub const MAX_ROUNDS: usize = 40;

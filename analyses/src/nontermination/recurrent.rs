@@ -262,13 +262,39 @@ impl<'a> Head<'a> {
         // Each failed candidate's region is excluded from the next seed, which then lies elsewhere
         // (say, at an odd value where the last one was even).
         for _ in 0..limits::MAX_SEEDS {
-            let seed = self.stem_seed(&failed)?;
+            let Some(seed) = self.stem_seed(&failed, None) else {
+                break;
+            };
             match self.weaken(&seed) {
                 Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
                 Err(set) => failed.push(set),
             }
         }
+        // A loop that never ends at a type's limit only (`i <= n` with `n` the largest int).
+        for pin in self.extremes() {
+            let Some(seed) = self.stem_seed(&[], Some(&pin)) else {
+                continue;
+            };
+            if let Ok(atoms) = self.weaken(&seed) {
+                return Some(self.proof(&seed, self.describe(&atoms)));
+            }
+        }
         None
+    }
+
+    /// Each integer variable of the state at its type's largest and smallest value.
+    fn extremes(&self) -> Vec<Bool> {
+        self.observables
+            .iter()
+            .filter(|o| self.state.contains(&o.term))
+            .take(limits::MAX_EXTREMES)
+            .flat_map(|o| {
+                let w = o.term.get_size();
+                let largest = BV::from_i64(i64::MAX >> (64 - w), w);
+                let smallest = BV::from_i64(i64::MIN >> (64 - w), w);
+                [o.term.eq(&largest), o.term.eq(&smallest)]
+            })
+            .collect()
     }
 
     fn check(&self, formulas: &[&Bool]) -> Answer {
@@ -394,11 +420,13 @@ impl<'a> Head<'a> {
         }) && matches!(self.check(&[set, &self.exits]), Answer::Unsat)
     }
 
-    /// A reachable state from which at least one iteration runs, outside the `failed` sets.
-    fn stem_seed(&self, failed: &[Bool]) -> Option<Seed> {
+    /// A reachable state from which at least one iteration runs, outside the `failed` sets (and
+    /// where `pin` holds).
+    fn stem_seed(&self, failed: &[Bool], pin: Option<&Bool>) -> Option<Seed> {
         let steps: Vec<Bool> = self.back.iter().map(|(c, _)| c.clone()).collect();
         let mut formulas = vec![self.reached(&self.state), self.exits.not(), Bool::or(&steps)];
         formulas.extend(failed.iter().map(Bool::not));
+        formulas.extend(pin.cloned());
         let refs: Vec<&Bool> = formulas.iter().collect();
         match self.check(&refs) {
             Answer::Sat(model) => Some(Seed {
