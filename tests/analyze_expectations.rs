@@ -132,13 +132,13 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
                 e.expected.to_string()
             ));
             // Whatever else holds, a bound always comes with a class, an expression and
-            // `terminates: true` (not `true` when the bound holds within a precondition only: the
-            // inputs outside it may not terminate), and no bound comes with `terminates: true`
-            // only when the cost is unknown (every loop ranked, its cost not bounded by the
-            // inputs), never unbounded.
+            // `terminates: true` (when the bound holds within a precondition only, the inputs
+            // outside it may not terminate: any verdict, `false` with its witness), and no bound
+            // comes with `terminates: true` only when the cost is unknown (every loop ranked, its
+            // cost not bounded by the inputs), never unbounded.
             if m.status == "bounded" {
                 let termination_ok = if m.precondition.is_some() {
-                    m.terminates != Some(true) && (m.terminates.is_some() == m.witness.is_some())
+                    (m.terminates == Some(false)) == m.witness.is_some()
                 } else {
                     m.terminates == Some(true)
                 };

@@ -259,11 +259,23 @@ fn classify(before: &BaselineMethod, m: &MethodReport, unreadable: &mut Vec<Unre
             .as_ref()
             .map(|w| format!(" on the input ({})", w.arguments.join(", ")))
             .unwrap_or_default();
-        return (
-            ChangeKind::Regressed,
-            format!("no longer terminates{input} (was {})", before.status),
-            Some(FailOn::Unbounded),
-        );
+        // A method that had a bound terminated on every input: not any more. Without a bound
+        // before, the baseline does not say whether it terminated: the proof is news, not a
+        // regression.
+        return if before.status == AnalysisStatus::Bounded {
+            let class = before.complexity.as_deref().unwrap_or("bounded");
+            (
+                ChangeKind::Regressed,
+                format!("no longer terminates{input} (was {class})"),
+                Some(FailOn::Unbounded),
+            )
+        } else {
+            (
+                ChangeKind::Changed,
+                format!("shown not to terminate{input} (was {})", before.status),
+                None,
+            )
+        };
     }
     let was_bounded = before.status == AnalysisStatus::Bounded && before.upper_bound.is_some();
     let (new_bound, new_class) = match (&m.bound, &m.complexity) {
