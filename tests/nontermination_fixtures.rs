@@ -60,16 +60,21 @@ fn truths(source: &Path) -> Vec<(String, Truth)> {
     out
 }
 
-/// The JSON report of `jresa analyze` on the classes compiled from every fixture.
-fn analysed() -> (PathBuf, serde_json::Value) {
-    let out = support::scratch("nontermination", "classes");
+/// The fixture sources, sorted.
+fn sources() -> Vec<PathBuf> {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(data_dir())
         .expect("the fixtures exist")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "java"))
         .collect();
     sources.sort();
-    support::javac(&sources, &out);
+    sources
+}
+
+/// The JSON report of `jresa analyze` on the classes compiled from every fixture.
+fn analysed() -> (PathBuf, serde_json::Value) {
+    let out = support::scratch("nontermination", "classes");
+    support::javac(&sources(), &out);
     let output = Command::new(env!("CARGO_BIN_EXE_jresa"))
         .arg("analyze")
         .arg(&out)
@@ -87,13 +92,7 @@ fn verdicts_are_sound_and_witnesses_replay() {
     let mut verdicts = BTreeMap::new();
     let mut problems = Vec::new();
     let (mut endless, mut proven) = (0, 0);
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(data_dir())
-        .expect("the fixtures exist")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "java"))
-        .collect();
-    sources.sort();
-    for source in &sources {
+    for source in &sources() {
         let class = support::stem(source);
         for (name, truth) in truths(source) {
             let found: Vec<&serde_json::Value> = methods

@@ -28,70 +28,58 @@ fn is_heap_function(name: &str) -> bool {
     name == "length" || name.starts_with("elements ") || (name.contains('.') && !name.contains(' '))
 }
 
-/// Whether every constant of `term` is allowed (no fresh value of an iteration).
-pub(super) fn over_state(term: &Dynamic, state: &HashSet<String>) -> bool {
+/// Visits the sub-terms of `term` depth first, each with its declaration's name, descending where
+/// `visit` says so; `false` when the walk stopped at `MAX_NODES` or at a term that is not an
+/// application, or because `visit` returned `None`.
+fn walk(term: &Dynamic, mut visit: impl FnMut(&Dynamic, &str) -> Option<bool>) -> bool {
     let mut stack = vec![term.clone()];
     let mut visited = 0;
     while let Some(t) = stack.pop() {
         visited += 1;
+        let Ok(decl) = t.safe_decl() else { return false };
         if visited > MAX_NODES {
             return false;
         }
-        let Ok(decl) = t.safe_decl() else {
-            return false;
-        };
-        let children = t.children();
-        if children.is_empty() && !is_value(&t) && !allowed(&decl.name(), state) {
-            return false;
+        match visit(&t, &decl.name()) {
+            None => return false,
+            Some(true) => stack.extend(t.children()),
+            Some(false) => {}
         }
-        stack.extend(children);
     }
     true
 }
 
+/// Whether every constant of `term` is allowed (no fresh value of an iteration).
+pub(super) fn over_state(term: &Dynamic, state: &HashSet<String>) -> bool {
+    walk(term, |t, name| {
+        let leaf = t.num_children() == 0;
+        (!leaf || is_value(t) || allowed(name, state)).then_some(true)
+    })
+}
+
 /// Comparisons of bit-vectors in a formula (through `and`, `or`, `not`), over the state only.
 pub(super) fn comparisons(formula: &Bool, state: &HashSet<String>, out: &mut Vec<Bool>) {
-    let mut stack = vec![Dynamic::from_ast(formula)];
-    let mut visited = 0;
-    while let Some(t) = stack.pop() {
-        visited += 1;
-        if visited > MAX_NODES {
-            return;
-        }
-        let Ok(decl) = t.safe_decl() else { continue };
-        match decl.name().as_str() {
-            "and" | "or" | "not" | "=>" => stack.extend(t.children()),
-            "=" | "bvsle" | "bvslt" | "bvsge" | "bvsgt" => {
-                let is_bv = t.children().first().is_some_and(|c| c.as_bv().is_some());
-                if is_bv && over_state(&t, state) {
-                    if let Some(b) = t.as_bool() {
-                        out.push(b);
-                    }
-                }
+    walk(&Dynamic::from_ast(formula), |t, name| match name {
+        "and" | "or" | "not" | "=>" => Some(true),
+        "=" | "bvsle" | "bvslt" | "bvsge" | "bvsgt" => {
+            let is_bv = t.nth_child(0).is_some_and(|c| c.as_bv().is_some());
+            if is_bv && over_state(t, state) {
+                out.extend(t.as_bool());
             }
-            _ => {}
+            Some(false)
         }
-    }
+        _ => Some(false),
+    });
 }
 
 /// Reads of the frozen heap (lengths, fields, elements) in a term, over the state only.
 pub(super) fn heap_reads(term: &Dynamic, state: &HashSet<String>, out: &mut Vec<BV>) {
-    let mut stack = vec![term.clone()];
-    let mut visited = 0;
-    while let Some(t) = stack.pop() {
-        visited += 1;
-        if visited > MAX_NODES {
-            return;
+    walk(term, |t, name| {
+        if is_heap_function(name) && t.num_children() > 0 && over_state(t, state) {
+            out.extend(t.as_bv());
         }
-        let Ok(decl) = t.safe_decl() else { continue };
-        let children = t.children();
-        if is_heap_function(&decl.name()) && !children.is_empty() && over_state(&t, state) {
-            if let Some(bv) = t.as_bv() {
-                out.push(bv);
-            }
-        }
-        stack.extend(children);
-    }
+        Some(true)
+    });
 }
 
 /// A Java-like text of a term: constants by `names`, heap reads as `a.length`, `o.f`, `a[i]`.
@@ -145,7 +133,8 @@ pub(super) fn text(term: &Dynamic, names: &HashMap<String, String>) -> String {
         "bvashr" => infix(">>"),
         "bvlshr" => infix(">>>"),
         "bvneg" => format!("-{}", arg(0)),
-        "extract" | "sign_extend" | "zero_extend" => arg(0),
+        "extract" => extracted(term, &arg(0)),
+        "sign_extend" | "zero_extend" => arg(0),
         "=" => format!("{} = {}", arg(0), arg(1)),
         "bvsle" => format!("{} <= {}", arg(0), arg(1)),
         "bvslt" => format!("{} < {}", arg(0), arg(1)),
@@ -159,6 +148,30 @@ pub(super) fn text(term: &Dynamic, names: &HashMap<String, String>) -> String {
             _ => format!("!({})", arg(0)),
         },
         _ => term.to_string(),
+    }
+}
+
+/// The bits `hi..lo` of a value, as Java would mask them out: `(x >> lo) & mask`.
+fn extracted(term: &Dynamic, of: &str) -> String {
+    let printed = term.to_string();
+    let bounds = printed
+        .split("(_ extract ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|range| {
+            let mut parts = range.split_whitespace().map(str::parse::<u32>);
+            Some((parts.next()?.ok()?, parts.next()?.ok()?))
+        });
+    match bounds {
+        Some((hi, lo)) if hi >= lo && hi - lo < 63 => {
+            let mask = (1u64 << (hi - lo + 1)) - 1;
+            if lo == 0 {
+                format!("({of} & {mask})")
+            } else {
+                format!("(({of} >> {lo}) & {mask})")
+            }
+        }
+        _ => of.to_owned(),
     }
 }
 
@@ -184,6 +197,8 @@ mod tests {
         ]
         .into();
         assert_eq!(text(&Dynamic::from_ast(&sum), &names), "(n + this.count)");
+        assert_eq!(text(&Dynamic::from_ast(&s1.extract(2, 2)), &names), "((n >> 2) & 1)");
+        assert_eq!(text(&Dynamic::from_ast(&s1.extract(7, 0)), &names), "(n & 255)");
         let fresh = BV::fresh_const("havoc", 32);
         let mut none = Vec::new();
         heap_reads(
