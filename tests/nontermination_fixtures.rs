@@ -7,7 +7,7 @@
 //! `jresa analyze` runs on each fixture as a user runs it, and:
 //! - a trap never gets `terminates: false`, and a non-terminating method never gets `true`;
 //! - at least two thirds of the non-terminating methods get `false` with a witness;
-//! - the replay command of every witness shows the method still running;
+//! - the replay command of every witness shows the method's state repeating or still running;
 //! - the verdicts equal `verdicts.txt` (`UPDATE_EXPECT=1` rewrites it).
 
 use crate::analyze_support as support;
@@ -161,7 +161,8 @@ fn replay(m: &serde_json::Value, problems: &mut Vec<String>) {
         .output()
         .expect("sh runs");
     let text = String::from_utf8_lossy(&output.stdout);
-    if !(text.contains("still running after") || text.contains("call stack overflowed")) {
+    let runs_on = ["its state repeated", "still running after", "call stack overflowed"];
+    if !runs_on.iter().any(|shown| text.contains(shown)) {
         problems.push(format!(
             "{}.{}: the replay `{command}` printed `{}` {}",
             m["class"],

@@ -3,8 +3,9 @@
 //! validation VM.
 //!
 //! **A method is reported `terminates: false` only with a witness the VM ran: from that input the
-//! method was still running after `CONFIRM_BYTECODES` bytecodes (a loop), or overflowed the VM's
-//! stack (recursion), on top of z3's proof that the loop's head keeps a closed recurrent set.** A
+//! method's whole state repeated (a proof, the VM being deterministic), or it was still running
+//! after `CONFIRM_BYTECODES` bytecodes (a loop), or it overflowed the VM's stack (recursion), on
+//! top of z3's proof that the loop's head keeps a closed recurrent set.** A
 //! candidate the VM refuses, or on which the method returns or throws, is dropped; the method then
 //! keeps its `unknown` termination.
 
@@ -122,12 +123,12 @@ fn run(package: &Package, report: &MethodReport, proof: &Proof) -> Option<Witnes
         },
         cct: false,
     };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    let (outcome, period) = catch_unwind(AssertUnwindSafe(|| {
         let mut machine = Machine::new(package, config);
-        machine.run(launcher, &args)
+        machine.run_watching(launcher, &args)
     }))
     .ok()?;
-    let confirmed = confirmation(&outcome.ending, proof.recursion);
+    let confirmed = confirmation(&outcome.ending, period, proof.recursion);
     super::debug_timing(|| {
         let inputs: Vec<String> = proof.inputs.iter().map(Input::to_string).collect();
         format!(
@@ -160,11 +161,14 @@ fn run(package: &Package, report: &MethodReport, proof: &Proof) -> Option<Witnes
     })
 }
 
-/// What an ending shows: for a loop, that it ran past the budget; for recursion, that too or a
-/// stack overflow.
-pub fn confirmation(ending: &Ending, recursion: bool) -> Option<String> {
+/// What an ending shows: for a loop, that its state repeated (a proof, the VM being
+/// deterministic) or that it ran past the budget; for recursion, that too or a stack overflow.
+pub fn confirmation(ending: &Ending, period: Option<u64>, recursion: bool) -> Option<String> {
     match ending {
-        Ending::StepLimit => Some(format!("still running after {CONFIRM_BYTECODES} bytecodes")),
+        Ending::StepLimit => Some(match period {
+            Some(calls) => format!("the run's state repeated after {calls} calls of its procedures"),
+            None => format!("still running after {CONFIRM_BYTECODES} bytecodes"),
+        }),
         Ending::StackOverflow if recursion => Some("the VM's call stack overflowed".to_owned()),
         _ => None,
     }

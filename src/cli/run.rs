@@ -99,13 +99,19 @@ fn run_method(args: &RunArgs) -> Result<String, String> {
         },
         cct: false,
     };
-    let outcome = Machine::new(&package, config).run(launcher, &values);
+    let (outcome, period) = Machine::new(&package, config).run_watching(launcher, &values);
     let shown: Vec<String> = values.iter().zip(&types).map(|(v, t)| value_text(v, t)).collect();
-    let ended = match &outcome.ending {
-        Ending::StepLimit => format!("still running after {} bytecodes (stopped)", args.max_bytecodes),
-        Ending::StackOverflow => "the VM's call stack overflowed".to_owned(),
-        ending => ending_text(ending),
+    let ended = match (&outcome.ending, period) {
+        (Ending::StepLimit, Some(calls)) => {
+            format!("its state repeated after {calls} calls of its procedures: it never ends (stopped)")
+        }
+        (Ending::StepLimit, None) => format!("still running after {} bytecodes (stopped)", args.max_bytecodes),
+        (ending, _) => match ending {
+            Ending::StackOverflow => "the VM's call stack overflowed".to_owned(),
+            ending => ending_text(ending),
+        },
     };
+
     Ok(format!(
         "{}.{}{}({}): {ended}; {}",
         class.name.replace('/', "."),

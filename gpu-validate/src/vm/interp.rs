@@ -501,6 +501,9 @@ impl Machine<'_> {
                 op::CALL => {
                     let node = self.node;
                     self.push_frame(code[pc + 1], code[pc + 2] as usize, pc, isa::FRAME_PROC, node, 0)?;
+                    if self.watch.is_some() {
+                        self.observe_state()?;
+                    }
                 }
                 op::CHECKCAST => {
                     let value = self.pop();
@@ -537,6 +540,9 @@ impl Machine<'_> {
                     let (base, sp) = (self.base, self.sp);
                     self.stack.copy_within(sp - words..sp, base);
                     self.enter_in_frame(code[pc + 1])?;
+                    if self.watch.is_some() {
+                        self.observe_state()?;
+                    }
                 }
                 op::THROW => {
                     let exception = self.pop();

@@ -15,6 +15,7 @@
 
 mod capture;
 pub(crate) mod convert;
+mod cycle;
 mod interp;
 mod natives;
 mod unsafe_fields;
@@ -119,6 +120,8 @@ pub struct Machine<'p> {
     read_seen: std::collections::HashSet<(u32, u32)>,
     /// The image words the last `load_heap` changed.
     loaded_log: Vec<u32>,
+    /// Cycle detection at procedure calls, when the run looks for a repeated state.
+    pub(crate) watch: Option<Box<cycle::Watch>>,
 }
 
 /// A field of an input object that an instance read: the object's ordinal among the instance's
@@ -162,6 +165,7 @@ impl<'p> Machine<'p> {
             reads: Vec::new(),
             read_seen: std::collections::HashSet::new(),
             loaded_log: Vec::new(),
+            watch: None,
         }
     }
 
