@@ -36,6 +36,10 @@ pub const MAX_UNROLL: u8 = 2;
 /// is itself a recurrent set of that many states).
 pub const MAX_PERIOD: usize = 3;
 
+/// Iterations before a cycle of states starts, tried last: a lasso whose loop-head state settles
+/// after this many iterations (32 lets an int counter doubled from 1 wrap to 0).
+pub const LASSO_PREFIXES: &[usize] = &[8, 33];
+
 /// Reachable states a candidate set is grown from, each outside the sets that failed before.
 pub const MAX_SEEDS: usize = 4;
 

@@ -246,11 +246,11 @@ impl<'a> Head<'a> {
 
     fn prove(&self) -> Option<Proof> {
         let mut failed: Vec<Bool> = Vec::new();
+        let all: Vec<usize> = (0..self.observables.len()).collect();
         for period in 1..=limits::MAX_PERIOD {
-            if let Some((seed, states)) = self.cycle(period) {
-                let (set, text) = self.cycle_set(&seed, &states);
-                if self.closed(&set) {
-                    return Some(self.proof(&seed, text));
+            if let Some((seed, states)) = self.cycle(0, period, &all) {
+                if let Some(proof) = self.cycle_proof(&seed, &states, &all) {
+                    return Some(proof);
                 }
                 match self.weaken(&seed) {
                     Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
@@ -279,7 +279,25 @@ impl<'a> Head<'a> {
                 return Some(self.proof(&seed, self.describe(&atoms)));
             }
         }
+        // A lasso: the variables the exits depend on cycle after some iterations (a counter
+        // doubled until it wraps to 0 and stays there).
+        let relevant = self.relevant();
+        for &prefix in limits::LASSO_PREFIXES {
+            for period in 1..=2 {
+                if let Some((seed, states)) = self.cycle(prefix, period, &relevant) {
+                    if let Some(proof) = self.cycle_proof(&seed, &states, &relevant) {
+                        return Some(proof);
+                    }
+                }
+            }
+        }
         None
+    }
+
+    /// The proof by a cycle of states, when the set of its states is closed.
+    fn cycle_proof(&self, seed: &Seed, states: &[Vec<BV>], watched: &[usize]) -> Option<Proof> {
+        let (set, text) = self.cycle_set(seed, states, watched);
+        self.closed(&set).then(|| self.proof(seed, text))
     }
 
     /// Each integer variable of the state at its type's largest and smallest value.
@@ -350,25 +368,27 @@ impl<'a> Head<'a> {
         Bool::and(&[self.at(&self.exits, from).not(), Bool::or(&steps)])
     }
 
-    /// A reachable state whose integers come back after `period` iterations.
-    fn cycle(&self, period: usize) -> Option<(Seed, Vec<Vec<BV>>)> {
-        let states: Vec<Vec<BV>> = (0..=period)
+    /// A reachable state whose integers come back after `period` iterations (after `prefix`
+    /// iterations from the loop's entry): the observables in `watched` are compared.
+    fn cycle(&self, prefix: usize, period: usize, watched: &[usize]) -> Option<(Seed, Vec<Vec<BV>>)> {
+        let states: Vec<Vec<BV>> = (0..=prefix + period)
             .map(|i| {
                 self.state
                     .iter()
                     .enumerate()
-                    .map(|(k, s)| BV::new_const(format!("cycle{period} {i} {k} {s}"), s.get_size()))
+                    .map(|(k, s)| BV::new_const(format!("cycle{prefix}+{period} {i} {k} {s}"), s.get_size()))
                     .collect()
             })
             .collect();
         let mut formulas = vec![self.reached(&states[0])];
-        for i in 0..period {
+        for i in 0..prefix + period {
             formulas.push(self.iteration(&states[i], &states[i + 1]));
         }
-        for o in &self.observables {
+        for &k in watched {
+            let term = &self.observables[k].term;
             formulas.push(
-                self.term_at(&o.term, &states[period])
-                    .eq(self.term_at(&o.term, &states[0])),
+                self.term_at(term, &states[prefix + period])
+                    .eq(self.term_at(term, &states[prefix])),
             );
         }
         let refs: Vec<&Bool> = formulas.iter().collect();
@@ -376,22 +396,53 @@ impl<'a> Head<'a> {
             Answer::Sat(model) => {
                 let seed = Seed {
                     model,
-                    state: states[0].clone(),
+                    state: states[prefix].clone(),
                 };
-                Some((seed, states[..period].to_vec()))
+                Some((seed, states[prefix..prefix + period].to_vec()))
             }
             _ => None,
         }
     }
 
-    /// The states of a cycle as a set (each state's observables), with null-ness at its first.
-    fn cycle_set(&self, seed: &Seed, states: &[Vec<BV>]) -> (Bool, String) {
+    /// The observables the loop's exits depend on, directly or through the updates of the
+    /// variables they depend on (a counter nothing tests is not among them).
+    fn relevant(&self) -> Vec<usize> {
+        let mut names: HashSet<String> = HashSet::new();
+        let conditions = self.back.iter().map(|(c, _)| c).chain(std::iter::once(&self.exits));
+        for cond in conditions {
+            terms::constants(&Dynamic::from_ast(cond), &mut names);
+        }
+        loop {
+            let before = names.len();
+            for (_, args) in &self.back {
+                for (s, arg) in self.state.iter().zip(args) {
+                    if names.contains(&s.decl().name()) {
+                        terms::constants(&Dynamic::from_ast(arg), &mut names);
+                    }
+                }
+            }
+            if names.len() == before {
+                break;
+            }
+        }
+        (0..self.observables.len())
+            .filter(|&k| {
+                let mut of = HashSet::new();
+                terms::constants(&Dynamic::from_ast(&self.observables[k].term), &mut of);
+                of.iter().any(|n| names.contains(n))
+            })
+            .collect()
+    }
+
+    /// The states of a cycle as a set (each state's `watched` observables), with null-ness at
+    /// its first.
+    fn cycle_set(&self, seed: &Seed, states: &[Vec<BV>], watched: &[usize]) -> (Bool, String) {
         let mut members = Vec::new();
         let mut texts = Vec::new();
         for state in states {
             let mut equal = Vec::new();
             let mut text = Vec::new();
-            for o in &self.observables {
+            for o in watched.iter().map(|&k| &self.observables[k]) {
                 let value = evaluate(&seed.model, &self.term_at(&o.term, state)).unwrap_or(0);
                 equal.push(o.term.eq(BV::from_i64(value, o.term.get_size())));
                 text.push(format!("{} = {value}", o.name));

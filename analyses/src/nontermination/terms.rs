@@ -57,6 +57,16 @@ pub(super) fn over_state(term: &Dynamic, state: &HashSet<String>) -> bool {
     })
 }
 
+/// Adds the names of the constants of `term` (not literal values) to `out`.
+pub(super) fn constants(term: &Dynamic, out: &mut HashSet<String>) {
+    walk(term, |t, name| {
+        if t.num_children() == 0 && !is_value(t) {
+            out.insert(name.to_owned());
+        }
+        Some(true)
+    });
+}
+
 /// Comparisons of bit-vectors in a formula (through `and`, `or`, `not`), over the state only.
 pub(super) fn comparisons(formula: &Bool, state: &HashSet<String>, out: &mut Vec<Bool>) {
     walk(&Dynamic::from_ast(formula), |t, name| match name {
