@@ -65,12 +65,25 @@ impl std::fmt::Display for Input {
             Input::Double { bits } => write!(f, "{}", f64::from_bits(*bits)),
             Input::Null => write!(f, "null"),
             Input::String => write!(f, "\"\""),
-            Input::Array { length, elements, .. } => {
+            Input::Array {
+                descriptor,
+                length,
+                elements,
+            } => {
                 let shown: Vec<String> = elements.iter().map(i64::to_string).collect();
-                if shown.len() as i64 == i64::from(*length) {
-                    write!(f, "[{}]", shown.join(", "))
+                let (element, dims) = element_name(descriptor);
+                if elements.is_empty() || shown.len() as i64 != i64::from(*length) {
+                    // Zeros past the elements given, as Java allocates them.
+                    let given = shown.iter().rposition(|e| e != "0").map_or(0, |k| k + 1);
+                    let shown = &shown[..given];
+                    let first = if shown.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" starting {}", shown.join(", "))
+                    };
+                    write!(f, "new {element}[{length}]{dims}{first}")
                 } else {
-                    write!(f, "array of {length} [{}...]", shown.join(", "))
+                    write!(f, "new {element}[]{dims}{{{}}}", shown.join(", "))
                 }
             }
             Input::Object { class, fields } => {
@@ -84,6 +97,31 @@ impl std::fmt::Display for Input {
             }
         }
     }
+}
+
+/// The Java element type of an array descriptor and the `[]`s of its component's own
+/// dimensions (`[I` → (`int`, ``), `[[Ljava/lang/String;` → (`String`, `[]`)).
+fn element_name(descriptor: &str) -> (String, String) {
+    let component = descriptor.strip_prefix('[').unwrap_or(descriptor);
+    let base = component.trim_start_matches('[');
+    let dims = "[]".repeat(component.len() - base.len());
+    let name = match base {
+        "I" => "int",
+        "J" => "long",
+        "Z" => "boolean",
+        "B" => "byte",
+        "C" => "char",
+        "S" => "short",
+        "F" => "float",
+        "D" => "double",
+        _ => base
+            .trim_start_matches('L')
+            .trim_end_matches(';')
+            .rsplit('/')
+            .next()
+            .unwrap_or(base),
+    };
+    (name.to_owned(), dims)
 }
 
 /// A candidate proof of non-termination: where, the witness input, and the recurrent set.
@@ -117,5 +155,30 @@ pub fn search(ir: &MethodIr, heads: &[u32]) -> Search {
     Search {
         proofs,
         time: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Input;
+
+    #[test]
+    fn inputs_print_as_java_values() {
+        let array = |descriptor: &str, length: i32, elements: Vec<i64>| Input::Array {
+            descriptor: descriptor.into(),
+            length,
+            elements,
+        };
+        assert_eq!(array("[I", 2, vec![-1, 0]).to_string(), "new int[]{-1, 0}");
+        assert_eq!(array("[J", 3, vec![]).to_string(), "new long[3]");
+        assert_eq!(array("[B", 4, vec![7]).to_string(), "new byte[4] starting 7");
+        assert_eq!(array("[I", 9, vec![0, 0]).to_string(), "new int[9]");
+        assert_eq!(array("[[Ljava/lang/String;", 1, vec![]).to_string(), "new String[1][]");
+        assert_eq!(Input::Long { value: -5 }.to_string(), "-5L");
+        let object = Input::Object {
+            class: "p/Counter".into(),
+            fields: vec![("count".into(), Input::Int { value: 0 })],
+        };
+        assert_eq!(object.to_string(), "Counter{count = 0}");
     }
 }
