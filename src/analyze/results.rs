@@ -6,18 +6,9 @@ use super::report::{AnalysisStatus, LoopReport, MethodReport, ParameterRange, Re
 use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{Affine, Ranking};
-use jresa_analyses::ir::{MethodIr, Ty, VarId};
+use jresa_analyses::ir::{source_name, MethodIr, Ty, VarId};
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
-
-/// The source name of an IR variable: the IR makes names unique and keeps words of its grammar
-/// free by a `#k` suffix (a parameter `rule` is `rule#2` there).
-fn source_name(name: &str) -> &str {
-    match name.rsplit_once('#') {
-        Some((base, k)) if !base.is_empty() && !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
-}
 
 /// The display names of IR variables (a loop head's inputs): as in the source where no other of
 /// them has the same source name, `|name|` for references.

@@ -89,6 +89,15 @@ impl Ty {
     }
 }
 
+/// The source name of an IR variable: the IR makes names unique and keeps words of its grammar
+/// free by a `#k` suffix (a parameter `rule` is `rule#2` there).
+pub fn source_name(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, k)) if !base.is_empty() && !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
 /// A declared variable: a name unique within its method and a type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VarDecl {

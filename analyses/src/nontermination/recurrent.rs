@@ -4,7 +4,7 @@
 use super::explore::{self, element_of, field_of, length_of, narrow, width, End, Explorer, Heap, Target};
 use super::terms;
 use super::{limits, Input, Proof};
-use crate::ir::{split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
+use crate::ir::{source_name, split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -801,13 +801,5 @@ fn wrap(value: i64, width: u32) -> i64 {
     } else {
         let shift = 64 - width;
         (value << shift) >> shift
-    }
-}
-
-/// The source name of an IR variable (without the `#k` the IR adds to keep names unique).
-fn source_name(name: &str) -> &str {
-    match name.rsplit_once('#') {
-        Some((base, k)) if !base.is_empty() && !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
     }
 }
