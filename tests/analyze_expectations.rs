@@ -98,14 +98,16 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
     let mut nonterminating = 0;
     for fixture in analysed() {
         let file = fixture.source.file_name().and_then(|s| s.to_str()).unwrap_or("?");
-        // Every reported method has an expectation, except the constructors and lambda bodies
-        // javac adds.
+        // Every reported method has an expectation, except the constructors, lambda bodies and
+        // static initialisers (of `$assertionsDisabled`) javac adds.
         for m in &fixture.report.methods {
             let declared = fixture
                 .expectations
                 .iter()
                 .any(|e| e.class == m.class && e.method == m.name);
-            let generated = m.name == "<init>" && m.descriptor == "()V" || m.name.starts_with("lambda$");
+            let generated = m.name == "<init>" && m.descriptor == "()V"
+                || m.name == "<clinit>"
+                || m.name.starts_with("lambda$");
             if !(declared || generated) {
                 failures.push(format!(
                     "{file}: {}.{}{} has no `// expect:` line",

@@ -275,6 +275,6 @@ fn is_allocating_native(method: &MethodRef) -> bool {
 
 /// `clone` of an array (`[I.clone()`, `[Ljava/lang/String;.clone()`), whose copy
 /// [`CostModel::charge`] counts at the call.
-fn is_array_clone(method: &MethodRef) -> bool {
+pub(crate) fn is_array_clone(method: &MethodRef) -> bool {
     method.class.starts_with('[') && method.name == "clone" && method.descriptor == "()Ljava/lang/Object;"
 }

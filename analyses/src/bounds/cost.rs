@@ -86,9 +86,14 @@ pub fn input_name(i: usize) -> String {
 /// Solves the costs of every procedure.
 pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>, model: CostModel) -> Costs {
     let n = program.procs.len();
+    // Calls from procedures the value analysis never reached (code behind a branch it proved
+    // dead, such as a disabled `assert`) join no cycle: their costs are never asked for.
     let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
     for p in 0..n {
         graph.add_node(p);
+        if fixpoint.pre[p].is_none() {
+            continue;
+        }
         for rule in &program.procs[p].rules {
             for item in &rule.items {
                 if let Item::Call { callee, .. } | Item::Charge { callee, .. } = item {
@@ -639,12 +644,13 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     fn cycle(&mut self, component: &[AbsProcId]) {
         // A head is entered from outside the cycle (or is an analysis entry) and lies on every cycle.
         let entered = |p: AbsProcId| -> bool {
-            let mut callers = self.program.procs.iter().enumerate().filter(|(_, caller)| {
-                caller.rules.iter().any(|r| {
-                    r.items
-                        .iter()
-                        .any(|i| matches!(i, Item::Call { callee, .. } | Item::Charge { callee, .. } if *callee == p))
-                })
+            let mut callers = self.program.procs.iter().enumerate().filter(|(c, caller)| {
+                self.fixpoint.pre[*c].is_some()
+                    && caller.rules.iter().any(|r| {
+                        r.items.iter().any(
+                            |i| matches!(i, Item::Call { callee, .. } | Item::Charge { callee, .. } if *callee == p),
+                        )
+                    })
             });
             let mut any = false;
             let outside = callers.any(|(c, _)| {

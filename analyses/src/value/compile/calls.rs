@@ -29,14 +29,15 @@ impl RuleCompiler<'_> {
     }
 
     /// Whether every target of a call outside the program is a native method (the methods of an
-    /// array class are `Object`'s).
+    /// array class are exactly `Object`'s: no class overrides them for an array, so the call
+    /// resolves as a non-virtual one).
     pub(super) fn native_call(&self, kind: CallKind, method: &MethodRef) -> bool {
         if method.class.starts_with('[') {
             let on_object = MethodRef {
                 class: "java/lang/Object".into(),
                 ..method.clone()
             };
-            self.resolver.is_native(kind, &on_object)
+            self.resolver.is_native(CallKind::Special, &on_object)
         } else {
             self.resolver.is_native(kind, method)
         }

@@ -3,6 +3,7 @@
 
 use super::{constant_of, eq, ge, is_marker, tracked, RuleCompiler};
 use crate::ir::*;
+use crate::cost_model::is_array_clone;
 use crate::value::polyhedra::{Constraint, Dimension};
 use crate::value::program::{AuxOp, Item, Width};
 
@@ -192,6 +193,13 @@ impl RuleCompiler<'_> {
                 let d = self.dim(*dst);
                 c.extend(self.ref_facts(d, false));
             }
+            // Assertions are off, as the JVM runs by default (and as the validation VM answers
+            // `Class.desiredAssertionStatus`): javac's `$assertionsDisabled` is true, so the
+            // branch that builds an `AssertionError` never runs.
+            StmtKind::GetStatic { dst, field } if is_assertions_disabled(field) => {
+                let d = self.dim(*dst);
+                c.extend(eq(&[(d, 1)], -1));
+            }
             StmtKind::ArrayLoad {
                 dst,
                 elem,
@@ -286,6 +294,11 @@ impl RuleCompiler<'_> {
                     Some(callee) => out.call(callee, arg_dims, out_dims),
                     None => {
                         self.unknown_result(*dst, &mut out.constraints);
+                        if let (true, Some(v), Some(&array)) = (is_array_clone(method), dst, arg_dims.first()) {
+                            // A clone of an array has its length and its elements.
+                            let d = self.dim(*v);
+                            out.constraints.extend(eq(&[(d, 1), (array, -1)], 0));
+                        }
                         if is_marker(method) {
                             // `return` is the whole body of the marker methods.
                             out.items.push(Item::Marker { bytecodes: 1 });
@@ -321,4 +334,11 @@ impl RuleCompiler<'_> {
             }
         }
     }
+}
+
+/// Whether `field` is the flag javac's `assert` statements test: the class's synthetic
+/// `static final boolean $assertionsDisabled`, set by its initialiser to
+/// `!desiredAssertionStatus()`.
+fn is_assertions_disabled(field: &crate::ir::FieldRef) -> bool {
+    field.name == "$assertionsDisabled" && field.descriptor == "Z"
 }
