@@ -11,6 +11,7 @@ mod callees;
 pub mod nontermination;
 mod report;
 mod results;
+mod summaries;
 
 pub use report::{
     cost_model_name, AnalysisReport, AnalysisStatus, Budget, LoopReport, MethodReport, ParameterRange, Reason,
@@ -38,6 +39,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use summaries::Summaries;
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
 /// code; past this, calls into the library make their callers' costs unknown.
@@ -90,6 +92,7 @@ pub fn analyze_with(
             None => classpath.and_then(|cp| cp.get(name)),
         }
     };
+    let summaries = Summaries::new(&hierarchy, &lookup, &spun, model);
     let groups: Vec<Vec<MethodReport>> = classes
         .par_iter()
         .map(|class| {
@@ -97,6 +100,7 @@ pub fn analyze_with(
                 hierarchy: &hierarchy,
                 lookup: &lookup,
                 lambdas: &spun,
+                summaries: &summaries,
             };
             let reports = analyze_class(class, &program, model, select, options);
             if let Some(progress) = options.progress {
@@ -161,6 +165,7 @@ fn analyze_class(
         hierarchy: program.hierarchy,
         lookup: program.lookup,
         lambdas: program.lambdas,
+        summaries: program.summaries,
         model,
         options,
         lifted: &cache,
@@ -305,6 +310,8 @@ struct Program<'a, 'l> {
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
     lambdas: &'a HashMap<String, LambdaClass>,
+    /// The summaries of the methods a class's analysis calls but does not lift.
+    summaries: &'a Summaries<'a, 'l>,
 }
 
 /// What analysing one class needs besides its methods.
@@ -314,6 +321,7 @@ struct ClassContext<'a, 'l> {
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
     lambdas: &'a HashMap<String, LambdaClass>,
+    summaries: &'a Summaries<'a, 'l>,
     model: CostModel,
     options: &'a AnalyzeOptions<'a>,
     /// Library methods lifted by the class's analyses so far.
@@ -556,7 +564,7 @@ fn analyze_lifted(
         ..
     } = *context;
     let clock = Clock::start(options, selected.len());
-    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted);
+    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index: HashMap<(String, String, String), usize> = methods
         .iter()
@@ -566,6 +574,7 @@ fn analyze_lifted(
     let resolver = Resolver {
         hierarchy,
         index: &index,
+        summaries: Some(context.summaries),
     };
     let program = compile(methods, &resolver, model);
     let mut rounds = Rounds::new(methods, selected);

@@ -105,9 +105,8 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
                 .expectations
                 .iter()
                 .any(|e| e.class == m.class && e.method == m.name);
-            let generated = m.name == "<init>" && m.descriptor == "()V"
-                || m.name == "<clinit>"
-                || m.name.starts_with("lambda$");
+            let generated =
+                m.name == "<init>" && m.descriptor == "()V" || m.name == "<clinit>" || m.name.starts_with("lambda$");
             if !(declared || generated) {
                 failures.push(format!(
                     "{file}: {}.{}{} has no `// expect:` line",

@@ -2,7 +2,8 @@
 //! lifted from the inputs or the classpath (up to `LIBRARY_BUDGET` methods of at most
 //! `LIBRARY_METHOD_STATEMENTS` statements each).
 
-use super::{LIBRARY_BUDGET, LIBRARY_METHOD_STATEMENTS};
+use super::summaries::Summaries;
+use super::LIBRARY_METHOD_STATEMENTS;
 use crate::classfile::ClassFile;
 use crate::lift::lift_method;
 use crate::program::class_decl;
@@ -11,13 +12,17 @@ use jresa_analyses::ir::exceptions;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
+use jresa_analyses::value::program::Target;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-/// Resolves calls to the indices of analysed methods.
+/// Resolves calls to the indices of analysed methods, or to summaries of the others.
 pub(super) struct Resolver<'a> {
     pub(super) hierarchy: &'a Hierarchy,
     pub(super) index: &'a HashMap<(String, String, String), usize>,
+    /// Where the targets that are not analysed get their summaries (none while a summary itself
+    /// is computed).
+    pub(super) summaries: Option<&'a Summaries<'a, 'a>>,
 }
 
 impl CallResolver for Resolver<'_> {
@@ -33,6 +38,25 @@ impl CallResolver for Resolver<'_> {
                 self.index
                     .get(&(t.class.clone(), t.name.clone(), t.descriptor.clone()))
                     .copied()
+            })
+            .collect()
+    }
+
+    fn summarise(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<Target>> {
+        let summaries = self.summaries?;
+        let targets = self.hierarchy.targets(kind, method);
+        if !targets.complete || targets.targets.is_empty() {
+            return None;
+        }
+        targets
+            .targets
+            .iter()
+            .map(|t| {
+                let key = (t.class.clone(), t.name.clone(), t.descriptor.clone());
+                match self.index.get(&key) {
+                    Some(&analysed) => Some(Target::Analysed(analysed)),
+                    None => summaries.of(&key).map(Target::Summarised),
+                }
             })
             .collect()
     }
@@ -77,8 +101,8 @@ const ACC_NATIVE: u16 = 0x0100;
 /// Finds a class by internal name among the inputs, then on the classpath.
 pub(super) type ClassLookup<'a> = dyn Fn(&str) -> Option<Arc<ClassFile>> + Sync + 'a;
 
-/// Lifts the methods outside the analysed class that its methods call, transitively, within the
-/// budget (small ones only). The constructors of the exceptions the JVM raises in these methods
+/// Lifts the methods outside the analysed class that its methods call, transitively, up to
+/// `budget` of them (small ones only). The constructors of the exceptions the JVM raises in these methods
 /// come first (every method shares them, so they never lose the budget to one method's callees).
 /// Classes that lifted library code calls into but that the shared hierarchy lacks (it holds the
 /// program's own call owners) are added, with their supertypes, to a copy of it, which is returned
@@ -89,8 +113,10 @@ pub(super) fn lift_callees(
     lookup: &ClassLookup<'_>,
     lambdas: &HashMap<String, LambdaClass>,
     cache: &LiftCache,
+    budget: usize,
 ) -> Option<Hierarchy> {
     let mut lifting = Lifting {
+        budget,
         hierarchy,
         lookup,
         lambdas,
@@ -124,6 +150,8 @@ pub(super) fn lift_callees(
 
 /// The state of lifting library callees (see `lift_callees`).
 struct Lifting<'a, 'l> {
+    /// Library methods that may be lifted (`LIBRARY_BUDGET` for a class).
+    budget: usize,
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
     /// The program's lambda classes, whose methods are spun rather than read.
@@ -145,10 +173,6 @@ impl Lifting<'_, '_> {
         let mut next = from;
         while next < methods.len() {
             let from_lambda = self.lambdas.contains_key(&methods[next].class);
-            if self.lifted >= LIBRARY_BUDGET && !from_lambda {
-                next += 1;
-                continue;
-            }
             let calls: VecDeque<(CallKind, MethodRef)> = methods[next]
                 .procs
                 .iter()
@@ -165,7 +189,8 @@ impl Lifting<'_, '_> {
                 })
                 .collect();
             // A lambda's interface method only calls its implementation, the program's own code:
-            // it is lifted whatever the budget and size.
+            // it is lifted whatever the budget and size. Past the budget, `lift` still adds the
+            // classes the calls name to the hierarchy, so that their targets can be summarised.
             next += 1;
             self.lift(methods, calls, from_lambda);
         }
@@ -202,7 +227,7 @@ impl Lifting<'_, '_> {
                     }
                     continue;
                 }
-                if (self.lifted >= LIBRARY_BUDGET && !exempt) || !self.known.insert(key.clone()) {
+                if (self.lifted >= self.budget && !exempt) || !self.known.insert(key.clone()) {
                     continue;
                 }
                 let Some(class) = (self.lookup)(&target.class) else {

@@ -4,3 +4,4 @@ pub mod cost;
 pub mod expr;
 pub mod parse;
 pub mod ranking;
+pub mod summary;

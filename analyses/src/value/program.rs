@@ -98,6 +98,24 @@ pub struct AbstractRule {
     pub ranges: Vec<(Dimension, Width)>,
 }
 
+/// What a method outside the program costs and returns, from an analysis of it on its own (for
+/// every input within its parameters' types): a call of it is a rule of its dispatch procedure that
+/// costs `cost` and constrains its inputs and outputs by `post`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Over dimensions `0..inputs` (the arguments, receiver first) and `inputs..inputs+outputs`.
+    pub post: Vec<Constraint>,
+    /// The method's whole cost, over its inputs; the method terminates.
+    pub cost: RuleCost,
+}
+
+/// A target of a method call: a method of the program (by index) or a summarised one.
+#[derive(Clone, Debug)]
+pub enum Target {
+    Analysed(usize),
+    Summarised(std::sync::Arc<Summary>),
+}
+
 /// An abstract procedure with `inputs` and `outputs` dimensions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AbstractProc {

@@ -1,7 +1,7 @@
 //! Calls: dispatch procedures over the targets of a method call, and calls with no analysed
 //! target (natives, methods outside the program).
 
-use super::{AbsProcId, AbstractProc, AbstractRule, Item, Origin, RuleCompiler, RuleCost};
+use super::{AbsProcId, AbstractProc, AbstractRule, Item, Origin, RuleCompiler, RuleCost, Target};
 use crate::ir::*;
 
 impl RuleCompiler<'_> {
@@ -43,31 +43,42 @@ impl RuleCompiler<'_> {
         }
     }
 
-    /// The dispatch procedure of a method call, when every target is in the program.
+    /// The dispatch procedure of a method call, when every target is in the program or
+    /// summarised.
     pub(super) fn dispatch(&mut self, kind: CallKind, method: &MethodRef) -> Option<AbsProcId> {
         let key = (kind, method.clone());
         if let Some(found) = self.dispatches.get(&key) {
             return *found;
         }
-        let targets = self.resolver.resolve(kind, method);
-        let id = targets.filter(|t| !t.is_empty()).map(|targets| {
+        let targets = match self.resolver.resolve(kind, method) {
+            Some(found) => Some(found.into_iter().map(Target::Analysed).collect()),
+            None => self.resolver.summarise(kind, method),
+        };
+        let id = targets.filter(|t: &Vec<Target>| !t.is_empty()).map(|targets| {
             let (params, ret) = parse_method_descriptor(&method.descriptor).unwrap_or_default();
             let inputs = params.len() + usize::from(kind != CallKind::Static);
             let outputs = usize::from(ret.is_some());
             let rules = targets
                 .iter()
-                .map(|&t| {
-                    let entry = self.program.of_ir[t][self.methods[t].entry.index()];
+                .map(|target| {
+                    let (cost, item) = match target {
+                        Target::Analysed(t) => {
+                            let entry = self.program.of_ir[*t][self.methods[*t].entry.index()];
+                            let call = Item::Call {
+                                callee: entry,
+                                args: (0..inputs).collect(),
+                                outs: (inputs..inputs + outputs).collect(),
+                            };
+                            (RuleCost::default(), call)
+                        }
+                        Target::Summarised(summary) => (summary.cost.clone(), Item::Constrain(summary.post.clone())),
+                    };
                     AbstractRule {
                         dims: inputs + outputs,
-                        cost: RuleCost::default(),
+                        cost,
                         may_throw: false,
                         guard: Vec::new(),
-                        items: vec![Item::Call {
-                            callee: entry,
-                            args: (0..inputs).collect(),
-                            outs: (inputs..inputs + outputs).collect(),
-                        }],
+                        items: vec![item],
                         returns: true,
                         source: None,
                         ranges: Vec::new(),

@@ -39,6 +39,12 @@ pub const MAX_ESCAPES_PER_RULE: usize = 24;
 pub trait CallResolver {
     fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>>;
 
+    /// The targets of a call that `resolve` does not place wholly in the program, each in the
+    /// program or summarised, or `None` when some target is neither (the call is then opaque).
+    fn summarise(&self, _kind: CallKind, _method: &MethodRef) -> Option<Vec<Target>> {
+        None
+    }
+
     /// Whether every target of the call is a native method: it executes no bytecode, invokes and
     /// allocates nothing the cost models count (callbacks from native code into Java are not
     /// modelled), and returns an unconstrained value.

@@ -2,8 +2,8 @@
 //! family of statements (moves and arithmetic, heap accesses, allocations, calls, checks).
 
 use super::{constant_of, eq, ge, is_marker, tracked, RuleCompiler};
-use crate::ir::*;
 use crate::cost_model::is_array_clone;
+use crate::ir::*;
 use crate::value::polyhedra::{Constraint, Dimension};
 use crate::value::program::{AuxOp, Item, Width};
 

@@ -1,0 +1,164 @@
+//! Summaries of the methods a class's analysis calls but could not lift (past the library budget,
+//! or larger than a lifted method may be): each such method is analysed once, on its own, for
+//! every input within its parameters' types, and every class that calls it uses the result.
+//!
+//! A summary is the method's input–output relation (the post-condition of its entry) and its bound
+//! as the cost of one abstract rule (`bounds::summary`). Only methods that terminate with a bound
+//! the rule can express get one; a call of any other stays opaque, with its reason.
+//!
+//! Invariants: a summary depends only on the method and the program (never on which class asked
+//! first), so results are the same whatever the order of the parallel analysis; the analysis of a
+//! summary uses no other summaries (so computing one never waits for another, and no cycle of
+//! summaries can form); it runs no parallel work of its own, so a thread that waits for a summary
+//! another thread computes never runs that computation itself.
+
+use super::callees::{lift_callees, ClassLookup, LiftCache, Resolver};
+use super::results::entry_widths;
+use crate::lift::lift_method;
+use jresa_analyses::bounds::cost::{self, Bound};
+use jresa_analyses::bounds::summary::rule_cost;
+use jresa_analyses::cost_model::CostModel;
+use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::lambdas::{self, LambdaClass};
+use jresa_analyses::ir::parse_method_descriptor;
+use jresa_analyses::value::compile::compile;
+use jresa_analyses::value::fixpoint;
+use jresa_analyses::value::overflow;
+use jresa_analyses::value::polyhedra::Polyhedron;
+use jresa_analyses::value::program::Summary;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The rule evaluations the value analysis of one summarised method may take. Summaries are
+/// cheap where they succeed (most take milliseconds); these limits stop the analyses that would
+/// run long only to fail.
+pub const SUMMARY_EVALUATIONS: usize = 1_500;
+
+/// Statements a summarised method may have; larger ones stay opaque.
+pub const SUMMARY_STATEMENTS: usize = 150;
+
+/// Library methods lifted for the analysis of a summarised method.
+pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
+
+/// The access flag of a static method.
+const ACC_STATIC: u16 = 0x0008;
+
+/// A method by class, name and descriptor.
+pub(super) type Key = (String, String, String);
+
+/// The summaries of one analysis, computed on demand and shared by every class.
+pub(super) struct Summaries<'a, 'l> {
+    pub(super) hierarchy: &'a Hierarchy,
+    pub(super) lookup: &'a ClassLookup<'l>,
+    pub(super) lambdas: &'a HashMap<String, LambdaClass>,
+    pub(super) model: CostModel,
+    cells: Mutex<HashMap<Key, Arc<OnceLock<Option<Arc<Summary>>>>>>,
+}
+
+impl<'a, 'l> Summaries<'a, 'l> {
+    pub(super) fn new(
+        hierarchy: &'a Hierarchy,
+        lookup: &'a ClassLookup<'l>,
+        lambdas: &'a HashMap<String, LambdaClass>,
+        model: CostModel,
+    ) -> Self {
+        Summaries {
+            hierarchy,
+            lookup,
+            lambdas,
+            model,
+            cells: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The summary of `target` (a method declared with code), computed at its first request.
+    pub(super) fn of(&self, key: &Key) -> Option<Arc<Summary>> {
+        let cell = {
+            let mut cells = self.cells.lock().ok()?;
+            Arc::clone(cells.entry(key.clone()).or_default())
+        };
+        cell.get_or_init(|| {
+            let started = std::time::Instant::now();
+            let summary = self.compute(key).map(Arc::new);
+            super::debug_timing(|| {
+                format!(
+                    "summary of {}.{}{}: {} in {:.3} s",
+                    key.0,
+                    key.1,
+                    key.2,
+                    if summary.is_some() { "found" } else { "none" },
+                    started.elapsed().as_secs_f64()
+                )
+            });
+            summary
+        })
+        .clone()
+    }
+
+    /// Analyses `target` alone, with the callees it needs lifted as for a class.
+    fn compute(&self, (class_name, name, descriptor): &Key) -> Option<Summary> {
+        if self.lambdas.contains_key(class_name) {
+            return None;
+        }
+        let class = (self.lookup)(class_name)?;
+        let decl = class
+            .methods
+            .iter()
+            .find(|m| &m.name == name && &m.descriptor == descriptor)?;
+        let mut ir = lift_method(&class, decl).ok()?;
+        let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
+        if statements > SUMMARY_STATEMENTS {
+            return None;
+        }
+        if !self.lambdas.is_empty() {
+            lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
+        }
+        let widths = entry_widths(&ir);
+        let mut methods = vec![ir];
+        let extended = lift_callees(
+            &mut methods,
+            self.hierarchy,
+            self.lookup,
+            self.lambdas,
+            &LiftCache::default(),
+            SUMMARY_LIBRARY_BUDGET,
+        );
+        let hierarchy = extended.as_ref().unwrap_or(self.hierarchy);
+        let index: HashMap<Key, usize> = methods
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
+            .collect();
+        let resolver = Resolver {
+            hierarchy,
+            index: &index,
+            summaries: None,
+        };
+        let program = compile(&methods, &resolver, self.model);
+        let entry = program.of_ir[0][methods[0].entry.index()];
+        let condition: Polyhedron = overflow::entry_condition(&widths, 0);
+        let fixpoint = fixpoint::solve_within(&program, &[(entry, condition)], SUMMARY_EVALUATIONS, &|| false);
+        if fixpoint.exhausted {
+            return None;
+        }
+        let post = fixpoint.post[entry].as_ref()?.constraints().to_vec();
+        let costs = cost::solve(&program, &fixpoint, self.model);
+        let Bound::Bounded(bound) = &costs.bounds[entry] else {
+            return None;
+        };
+        if !costs.terminates[entry] {
+            return None;
+        }
+        // A call's dispatch passes the receiver and the arguments, and takes the result.
+        let (params, ret) = parse_method_descriptor(descriptor)?;
+        let inputs = params.len() + usize::from(decl.access & ACC_STATIC == 0);
+        let proc = &program.procs[entry];
+        if proc.inputs != inputs || proc.outputs != usize::from(ret.is_some()) {
+            return None;
+        }
+        Some(Summary {
+            post,
+            cost: rule_cost(bound, inputs)?,
+        })
+    }
+}
