@@ -40,6 +40,9 @@ pub const SUMMARY_STATEMENTS: usize = 150;
 /// Library methods lifted for the analysis of a summarised method.
 pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
 
+/// A summary, once computed (`None`: the method has none).
+type Cell = OnceLock<Option<Arc<Summary>>>;
+
 /// The access flag of a static method.
 const ACC_STATIC: u16 = 0x0008;
 
@@ -52,7 +55,7 @@ pub(super) struct Summaries<'a, 'l> {
     pub(super) lookup: &'a ClassLookup<'l>,
     pub(super) lambdas: &'a HashMap<String, LambdaClass>,
     pub(super) model: CostModel,
-    cells: Mutex<HashMap<Key, Arc<OnceLock<Option<Arc<Summary>>>>>>,
+    cells: Mutex<HashMap<Key, Arc<Cell>>>,
 }
 
 impl<'a, 'l> Summaries<'a, 'l> {
