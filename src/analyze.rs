@@ -42,8 +42,9 @@ use std::time::{Duration, Instant};
 use summaries::Summaries;
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
-/// code; past this, calls into the library make their callers' costs unknown.
-pub const LIBRARY_BUDGET: usize = 200;
+/// code, in its callers' context; past this, calls into the library go to the callees' summaries
+/// (`summaries.rs`), which every class shares.
+pub const LIBRARY_BUDGET: usize = 50;
 
 /// Statements a library method may have to be lifted for calls. Larger ones (formatting, I/O,
 /// collections internals) rarely get a bound and dominate the analysis time; calls to them make
