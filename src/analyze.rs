@@ -21,7 +21,7 @@ pub use report::{
 use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
 use crate::program::{build_hierarchy_with, lambda_bootstraps, spin_lambdas};
-use callees::{lift_callees, ClassLookup, LiftCache, Resolver};
+use callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
 use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
@@ -567,11 +567,7 @@ fn analyze_lifted(
     let clock = Clock::start(options, selected.len());
     let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
-    let index: HashMap<(String, String, String), usize> = methods
-        .iter()
-        .enumerate()
-        .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
-        .collect();
+    let index = method_index(methods);
     let resolver = Resolver {
         hierarchy,
         index: &index,

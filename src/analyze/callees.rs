@@ -2,7 +2,7 @@
 //! lifted from the inputs or the classpath (up to `LIBRARY_BUDGET` methods of at most
 //! `LIBRARY_METHOD_STATEMENTS` statements each).
 
-use super::summaries::Summaries;
+use super::summaries::{Key, Summaries};
 use super::LIBRARY_METHOD_STATEMENTS;
 use crate::classfile::ClassFile;
 use crate::lift::lift_method;
@@ -16,47 +16,55 @@ use jresa_analyses::value::program::Target;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+/// The position of each method among `methods`, by class, name and descriptor.
+pub(super) fn method_index(methods: &[MethodIr]) -> HashMap<Key, usize> {
+    methods
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
+        .collect()
+}
+
 /// Resolves calls to the indices of analysed methods, or to summaries of the others.
 pub(super) struct Resolver<'a> {
     pub(super) hierarchy: &'a Hierarchy,
-    pub(super) index: &'a HashMap<(String, String, String), usize>,
+    pub(super) index: &'a HashMap<Key, usize>,
     /// Where the targets that are not analysed get their summaries (none while a summary itself
     /// is computed).
     pub(super) summaries: Option<&'a Summaries<'a, 'a>>,
 }
 
-impl CallResolver for Resolver<'_> {
-    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
+impl Resolver<'_> {
+    /// The call's targets by class, name and descriptor, when CHA knows all of them.
+    fn targets(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<Key>> {
         let targets = self.hierarchy.targets(kind, method);
         if !targets.complete || targets.targets.is_empty() {
             return None;
         }
-        targets
-            .targets
-            .iter()
-            .map(|t| {
-                self.index
-                    .get(&(t.class.clone(), t.name.clone(), t.descriptor.clone()))
-                    .copied()
-            })
-            .collect()
+        Some(
+            targets
+                .targets
+                .into_iter()
+                .map(|t| (t.class, t.name, t.descriptor))
+                .collect(),
+        )
+    }
+}
+
+impl CallResolver for Resolver<'_> {
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
+        let targets = self.targets(kind, method)?;
+        targets.iter().map(|key| self.index.get(key).copied()).collect()
     }
 
     fn summarise(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<Target>> {
         let summaries = self.summaries?;
-        let targets = self.hierarchy.targets(kind, method);
-        if !targets.complete || targets.targets.is_empty() {
-            return None;
-        }
+        let targets = self.targets(kind, method)?;
         targets
-            .targets
             .iter()
-            .map(|t| {
-                let key = (t.class.clone(), t.name.clone(), t.descriptor.clone());
-                match self.index.get(&key) {
-                    Some(&analysed) => Some(Target::Analysed(analysed)),
-                    None => summaries.of(&key).map(Target::Summarised),
-                }
+            .map(|key| match self.index.get(key) {
+                Some(&analysed) => Some(Target::Analysed(analysed)),
+                None => summaries.of(key).map(Target::Summarised),
             })
             .collect()
     }

@@ -12,7 +12,7 @@
 //! summaries can form); it runs no parallel work of its own, so a thread that waits for a summary
 //! another thread computes never runs that computation itself.
 
-use super::callees::{lift_callees, ClassLookup, LiftCache, Resolver};
+use super::callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
 use super::results::entry_widths;
 use crate::lift::lift_method;
 use jresa_analyses::bounds::cost::{self, Bound};
@@ -127,11 +127,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             SUMMARY_LIBRARY_BUDGET,
         );
         let hierarchy = extended.as_ref().unwrap_or(self.hierarchy);
-        let index: HashMap<Key, usize> = methods
-            .iter()
-            .enumerate()
-            .map(|(i, m)| ((m.class.clone(), m.name.clone(), m.descriptor.clone()), i))
-            .collect();
+        let index = method_index(&methods);
         let resolver = Resolver {
             hierarchy,
             index: &index,
