@@ -228,6 +228,36 @@ fn analyze_site_matches_its_golden_structure() {
     expect_digest("analyze.digest", &digest(&pages));
 }
 
+/// A method that does not terminate shows its witness: the arguments, the loop, the recurrent
+/// set, what running it showed, and the command that replays it.
+#[test]
+fn nonterminating_methods_show_their_witness() {
+    let scratch = support::scratch("html-report", "witness");
+    let out = scratch.join("site");
+    let out_text = out.to_str().expect("UTF-8");
+    let analyze_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/analyze");
+    let args = [
+        "analyze",
+        "Nonterminating.java",
+        "-q",
+        "--format",
+        "html",
+        "--out",
+        out_text,
+    ];
+    let pages = site_of(&analyze_data, &args, 0, &out);
+    let witnesses: Vec<String> = pages
+        .values()
+        .flat_map(|page| page.select(&selector("dl.witness")).map(text_of).collect::<Vec<_>>())
+        .collect();
+    assert!(!witnesses.is_empty(), "no witness section in {:?}", pages.keys());
+    for witness in &witnesses {
+        for part in ["Arguments", "Recurrent set", "Confirmed", "Replay", "jresa run"] {
+            assert!(witness.contains(part), "{part} missing from the witness {witness:?}");
+        }
+    }
+}
+
 #[test]
 fn ci_site_lists_regressions_first_with_old_and_new_bounds() {
     let scratch = support::scratch("html-report", "ci");

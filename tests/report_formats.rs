@@ -426,6 +426,7 @@ fn every_status_renders_as_valid_sarif_and_markdown() {
         terminates: None,
         loops: Vec::new(),
         measured: None,
+        witness: None,
     };
     let summary = Summary {
         command: "check".into(),
@@ -500,6 +501,7 @@ fn long_markdown_tables_are_cut() {
             terminates: Some(true),
             loops: Vec::new(),
             measured: None,
+            witness: None,
         })
         .collect();
     let summary = Summary {

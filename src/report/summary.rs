@@ -6,7 +6,7 @@
 //! **Renderers read only this summary, never a subcommand's own report, so every format means the
 //! same for every subcommand; rows keep the producer's order.**
 
-use crate::analyze::{AnalysisReport, AnalysisStatus, LoopReport, MethodReport};
+use crate::analyze::{AnalysisReport, AnalysisStatus, LoopReport, MethodReport, Witness};
 use crate::baseline::compare::{ChangeKind, ComparisonReport};
 use crate::check::CheckStatus;
 use crate::validate::{InstanceDetail, MethodValidation, ProofStatus, SizeRow, ValidationReport, ValidationStatus};
@@ -88,6 +88,8 @@ pub struct MethodSummary {
     pub loops: Vec<LoopReport>,
     /// What running the method on instances measured (`validate`).
     pub measured: Option<Measured>,
+    /// An input on which the method does not terminate, where the analysis found one.
+    pub witness: Option<Witness>,
 }
 
 /// What running a method on instances measured.
@@ -152,6 +154,7 @@ fn of_method(m: &MethodReport, locate: &SourceLocator<'_>) -> MethodSummary {
         terminates: m.terminates,
         loops: m.loops.clone(),
         measured: None,
+        witness: m.witness.clone(),
     }
 }
 
@@ -198,6 +201,7 @@ pub fn of_comparison(report: &ComparisonReport, locate: &SourceLocator<'_>) -> S
                     terminates: None,
                     loops: Vec::new(),
                     measured: None,
+                    witness: None,
                 },
             };
             summary.change = Some(change);
@@ -288,6 +292,7 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
                 terminates: None,
                 loops: Vec::new(),
                 measured: Measured::of(m),
+                witness: None,
             }
         })
         .collect();
@@ -305,8 +310,8 @@ pub fn of_validation(report: &ValidationReport, locate: &SourceLocator<'_>) -> S
     }
 }
 
-/// A summary with each method's loops and termination verdict taken from the analysis that gave
-/// its bound (the validation report does not carry them).
+/// A summary with each method's loops, termination verdict and non-termination witness taken
+/// from the analysis that gave its bound (the validation report does not carry them).
 pub fn with_loops(mut summary: Summary, analysis: &AnalysisReport) -> Summary {
     let by_key: std::collections::HashMap<(&str, &str, &str), &MethodReport> = analysis
         .methods
@@ -317,6 +322,7 @@ pub fn with_loops(mut summary: Summary, analysis: &AnalysisReport) -> Summary {
         if let Some(report) = by_key.get(&(m.class.as_str(), m.name.as_str(), m.descriptor.as_str())) {
             m.loops = report.loops.clone();
             m.terminates = report.terminates;
+            m.witness = report.witness.clone();
         }
     }
     summary

@@ -6,6 +6,7 @@ use super::layout::{method_label, page, status_word, termination_word, Crumb};
 use super::overview::display_package;
 use super::site::{ClassEntry, MethodRow, Package, Site};
 use super::tables::{counts_table, methods_table, status_bar, Columns, Listed, StatusCounts};
+use crate::analyze::Witness;
 use crate::report::plot::sizes_svg;
 use crate::report::summary::{ChangeSummary, Measured};
 use crate::report::validate::ratio_text;
@@ -82,6 +83,7 @@ fn method_section(class: &ClassEntry<'_>, row: &MethodRow<'_>, source_page: Opti
                 @if let Some(change) = &m.change { (change_part(change)) }
                 @if let Some(measured) = &m.measured { (measured_facts(measured)) }
             }
+            @if let Some(witness) = &m.witness { (witness_part(witness, source_page)) }
             @if !m.loops.is_empty() { (loops_part(row, source_page)) }
             @if let Some(plot) = plot { (plot) }
         }
@@ -93,6 +95,26 @@ fn change_part(change: &ChangeSummary) -> Markup {
         dt { "Change" } dd { (change.kind.name()) @if change.fails { " (fails the run)" } ": " (change.detail) }
         dt { "Baseline" } dd {
             @if let Some(old) = &change.old_bound { code { (old) } } @else { (change.old_status.map_or("absent", |s| s.name())) }
+        }
+    }
+}
+
+/// The input on which the method does not terminate, and how to replay it.
+fn witness_part(witness: &Witness, source_page: Option<&str>) -> Markup {
+    html! {
+        h4 { "Non-termination witness" }
+        dl.facts.witness {
+            dt { "Arguments" } dd { code { (witness.arguments.join(", ")) } }
+            dt { @if witness.recursion { "Recursion" } @else { "Loop" } } dd {
+                @match (witness.line, source_page) {
+                    (Some(line), Some(page)) => a href={ (page) "#L" (line) } { "line " (line) },
+                    (Some(line), None) => { "line " (line) },
+                    (None, _) => { "offset " (witness.offset) },
+                }
+            }
+            dt { "Recurrent set" } dd { code { (witness.recurrent_set) } }
+            dt { "Confirmed" } dd { (witness.confirmed) }
+            @if !witness.replay.is_empty() { dt { "Replay" } dd { code { (witness.replay) } } }
         }
     }
 }
