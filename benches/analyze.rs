@@ -5,6 +5,10 @@
 //!   against the JDK, with the CLI's default budget of 10 s a method (about two minutes a run on
 //!   two cores: `cargo bench --bench analyze -- commons-lang3`).
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+// The allocator of the `jresa` binary, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use jresa::analyze::{analyze_with, AnalyzeOptions};
 use jresa::classfile::{find_java_base_jmod, read_inputs, ClassFile, ClassPath};
 use jresa_analyses::cost_model::CostModel;

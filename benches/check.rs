@@ -3,6 +3,10 @@
 //! compiled with `javac -g` against the spec sources once. Reports throughput in annotated
 //! methods per second.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+// The allocator of the `jresa` binary, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use jresa::check::check;
 use jresa::classfile::{read_inputs, ClassPath};
 use std::path::Path;

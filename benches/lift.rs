@@ -1,6 +1,10 @@
 //! Benchmark of the front end and lifting stages on a fixed input: all of the JDK's `java.base.jmod`.
 //! Reports throughput in classes (reading) and methods (lifting) per second.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+// The allocator of the `jresa` binary, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use jresa::classfile::{find_java_base_jmod, read_inputs};
 use jresa::lift::lift_all;
 use std::time::Duration;

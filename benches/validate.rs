@@ -18,6 +18,10 @@ mod timing;
 use backends::{backends, compiled_classes, java_runs};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+// The allocator of the `jresa` binary, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use jresa::classfile::{read_inputs, ClassPath};
 use jresa::vm_source::JvmClassSource;
 use jresa_gpu_validate::generate::{Finitization, RepOk, Settings, StructurePredicate};
