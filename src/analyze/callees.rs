@@ -16,6 +16,11 @@ use jresa_analyses::value::program::Target;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+/// The statements of a lifted method, over all its rules.
+pub(super) fn statement_count(ir: &MethodIr) -> usize {
+    ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum()
+}
+
 /// The position of each method among `methods`, by class, name and descriptor.
 pub(super) fn method_index(methods: &[MethodIr]) -> HashMap<Key, usize> {
     methods
@@ -277,7 +282,7 @@ impl Lifting<'_, '_> {
                 let Some(ir) = ir else {
                     continue;
                 };
-                let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
+                let statements = statement_count(&ir);
                 if statements <= LIBRARY_METHOD_STATEMENTS || exempt {
                     methods.push(ir);
                     self.lifted += 1;

@@ -12,7 +12,7 @@
 //! summaries can form); it runs no parallel work of its own, so a thread that waits for a summary
 //! another thread computes never runs that computation itself.
 
-use super::callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
+use super::callees::{lift_callees, method_index, statement_count, ClassLookup, LiftCache, Resolver};
 use super::results::entry_widths;
 use crate::lift::lift_method;
 use jresa_analyses::bounds::cost::{self, Bound};
@@ -74,7 +74,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
         }
     }
 
-    /// The summary of `target` (a method declared with code), computed at its first request.
+    /// The summary of method `key`, computed at its first request.
     pub(super) fn of(&self, key: &Key) -> Option<Arc<Summary>> {
         let cell = {
             let mut cells = self.cells.lock().ok()?;
@@ -109,8 +109,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             .iter()
             .find(|m| &m.name == name && &m.descriptor == descriptor)?;
         let mut ir = lift_method(&class, decl).ok()?;
-        let statements: usize = ir.procs.iter().flat_map(|p| &p.rules).map(|r| r.body.len()).sum();
-        if statements > SUMMARY_STATEMENTS {
+        if statement_count(&ir) > SUMMARY_STATEMENTS {
             return None;
         }
         if !self.lambdas.is_empty() {

@@ -105,16 +105,21 @@ fn witness_part(witness: &Witness, source_page: Option<&str>) -> Markup {
         h4 { "Non-termination witness" }
         dl.facts.witness {
             dt { "Arguments" } dd { code { (witness.arguments.join(", ")) } }
-            dt { @if witness.recursion { "Recursion" } @else { "Loop" } } dd {
-                @match (witness.line, source_page) {
-                    (Some(line), Some(page)) => a href={ (page) "#L" (line) } { "line " (line) },
-                    (Some(line), None) => { "line " (line) },
-                    (None, _) => { "offset " (witness.offset) },
-                }
-            }
+            dt { @if witness.recursion { "Recursion" } @else { "Loop" } } dd { (place(witness.line, witness.offset, source_page)) }
             dt { "Recurrent set" } dd { code { (witness.recurrent_set) } }
             dt { "Confirmed" } dd { (witness.confirmed) }
             @if !witness.replay.is_empty() { dt { "Replay" } dd { code { (witness.replay) } } }
+        }
+    }
+}
+
+/// A loop's place: its source line (linked to the source page when there is one), else its offset.
+fn place(line: Option<u32>, offset: u32, source_page: Option<&str>) -> Markup {
+    html! {
+        @match (line, source_page) {
+            (Some(line), Some(page)) => a href={ (page) "#L" (line) } { "line " (line) },
+            (Some(line), None) => { "line " (line) },
+            (None, _) => { "offset " (offset) },
         }
     }
 }
@@ -127,13 +132,7 @@ fn loops_part(row: &MethodRow<'_>, source_page: Option<&str>) -> Markup {
                 tbody {
                     @for l in &row.summary.loops {
                         tr {
-                            td {
-                                @match (l.line, source_page) {
-                                    (Some(line), Some(page)) => a href={ (page) "#L" (line) } { "line " (line) },
-                                    (Some(line), None) => { "line " (line) },
-                                    (None, _) => { "offset " (l.offset) },
-                                }
-                            }
+                            td { (place(l.line, l.offset, source_page)) }
                             td { code { (l.ranking_function.as_deref().unwrap_or("")) } }
                             td { code { (l.iterations.as_deref().unwrap_or("")) } }
                             td.reason { (l.reason.as_deref().unwrap_or("")) }
