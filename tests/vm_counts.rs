@@ -16,13 +16,6 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
-/// FIXME: the profiler leaves these classes uninstrumented without listing them in the profile's
-/// `uninstrumented` entries (a class the agent's own code loads first, it seems): their methods get
-/// no context and their bytecodes are not counted. The VM's trees are compared with these methods'
-/// contexts spliced out (their callees moved up to their parents), and the test checks that the
-/// JVM's tree indeed lacks them, so that it fails once the profiler counts them.
-const PROFILER_UNCOUNTED: &[&str] = &["java/lang/IndexOutOfBoundsException"];
-
 /// (class, method, inputs in the fixtures' `// inputs:` syntax).
 const CASES: &[(&str, &str, &str)] = &[
     ("VmArith", "fib", "10; 47"),
@@ -163,29 +156,20 @@ fn jvm_contexts(cct: &Cct, node: &CctNode, prefix: &str, out: &mut Contexts) {
     }
 }
 
-/// The VM's contexts; returns the bytecodes of spliced-out contexts (see `PROFILER_UNCOUNTED`).
-fn vm_contexts(tree: &CallingContextTree, node: u32, prefix: &str, out: &mut Contexts) -> u64 {
+/// The VM's contexts.
+fn vm_contexts(tree: &CallingContextTree, node: u32, prefix: &str, out: &mut Contexts) {
     let n = &tree.nodes[node as usize];
     if n.initialization {
-        return 0;
+        return;
     }
     let method = n.method.as_ref().expect("a method node");
-    if PROFILER_UNCOUNTED.contains(&method.class.as_str()) {
-        let mut spliced = n.metrics.bytecodes;
-        for (child, _) in tree.children(node) {
-            spliced += vm_contexts(tree, child, prefix, out);
-        }
-        return spliced;
-    }
     let key = context_key(prefix, &method.class, &method.name, &method.descriptor, n.call_site);
     let entry = out.entry(key.clone()).or_default();
     entry.0 += n.entries;
     entry.1 += n.metrics.bytecodes;
-    let mut spliced = 0;
     for (child, _) in tree.children(node) {
-        spliced += vm_contexts(tree, child, &key, out);
+        vm_contexts(tree, child, &key, out);
     }
-    spliced
 }
 
 #[test]
@@ -290,17 +274,12 @@ fn vm_bytecode_counts_equal_the_profiled_jvm_counts() {
         let tree = outcome.cct.as_ref().expect("a tree");
         let (method_node, _) = tree.children(0).next().expect("the method's context");
         let mut vm = Contexts::new();
-        let spliced = vm_contexts(tree, method_node, "", &mut vm);
+        vm_contexts(tree, method_node, "", &mut vm);
         let jvm_total: u64 = jvm.values().map(|v| v.1).sum();
         total += jvm_total;
-        assert!(
-            !jvm.keys()
-                .any(|k| PROFILER_UNCOUNTED.iter().any(|c| k.contains(&format!("/{c}.")))),
-            "{label}: the profiler now counts {PROFILER_UNCOUNTED:?}: remove them from PROFILER_UNCOUNTED"
-        );
-        if outcome.metrics.bytecodes != jvm_total + spliced {
+        if outcome.metrics.bytecodes != jvm_total {
             failures.push(format!(
-                "{label}: VM {} bytecodes, JVM {jvm_total} + {spliced} uncounted by the profiler ({:?})",
+                "{label}: VM {} bytecodes, JVM {jvm_total} ({:?})",
                 outcome.metrics.bytecodes, outcome.ending
             ));
         }

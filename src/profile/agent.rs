@@ -13,14 +13,17 @@ use std::process::Command;
 /// The agent's sources: file name and text.
 pub const AGENT_SOURCES: &[(&str, &str)] = &[
     ("Agent.java", include_str!("agent/Agent.java")),
+    ("ClassCache.java", include_str!("agent/ClassCache.java")),
     ("CodeOffsets.java", include_str!("agent/CodeOffsets.java")),
     ("Dump.java", include_str!("agent/Dump.java")),
+    ("MethodRewriter.java", include_str!("agent/MethodRewriter.java")),
     ("Methods.java", include_str!("agent/Methods.java")),
     ("Node.java", include_str!("agent/Node.java")),
     ("Probe.java", include_str!("agent/Probe.java")),
     ("Selector.java", include_str!("agent/Selector.java")),
     ("ThreadState.java", include_str!("agent/ThreadState.java")),
     ("Transformer.java", include_str!("agent/Transformer.java")),
+    ("WarmUp.java", include_str!("agent/WarmUp.java")),
 ];
 
 /// The jar's file name. `Boot-Class-Path` names it relative to the jar itself, so it is fixed.

@@ -88,6 +88,10 @@ pub struct Cct {
     pub instrumented_methods: u64,
     /// Instrumented methods that a `--only` selector matched.
     pub selected_methods: u64,
+    /// Instrumented classes that were taken from the class cache of earlier runs instead of being
+    /// instrumented again (the JDK's classes; see `agent/ClassCache.java`).
+    #[serde(default)]
+    pub cached_classes: u64,
     /// The `--only` selectors in force (empty: the whole execution was profiled).
     pub only: Vec<String>,
     /// What the agent could not instrument.
@@ -295,6 +299,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
         instrumented_classes: meta_value("instrumented_classes"),
         instrumented_methods: meta_value("instrumented_methods"),
         selected_methods: meta_value("selected_methods"),
+        cached_classes: meta_value("cached_classes"),
         only: only.to_vec(),
         uninstrumented,
         nodes,

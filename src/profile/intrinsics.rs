@@ -249,6 +249,47 @@ pub const JIT_OPTIMISATIONS_OFF: &[&str] = &["-XX:-OptimizeStringConcat", "-XX:-
 /// The message HotSpot prints for a name it does not know.
 const UNKNOWN_INTRINSIC: &str = "Unrecognized intrinsic detected in DisableIntrinsic: ";
 
+/// [`jit_flags`], remembered in `cache_dir` for this `java` (by its path, size and modification
+/// time, and those of its JDK's `lib/modules`), so that a profiled run does not start a JVM first. A
+/// result with a warning is never remembered; an unreadable entry is computed again.
+pub fn cached_jit_flags(java: &Path, cache_dir: &Path) -> (Vec<String>, Option<String>) {
+    let Some(key) = java_identity(java) else {
+        return jit_flags(java);
+    };
+    let file = cache_dir.join(format!("jit-flags-{key:016x}.txt"));
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        if let Some(flags) = text.strip_suffix("end\n") {
+            return (flags.lines().map(str::to_owned).collect(), None);
+        }
+    }
+    let (flags, warning) = jit_flags(java);
+    if warning.is_none() {
+        let staging = cache_dir.join(format!("jit-flags-{key:016x}.{}.tmp", std::process::id()));
+        let text = flags.iter().map(|f| format!("{f}\n")).collect::<String>() + "end\n";
+        if std::fs::write(&staging, text).is_ok() && std::fs::rename(&staging, &file).is_err() {
+            let _ = std::fs::remove_file(&staging);
+        }
+    }
+    (flags, warning)
+}
+
+/// A hash of what identifies a JVM's build: the launcher's and the runtime image's path, size and
+/// modification time.
+fn java_identity(java: &Path) -> Option<u64> {
+    let java = std::fs::canonicalize(java).ok()?;
+    let home = java.parent()?.parent()?;
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for file in [java.clone(), home.join("lib").join("modules")] {
+        let meta = std::fs::metadata(&file).ok()?;
+        let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+        let text = format!("{}\0{}\0{}\0", file.display(), meta.len(), modified.as_nanos());
+        hash = text
+            .bytes()
+            .fold(hash, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+    }
+    Some(hash)
+}
+
 /// The flags to pass before the program's own JVM options, and a warning when the JVM would not take
 /// them (then the counts of intrinsic methods may depend on the JIT).
 pub fn jit_flags(java: &Path) -> (Vec<String>, Option<String>) {

@@ -3,7 +3,7 @@
 
 use super::agent::agent_jar;
 use super::cct::{parse_cct, Cct};
-use super::intrinsics::jit_flags;
+use super::intrinsics::cached_jit_flags;
 use super::tools::{find_tool, ProfileError};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -75,7 +75,7 @@ impl Drop for TempDir {
     }
 }
 
-/// Builds (or finds) the agent, runs `java` with it, the flags of [`jit_flags`] and the request's
+/// Builds (or finds) the agent, runs `java` with it, the flags of [`cached_jit_flags`] and the request's
 /// arguments, waits for the program and reads the profile. The program's standard streams are the
 /// caller's.
 pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError> {
@@ -102,6 +102,12 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
         ))
     })?;
     let mut settings = format!("out {output_text}\n");
+    // Instrumented JDK classes and the JVM's flags are kept beside the agent jar, whose directory is
+    // per agent build.
+    let cache_dir = jar.path.parent().unwrap_or(&temp.0).to_path_buf();
+    if let Some(cache) = cache_dir.to_str() {
+        settings.push_str(&format!("cache {cache}\n"));
+    }
     for selector in &request.only {
         settings.push_str(&format!("only {selector}\n"));
     }
@@ -109,7 +115,7 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
         .map_err(|e| ProfileError::Io(format!("cannot write {}: {e}", config.display())))?;
 
     // The JIT flags come first, so that the program's own options can override them.
-    let (flags, warning) = jit_flags(&java);
+    let (flags, warning) = cached_jit_flags(&java, &cache_dir);
     let mut agent_option = OsString::from("-javaagent:");
     agent_option.push(jar.path.as_os_str());
     agent_option.push("=");

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +17,9 @@ import java.util.Set;
 /**
  * {@code premain} of jresa's JP2-style profiling agent. The agent argument is the path of a
  * configuration file with one setting per line: {@code out PATH} (where the CCT is written at
- * shutdown, required) and {@code only SELECTOR} (repeatable; restricts profiling to the dynamic extent
- * of the selected methods).
+ * shutdown, required), {@code only SELECTOR} (repeatable; restricts profiling to the dynamic extent
+ * of the selected methods) and {@code cache DIR} (where instrumented JDK classes are kept between
+ * runs, see {@link ClassCache}; without it every run instruments them again).
  *
  * <p>The agent jar is on the boot class path (its manifest's {@code Boot-Class-Path}), so the
  * instrumented classes of every class loader, {@code java.base} included, can call {@link Probe}.
@@ -28,17 +30,29 @@ public final class Agent {
 
     /** Classes the agent uses later, loaded now so that their loading never re-enters the transformer. */
     private static final String[] OWN_CLASSES = {
-        "jresa.agent.CodeOffsets", "jresa.agent.Dump", "jresa.agent.Dump$Merged", "jresa.agent.Methods",
+        "jresa.agent.ClassCache", "jresa.agent.ClassCache$Entry", "jresa.agent.ClassCache$Instrumented",
+        "jresa.agent.CodeOffsets", "jresa.agent.Dump", "jresa.agent.Dump$Merged", "jresa.agent.MethodRewriter",
+        "jresa.agent.MethodRewriter$Copy", "jresa.agent.Methods",
         "jresa.agent.Node", "jresa.agent.Probe", "jresa.agent.Selector", "jresa.agent.ThreadState",
-        "jresa.agent.Transformer", "jresa.agent.Transformer$Copy", "jresa.agent.Transformer$Instrumenter",
+        "jresa.agent.Transformer", "jresa.agent.Transformer$Instrumenter",
         "jresa.agent.Transformer$InstrumentingMethod",
     };
 
     /** The packages of the JDK's internal copy of ASM that the transformer uses. */
     private static final String[] ASM_PACKAGES = {"jdk.internal.org.objectweb.asm", "jdk.internal.org.objectweb.asm.tree"};
 
-    /** JDK classes instrumented once, with the result thrown away, to load the parts of ASM the transformer uses. */
-    private static final String[] WARM_UP = {"java/util/HashMap", "java/lang/Integer", "java/lang/String"};
+    /**
+     * Classes the transformer loads only in rare cases, loaded now: a class first loaded while the
+     * transformer runs stays uninstrumented unless start-up retries it. ASM throws these for methods
+     * too large once instrumented (their superclass, {@code IndexOutOfBoundsException}, is loaded
+     * with them and is one the program's own exceptions need).
+     */
+    private static final String[] RARELY_USED = {
+        "jdk.internal.org.objectweb.asm.MethodTooLargeException", "jdk.internal.org.objectweb.asm.ClassTooLargeException",
+    };
+
+    /** The class instrumented once, with the result thrown away, to load the parts of ASM the transformer uses. */
+    private static final String WARM_UP = "jresa/agent/WarmUp";
 
     /** How many classes are retransformed per call (a failing call is retried class by class). */
     private static final int BATCH = 256;
@@ -57,12 +71,17 @@ public final class Agent {
             throw new IllegalArgumentException("the agent argument must name a configuration file");
         }
         String out = null;
+        Path cacheDir = null;
+        List<String> selectors = new ArrayList<>();
         List<Selector> only = new ArrayList<>();
         for (String line : Files.readAllLines(Paths.get(args), StandardCharsets.UTF_8)) {
             if (line.startsWith("out ")) {
                 out = line.substring(4);
             } else if (line.startsWith("only ")) {
+                selectors.add(line.substring(5));
                 only.add(Selector.parse(line.substring(5)));
+            } else if (line.startsWith("cache ")) {
+                cacheDir = Paths.get(line.substring(6));
             } else if (!line.isEmpty()) {
                 throw new IllegalArgumentException("unknown configuration line: " + line);
             }
@@ -85,10 +104,14 @@ public final class Agent {
         for (String name : OWN_CLASSES) {
             Class.forName(name, true, Agent.class.getClassLoader());
         }
+        for (String name : RARELY_USED) {
+            Class.forName(name, true, null);
+        }
         Probe.initialise(!only.isEmpty());
         boolean wasInside = Probe.enterAgent();
         try {
-            Transformer transformer = new Transformer(only.toArray(new Selector[0]));
+            ClassCache cache = cacheDir == null ? null : ClassCache.open(cacheDir, selectors);
+            Transformer transformer = new Transformer(only.toArray(new Selector[0]), cache);
             warmUp(transformer);
             inst.addTransformer(transformer, true);
             retransform(inst, loadedClasses(inst, null));
@@ -101,19 +124,18 @@ public final class Agent {
                 }
                 retransform(inst, loadedClasses(inst, nested));
             }
-            Runtime.getRuntime().addShutdownHook(new Dump(out));
+            Runtime.getRuntime().addShutdownHook(new Dump(out, cache));
         } finally {
             Probe.leaveAgent(wasInside);
         }
     }
 
     private static void warmUp(Transformer transformer) throws Exception {
-        for (String name : WARM_UP) {
-            try (InputStream in = Object.class.getResourceAsStream("/" + name + ".class")) {
-                if (in != null) {
-                    transformer.instrument(name, in.readAllBytes(), false);
-                }
+        try (InputStream in = Agent.class.getResourceAsStream("/" + WARM_UP + ".class")) {
+            if (in == null) {
+                throw new IllegalStateException("the agent jar has no " + WARM_UP + ".class");
             }
+            transformer.instrument(WARM_UP, in.readAllBytes(), false);
         }
     }
 

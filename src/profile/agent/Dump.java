@@ -35,10 +35,13 @@ import java.util.List;
  */
 final class Dump extends Thread {
     private final String path;
+    /** The class cache to write back after the profile, or null. */
+    private final ClassCache cache;
 
-    Dump(String path) {
+    Dump(String path, ClassCache cache) {
         super("jresa-profile-dump");
         this.path = path;
+        this.cache = cache;
     }
 
     /** A context of the merged tree. */
@@ -75,6 +78,9 @@ final class Dump extends Thread {
         } catch (Throwable error) {
             System.err.println("jresa agent: cannot write the profile to " + path + ": " + error);
         }
+        if (cache != null) {
+            cache.save();
+        }
     }
 
     private void write() throws IOException {
@@ -92,6 +98,7 @@ final class Dump extends Thread {
             meta(out, "instrumented_classes", Methods.instrumentedClasses());
             meta(out, "instrumented_methods", Methods.instrumentedMethods());
             meta(out, "selected_methods", Methods.selectedMethods());
+            meta(out, "cached_classes", cache == null ? 0 : cache.hits());
             for (String[] entry : Methods.uninstrumentedList()) {
                 out.write("uninstrumented\t" + escape(entry[0]) + "\t" + escape(entry[1]) + "\n");
             }

@@ -2,6 +2,7 @@
 package jresa.agent;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.List;
 final class Methods {
     private Methods() {}
 
+    /** The ids of {@link #METHODS} by key, built on first use (a preloaded table may be large). */
     private static final HashMap<String, Integer> IDS = new HashMap<>();
+    private static int indexed;
     private static final List<String[]> METHODS = new ArrayList<>();
     private static final List<String[]> UNINSTRUMENTED = new ArrayList<>();
     /** Classes loaded while the transformer ran on the same thread, in binary names with slashes. */
@@ -24,6 +27,10 @@ final class Methods {
 
     /** The id of a method, registered on first use. */
     static synchronized int id(String owner, String name, String descriptor) {
+        for (; indexed < METHODS.size(); indexed++) {
+            String[] m = METHODS.get(indexed);
+            IDS.put(m[0] + '.' + m[1] + m[2], indexed);
+        }
         String key = owner + '.' + name + descriptor;
         Integer known = IDS.get(key);
         if (known != null) {
@@ -32,7 +39,21 @@ final class Methods {
         int id = METHODS.size();
         METHODS.add(new String[] {owner, name, descriptor});
         IDS.put(key, id);
+        indexed = METHODS.size();
         return id;
+    }
+
+    /** Starts from the id table of an earlier run (see {@link ClassCache}); only before any id is given. */
+    static synchronized void preload(String[][] table) {
+        if (!METHODS.isEmpty()) {
+            throw new IllegalStateException("method ids were given before the cache was read");
+        }
+        METHODS.addAll(Arrays.asList(table));
+    }
+
+    /** Every method id given so far, in order. */
+    static synchronized String[][] table() {
+        return METHODS.toArray(new String[0][]);
     }
 
     /** The class, name and descriptor of a method id. */

@@ -11,9 +11,9 @@ package jresa.agent;
  * instrumented; they happen with the thread's {@code inside} guard set, or, for the thread state
  * itself, while {@link #creating} names the thread.
  *
- * <p>A method's activation keeps its node in a local variable, so counting a block is a null check
- * and an add; only entry, exit, call sites, exception handlers and the code right after a call touch
- * the thread state. When an entry probe returns null (the agent's own code is running on the thread,
+ * <p>A method's activation keeps its node and its pending count in local variables (see
+ * {@link MethodRewriter}), so counting a segment touches no memory; only entry, exit, call sites and
+ * exception handlers touch the node and the thread state. When an entry probe returns null (the agent's own code is running on the thread,
  * or, in selective mode, the thread is outside every profiled extent) the method runs its
  * uninstrumented copy instead; the other probes accept null for methods too large to have one.
  */
@@ -239,25 +239,44 @@ public final class Probe {
         return node;
     }
 
-    /** Normal method exit: the parent becomes current again, with the call site it had pending. */
-    public static void exit(Node node) {
+    /**
+     * Method exit, normal or by an exception (the catch-all handler): adds the instructions counted in
+     * the activation's local and makes the parent current again, with the call site it had pending.
+     */
+    public static void exit(Node node, long count) {
         if (node != null) {
+            node.bytecodes += count;
             ThreadState s = node.state;
             s.current = node.parent;
             s.site = node.site;
         }
     }
 
-    /** Normal exit of a class initialiser: restores the parent and the call site saved at entry. */
-    public static void exitClinit(Node node, int savedSite) {
+    /** Exit of a class initialiser: restores the parent and the call site saved at entry. */
+    public static void exitClinit(Node node, long count, int savedSite) {
         if (node != null) {
+            node.bytecodes += count;
             ThreadState s = node.state;
             s.current = node.parent;
             s.site = savedSite;
         }
     }
 
-    /** Counts the instructions of a code segment, at its start. */
+    /**
+     * After a call returned and at an exception handler: this activation is current again, with no
+     * call pending. After a call, the callee's exit restored the site it was called from (which calls
+     * through code that is not instrumented need); after an exception, a constructor it left has not
+     * restored anything.
+     */
+    public static void resume(Node node) {
+        if (node != null) {
+            ThreadState s = node.state;
+            s.current = node;
+            s.site = -1;
+        }
+    }
+
+    /** Counts the instructions of a code segment of a constructor, at its start. */
     public static void count(Node node, int instructions) {
         if (node != null) {
             node.bytecodes += instructions;
@@ -265,9 +284,9 @@ public final class Probe {
     }
 
     /**
-     * Counts a segment that starts right after a call returned or at an exception handler, and makes
-     * this activation current again with no call pending (after an exception the callee never ran
-     * its exit code).
+     * Counts a segment that starts at an exception handler, and makes this activation current again
+     * with no call pending (callees left by the exception may not have restored it: constructors
+     * have no catch-all).
      */
     public static void countReset(Node node, int instructions) {
         if (node != null) {
@@ -279,12 +298,12 @@ public final class Probe {
     }
 
     /**
-     * Counts a segment that ends with an invoke (called just before the invoke) and records the invoke's
-     * bytecode index as the pending call site.
+     * Before an invoke: adds the instructions counted in the activation's local and the segment that
+     * ends with the invoke, and records the invoke's bytecode index as the pending call site.
      */
-    public static void site(Node node, int instructions, int bci) {
+    public static void site(Node node, long count, int instructions, int bci) {
         if (node != null) {
-            node.bytecodes += instructions;
+            node.bytecodes += count + instructions;
             ThreadState s = node.state;
             s.current = node;
             s.site = bci;
