@@ -562,3 +562,80 @@ fn java_arguments_are_required() {
     let output = jresa().args(["profile"]).output().expect("run jresa");
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// The contexts of the fixture's own methods below `node` as (path of methods and call sites,
+/// invocations, bytecodes), in order. The JDK's contexts are left out: some of their counts differ
+/// from run to run (a random iteration order of the JDK's immutable sets, what the collector frees).
+fn subtree(cct: &Cct, node: &CctNode, path: &str, out: &mut Vec<(String, u64, u64)>) {
+    let method = node.method.as_ref().map_or("<root>".into(), |m| m.to_string());
+    let here = format!("{path}/{method}@{:?}", node.call_site);
+    if node.method.as_ref().is_some_and(|m| m.class.starts_with("Exact")) {
+        out.push((here.clone(), node.invocations, node.bytecodes));
+    }
+    let mut kids: Vec<&CctNode> = cct.children(node).collect();
+    kids.sort_by_key(|k| (k.method.as_ref().map(|m| m.to_string()), k.call_site));
+    for kid in kids {
+        subtree(cct, kid, &here, out);
+    }
+}
+
+#[test]
+fn the_class_cache_gives_the_counts_of_a_fresh_instrumentation_and_a_damaged_one_is_ignored() {
+    let classes = classes();
+    let dir = scratch("class-cache");
+    let run = |name: &str| -> (Cct, String) {
+        let json = dir.join(format!("{name}.json"));
+        let output = Command::new(env!("CARGO_BIN_EXE_jresa"))
+            .env("XDG_CACHE_HOME", dir.join("cache"))
+            .args(["profile", "--format", "json", "--out"])
+            .arg(&json)
+            .args(["--", "-cp"])
+            .arg(classes)
+            .arg("Exact")
+            .output()
+            .expect("run jresa");
+        let text = std::fs::read_to_string(&json).expect("a profile");
+        let cct = serde_json::from_str(&text).expect("the JSON profile parses");
+        (cct, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let below_main = |cct: &Cct| {
+        let mut out = Vec::new();
+        subtree(cct, single(cct, "main"), "", &mut out);
+        out
+    };
+    let (fresh, _) = run("fresh");
+    let (cached, _) = run("cached");
+    assert_eq!(fresh.cached_classes, 0, "the first run has no cache");
+    assert!(
+        cached.cached_classes > 100 && cached.cached_classes <= cached.instrumented_classes,
+        "the second run takes the JDK's classes from the cache: {} of {}",
+        cached.cached_classes,
+        cached.instrumented_classes
+    );
+    assert!(below_main(&fresh).len() > 10, "the fixture's contexts are compared");
+    assert_eq!(below_main(&fresh), below_main(&cached), "the cache changes no count");
+
+    let caches: Vec<PathBuf> = std::fs::read_dir(dir.join("cache").join("jresa"))
+        .expect("the cache directory")
+        .flat_map(|agent| std::fs::read_dir(agent.expect("an entry").path()).expect("an agent directory"))
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("classes-"))
+        })
+        .collect();
+    assert_eq!(caches.len(), 1, "one class cache: {caches:?}");
+    let bytes = std::fs::read(&caches[0]).expect("the class cache");
+    std::fs::write(&caches[0], &bytes[..bytes.len() / 2]).expect("truncate the cache");
+    let (damaged, stderr) = run("damaged");
+    assert!(
+        stderr.contains("ignoring the damaged class cache"),
+        "a warning: {stderr}"
+    );
+    assert_eq!(damaged.cached_classes, 0, "nothing is taken from a damaged cache");
+    assert_eq!(
+        below_main(&fresh),
+        below_main(&damaged),
+        "the damaged cache changes no count"
+    );
+}

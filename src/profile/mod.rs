@@ -9,9 +9,11 @@
 //!
 //! **The agent counts every executed JVM bytecode instruction exactly, per calling context, even when
 //! exceptions are thrown in the middle of a basic block**, and a context is a (method, call-site
-//! bytecode index) pair below its parent, as in JP2 (Sarimbekov et al.): code is counted per segment,
-//! a run of instructions that ends at a branch or at the first instruction that may throw, so a
-//! thrown exception never leaves instructions counted that did not run (`agent/Transformer.java`).
+//! bytecode index) pair below its parent, as in JP2 (Sarimbekov et al.): a block's instructions are
+//! added to a local variable once per block and flushed to the context at calls and exits, and an
+//! exception adds exactly the part of the block that ran (`agent/MethodRewriter.java`). Instrumented
+//! JDK classes are kept between runs in a cache beside the agent jar (`agent/ClassCache.java`), so
+//! that start-up does not instrument them again.
 //!
 //! What the tree shows where there is no ordinary call:
 //!

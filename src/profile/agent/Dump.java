@@ -129,7 +129,7 @@ final class Dump extends Thread {
             for (int i = 0; i < count; i++) {
                 Node kid = kids[i];
                 if (kid != null) {
-                    work.push(new Object[] {kid, into.child(kid.mid, kid.site)});
+                    work.push(new Object[] {kid, into.child(kid.mid, kid.bci())});
                 }
             }
         }

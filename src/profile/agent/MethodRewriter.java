@@ -31,38 +31,45 @@ import jdk.internal.org.objectweb.asm.tree.VarInsnNode;
 /**
  * Instruments one method in the manner of JP2 (Sarimbekov et al.), with exact bytecode counts.
  *
- * <p>The method gets three new locals: {@code node}, its calling context, set at entry by
+ * <p>The method gets new locals: {@code node}, its calling context, set at entry by
  * {@code Probe.enter(methodId)} (or {@code enterSelected}, {@code enterClinit}); {@code count}, a
- * {@code long} of the instructions executed but not yet added to {@code node}; and, in
- * {@code <clinit>}, the call site that was pending when the initialiser started. Then:
+ * {@code long} of the instructions executed but not yet added to {@code node}; {@code pos}, what the
+ * current block has executed if the instruction running now throws; and, in {@code <clinit>}, the
+ * call site that was pending when the initialiser started. Counting works on two units:
  *
  * <ul>
- *   <li>Each code segment is counted at its start. A segment is a maximal run of instructions that
- *       starts at a jump or handler target, after a branch, or after an instruction that may throw,
- *       and ends at a branch, a return, or an instruction that may throw. All instructions of a
- *       segment but the last cannot throw, so once a segment starts every one of its instructions up
- *       to the last executes, and if the last throws it has still executed: adding the segment's
- *       length at its start is exact even when exceptions are thrown. The count goes to the local
- *       ({@code count += n}: no memory is touched, so the JIT keeps it in a register), except at
- *       exception handlers ({@code Probe.countReset}, which also makes the method current again) and
- *       in constructors (see below).
- *   <li>Before every invoke, {@code Probe.site(node, count, n, bci)} adds the local and the segment
- *       ending with the invoke to the context, records the call site, and the local restarts at 0. So
- *       every activation on a thread's stack has flushed its counts when the JVM stops it in a call
- *       ({@code System.exit}, the shutdown dump).
+ *   <li>A <em>block</em> is a maximal run of instructions that control enters only at its first
+ *       one and leaves only after its last one when nothing throws: it starts at a jump or handler
+ *       target and after a branch, return, throw or invoke. Its length is added to {@code count}
+ *       once, with no memory touched (the JIT keeps {@code count} in a register).
+ *   <li>A <em>segment</em> is a run within a block that ends at an instruction that may throw. All
+ *       instructions of a segment but the last cannot throw, so when the last one throws, the block
+ *       has executed exactly up to the end of that segment: each segment that may throw first sets
+ *       {@code pos} to that number (a constant store, which the JIT keeps only in its deoptimisation
+ *       records), and the code that catches the exception adds {@code pos} to {@code count}.
+ * </ul>
+ *
+ * Then:
+ *
+ * <ul>
+ *   <li>Before every invoke, {@code Probe.site(node, count, n, site)} adds the local and the block
+ *       ending with the invoke to the context, records the call site, and the locals restart at 0.
+ *       So every activation on a thread's stack has flushed its counts when the JVM stops it in a
+ *       call ({@code System.exit}, the shutdown dump).
+ *   <li>After every invoke, {@code Probe.resume(node)}: the method's context is current with no call
+ *       pending.
  *   <li>Before every {@code xreturn}, {@code Probe.exit(node, count)} flushes and makes the caller's
  *       context current again.
- *   <li>A catch-all handler around the instrumented code does the same when an exception leaves the
- *       method, and rethrows it. It comes after the method's own handlers, so it only runs when none
- *       of them catches.
- *   <li>After every invoke, {@code Probe.resume(node)}: the method's context is current with no
- *       call pending.
+ *   <li>At each exception handler, {@code count += pos} and {@code Probe.resume(node)}.
+ *   <li>A catch-all handler around the instrumented code does {@code Probe.exit(node, count + pos)}
+ *       when an exception leaves the method, and rethrows it. It comes after the method's own
+ *       handlers, so it only runs when none of them catches.
  * </ul>
  *
  * <p>Constructors get no catch-all: a handler around the code before {@code super()} would have to
  * type {@code this} as both uninitialised and initialised. They count each segment straight into the
- * context ({@code Probe.count}), and an exception leaving one is handled by its caller: the caller's
- * handler ({@code countReset}) or catch-all restores the state.
+ * context at its start ({@code Probe.count}, or {@code countReset} at a handler), and an exception
+ * leaving one is handled by its caller's handler or catch-all.
  *
  * <p>As in JP2, the original code is also kept, uninstrumented, after the instrumented code; the
  * entry probe returns null when the thread must not be profiled (the agent itself is running, or the
@@ -95,6 +102,8 @@ final class MethodRewriter {
     private boolean[] blockStart;
     /** Which instructions start an exception handler. */
     private boolean[] handlerStart;
+    /** How many invokes come before each instruction. */
+    private int[] invokesBefore;
 
     private MethodRewriter(MethodNode method, int[] offsets) {
         this.method = method;
@@ -171,6 +180,7 @@ final class MethodRewriter {
         real = new AbstractInsnNode[n];
         leader = new boolean[n];
         blockStart = new boolean[n];
+        invokesBefore = new int[n];
         handlerStart = new boolean[n];
         boolean pendingTarget = false;
         boolean pendingHandler = false;
@@ -185,6 +195,9 @@ final class MethodRewriter {
                 continue;
             }
             real[r] = insn;
+            if (r + 1 < n) {
+                invokesBefore[r + 1] = invokesBefore[r] + (isInvoke(insn) ? 1 : 0);
+            }
             blockStart[r] |= r == 0 || pendingTarget || pendingHandler;
             leader[r] |= blockStart[r];
             handlerStart[r] = pendingHandler;
@@ -257,7 +270,7 @@ final class MethodRewriter {
         }
         int length = end - start;
         if (isInvoke(last)) {
-            insertBefore(last, site(length, offsets[end - 1]));
+            insertBefore(last, site(length, siteOf(end - 1)));
         } else if (transfers) {
             InsnList add = add(length);
             add.add(store(posLocal, 0));
@@ -277,11 +290,11 @@ final class MethodRewriter {
             AbstractInsnNode last = real[e - 1];
             boolean reset = s == start && handlerStart[start];
             if (isInvoke(last) && !reset) {
-                insertBefore(last, site(e - s, offsets[e - 1]));
+                insertBefore(last, site(e - s, siteOf(e - 1)));
             } else {
                 insertBefore(real[s], direct(reset ? "countReset" : "count", e - s));
                 if (isInvoke(last)) {
-                    insertBefore(last, site(0, offsets[e - 1]));
+                    insertBefore(last, site(0, siteOf(e - 1)));
                 }
             }
             s = e;
@@ -344,13 +357,21 @@ final class MethodRewriter {
         return list;
     }
 
-    /** {@code Probe.site(node, count, length, bci); count = 0; pos = 0}. */
-    private InsnList site(int length, int bci) {
+    /**
+     * The call site of the invoke {@code real[r]} as {@code Probe.site} records it: its ordinal among
+     * the method's invokes times 65,536 plus its bytecode index in the original class file.
+     */
+    private int siteOf(int r) {
+        return (invokesBefore[r] << 16) | offsets[r];
+    }
+
+    /** {@code Probe.site(node, count, length, site); count = 0; pos = 0}. */
+    private InsnList site(int length, int site) {
         InsnList list = new InsnList();
         list.add(new VarInsnNode(Opcodes.ALOAD, nodeLocal));
         list.add(new VarInsnNode(Opcodes.LLOAD, countLocal));
         list.add(pushInt(length));
-        list.add(pushInt(bci));
+        list.add(pushInt(site));
         list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "site", "(" + NODE_DESC + "JII)V", false));
         list.add(new InsnNode(Opcodes.LCONST_0));
         list.add(new VarInsnNode(Opcodes.LSTORE, countLocal));

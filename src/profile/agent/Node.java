@@ -13,7 +13,11 @@ package jresa.agent;
 public final class Node {
     /** The method id from {@link Methods}, or -1 for a thread's root and its "outside" sentinel. */
     final int mid;
-    /** The call site in the parent's method, or -1. */
+    /**
+     * The call site in the parent's method, or -1: the invoke's ordinal among the method's invokes
+     * (0 for the first) times 65,536 plus its bytecode index, so that {@link #bySite} can be indexed
+     * by the high half and the CCT file gets the low half ({@link #bci}).
+     */
     final int site;
     /** The context to return to when this activation exits. */
     final Node parent;
@@ -23,14 +27,19 @@ public final class Node {
     long calls;
     /** Bytecode instructions executed in this context, excluding callees. */
     long bytecodes;
-    /** The child found last, checked first on the next lookup. */
-    Node last;
+    /**
+     * The child entered last from each call site, by invoke ordinal: the fast path of
+     * {@code Probe.enter}, which a site that calls one method always hits. Grown on demand.
+     */
+    Node[] bySite = NO_NODES;
     /** The children, in creation order; only the first {@link #childCount} entries are used. */
     Node[] children;
     /** The number of children. */
     int childCount;
     /** An open-addressing index of the children, built once there are many of them. */
     private Node[] index;
+
+    private static final Node[] NO_NODES = new Node[0];
 
     /** The number of children below which a linear scan beats the hash index. */
     private static final int LINEAR_LIMIT = 8;
@@ -48,8 +57,29 @@ public final class Node {
         if (found == null) {
             found = add(mid, site, parentForNew);
         }
-        last = found;
         return found;
+    }
+
+    /** Makes {@code kid} the child that {@link #bySite} finds first for an invoke ordinal. */
+    void remember(int ordinal, Node kid) {
+        Node[] slots = bySite;
+        if (ordinal >= slots.length) {
+            boolean wasInside = state.inside;
+            state.inside = true;
+            try {
+                Node[] grown = new Node[Math.max(ordinal + 1, slots.length * 2)];
+                System.arraycopy(slots, 0, grown, 0, slots.length);
+                bySite = slots = grown;
+            } finally {
+                state.inside = wasInside;
+            }
+        }
+        slots[ordinal] = kid;
+    }
+
+    /** The bytecode index of the call site in the parent's method, or -1. */
+    int bci() {
+        return site < 0 ? -1 : site & 0xFFFF;
     }
 
     private Node find(int mid, int site) {

@@ -46,11 +46,16 @@ public final class Probe {
 
     /** The current thread's state, created on first use; null while that creation is under way. */
     static ThreadState state() {
-        Thread thread = Thread.currentThread();
         ThreadState cached = cache;
-        if (cached != null && cached.thread == thread) {
+        if (cached != null && cached.thread == Thread.currentThread()) {
             return cached;
         }
+        return lookup();
+    }
+
+    /** {@link #state()} when the state looked up last belongs to another thread (kept out of line). */
+    private static ThreadState lookup() {
+        Thread thread = Thread.currentThread();
         ThreadState[] tab = table;
         int mask = tab.length - 1;
         int i = System.identityHashCode(thread) & mask;
@@ -162,20 +167,37 @@ public final class Probe {
         leaveAgent(was);
     }
 
-    /** Method entry: returns the callee's context (made current), or null when not profiling. */
+    /**
+     * Method entry: returns the callee's context (made current), or null when not profiling. The
+     * context is looked up in the caller's per-call-site slots first (see {@link Node#bySite}).
+     */
     public static Node enter(int mid) {
         ThreadState s = state();
         if (s == null || s.inside) {
             return null;
         }
         Node parent = s.current;
+        int site = s.site;
+        Node[] slots = parent.bySite;
+        int slot = site >>> 16;
+        Node node;
+        if (slot < slots.length && (node = slots[slot]) != null && node.mid == mid && site >= 0) {
+            node.calls++;
+            s.current = node;
+            s.site = -1;
+            return node;
+        }
+        return enterSlowly(s, parent, mid, site);
+    }
+
+    /** {@link #enter} when the caller's slot does not hold the context (kept out of line). */
+    private static Node enterSlowly(ThreadState s, Node parent, int mid, int site) {
         if (parent == s.outside) {
             return null;
         }
-        int site = s.site;
-        Node node = parent.last;
-        if (node == null || node.mid != mid || node.site != site) {
-            node = parent.child(mid, site, parent);
+        Node node = parent.child(mid, site, parent);
+        if (site >= 0) {
+            parent.remember(site >>> 16, node);
         }
         node.calls++;
         s.current = node;
@@ -197,10 +219,7 @@ public final class Probe {
             // outside extents runs uninstrumented, so no call site is known.
             node = s.root.child(mid, -1, s.outside);
         } else {
-            node = parent.last;
-            if (node == null || node.mid != mid || node.site != site) {
-                node = parent.child(mid, site, parent);
-            }
+            node = parent.child(mid, site, parent);
         }
         node.calls++;
         s.current = node;
@@ -299,14 +318,13 @@ public final class Probe {
 
     /**
      * Before an invoke: adds the instructions counted in the activation's local and the segment that
-     * ends with the invoke, and records the invoke's bytecode index as the pending call site.
+     * ends with the invoke, and records the invoke as the pending call site: its ordinal among the
+     * method's invokes in the high half, its bytecode index in the low half (see {@link Node#site}).
      */
-    public static void site(Node node, long count, int instructions, int bci) {
+    public static void site(Node node, long count, int instructions, int site) {
         if (node != null) {
             node.bytecodes += count + instructions;
-            ThreadState s = node.state;
-            s.current = node;
-            s.site = bci;
+            node.state.site = site;
         }
     }
 }
