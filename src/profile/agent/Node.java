@@ -28,10 +28,16 @@ public final class Node {
     /** Bytecode instructions executed in this context, excluding callees. */
     long bytecodes;
     /**
-     * The child entered last from each call site, by invoke ordinal: the fast path of
-     * {@code Probe.enter}, which a site that calls one method always hits. Grown on demand.
+     * The children entered from each call site, by invoke ordinal: the first of a list linked by
+     * {@link #nextAtSite}, the fast path of {@code Probe.enter}. A site usually calls one method; a
+     * virtual call, or a lambda's code that is not instrumented (which calls the lambda's body and
+     * its boxing methods from its caller's call site), a few. Grown on demand.
      */
     Node[] bySite = NO_NODES;
+    /** The next child entered from the same call site of the parent ({@link #bySite}). */
+    Node nextAtSite;
+    /** Whether this node is in its parent's {@link #bySite} list. */
+    boolean atSite;
     /** The children, in creation order; only the first {@link #childCount} entries are used. */
     Node[] children;
     /** The number of children. */
@@ -60,8 +66,11 @@ public final class Node {
         return found;
     }
 
-    /** Makes {@code kid} the child that {@link #bySite} finds first for an invoke ordinal. */
+    /** Adds {@code kid} to the children {@link #bySite} lists for an invoke ordinal, once. */
     void remember(int ordinal, Node kid) {
+        if (kid.atSite) {
+            return;
+        }
         Node[] slots = bySite;
         if (ordinal >= slots.length) {
             boolean wasInside = state.inside;
@@ -74,6 +83,8 @@ public final class Node {
                 state.inside = wasInside;
             }
         }
+        kid.nextAtSite = slots[ordinal];
+        kid.atSite = true;
         slots[ordinal] = kid;
     }
 

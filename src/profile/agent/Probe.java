@@ -169,7 +169,8 @@ public final class Probe {
 
     /**
      * Method entry: returns the callee's context (made current), or null when not profiling. The
-     * context is looked up in the caller's per-call-site slots first (see {@link Node#bySite}).
+     * context is looked up among the contexts the caller entered from the same call site first (see
+     * {@link Node#bySite}).
      */
     public static Node enter(int mid) {
         ThreadState s = state();
@@ -180,17 +181,20 @@ public final class Probe {
         int site = s.site;
         Node[] slots = parent.bySite;
         int slot = site >>> 16;
-        Node node;
-        if (slot < slots.length && (node = slots[slot]) != null && node.mid == mid && site >= 0) {
-            node.calls++;
-            s.current = node;
-            s.site = -1;
-            return node;
+        if (slot < slots.length) {
+            for (Node node = slots[slot]; node != null; node = node.nextAtSite) {
+                if (node.mid == mid) {
+                    node.calls++;
+                    s.current = node;
+                    s.site = -1;
+                    return node;
+                }
+            }
         }
         return enterSlowly(s, parent, mid, site);
     }
 
-    /** {@link #enter} when the caller's slot does not hold the context (kept out of line). */
+    /** {@link #enter} when the context is not among the call site's (kept out of line). */
     private static Node enterSlowly(ThreadState s, Node parent, int mid, int site) {
         if (parent == s.outside) {
             return null;
