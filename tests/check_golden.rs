@@ -150,6 +150,22 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "failed",
         "LP is infeasible: cannot provide the per-cell potential of `lseg(x, @arg list, null)` of the precondition",
     ),
+    ("Queue", "enqueue", "verified", ""),
+    ("Queue", "dequeue", "verified", ""),
+    ("Queue", "enqueueInto", "verified", ""),
+    (
+        "Queue",
+        "enqueueShort",
+        "failed",
+        "LP is infeasible: cannot provide the constant potential and the potential of the 1 cell folded into `lseg(1, b, null)` of the postcondition (short by 1)",
+    ),
+    (
+        "Queue",
+        "dequeueShort",
+        "failed",
+        "LP is infeasible: cannot provide the 1 unit Resource.consume() needs (short by 1)",
+    ),
+    ("Queue", "enqueueGeneric", "inferred", ""),
     ("Malformed", "missingBar", "error", "expected `|`"),
     ("Malformed", "unknownParameter", "error", "no parameter"),
     (
@@ -161,6 +177,21 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ("Malformed", "segmentOverInt", "error", "not a reference"),
     ("Malformed", "wrongFieldType", "error", "is an int, not a ref"),
     ("Malformed", "mismatchedMarker", "error", "no @Invariant(id = 2)"),
+    (
+        "Malformed$Box",
+        "untypedExistential",
+        "error",
+        "`lseg`: no class of Malformed$Box.untypedExistential()V is a list",
+    ),
+    ("Malformed", "unknownClass", "error", "no class `Nowhere` is known"),
+    ("Malformed", "classNotAList", "error", "`f` is a Malformed$Box, which is not a list"),
+    ("Malformed", "badClassName", "error", "or a class name, found `3Cell`"),
+    (
+        "Malformed",
+        "missingFieldOfExistential",
+        "error",
+        "`f` is a Malformed, which has no instance field `prev`",
+    ),
 ];
 
 #[test]

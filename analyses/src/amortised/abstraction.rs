@@ -78,6 +78,7 @@ pub fn abstract_state(
         exists.push(TypedVar {
             name: name.clone(),
             ty: TypeName::Ref,
+            class: None,
             span: Span::default(),
         });
         names.insert(value, TermKind::Exists(name.clone()));

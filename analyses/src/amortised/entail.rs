@@ -166,6 +166,9 @@ struct Matcher<'a> {
     consumed: Vec<Atom>,
     /// Per-cell potential handed to folded cells, taken from the constant potential.
     spent: ResExpr,
+    /// The assertions cells or nodes were folded into, with what they hold (`cell` or `node`)
+    /// and how many each.
+    folded: Vec<(String, &'static str, usize)>,
     obligations: Vec<(ResExpr, String)>,
 }
 
@@ -184,6 +187,7 @@ fn prove_conj(
         binding,
         consumed: Vec::new(),
         spent: ResExpr::zero(),
+        folded: Vec::new(),
         obligations: Vec::new(),
     };
     let mut pending: Vec<&RHeap> = conj.heap.iter().collect();
@@ -239,8 +243,20 @@ fn prove_conj(
         }
     }
     let remaining = m.st.pool.minus(&m.spent).minus(&conj.pool);
-    m.obligations
-        .push((remaining.clone(), "the constant potential".to_owned()));
+    let what = if m.folded.is_empty() {
+        "the constant potential".to_owned()
+    } else {
+        let folds: Vec<String> = m
+            .folded
+            .iter()
+            .map(|(text, noun, count)| {
+                let plural = if *count == 1 { "" } else { "s" };
+                format!("of the {count} {noun}{plural} folded into `{text}`")
+            })
+            .collect();
+        format!("the constant potential and the potential {}", folds.join(" and "))
+    };
+    m.obligations.push((remaining.clone(), what));
     m.st.pool = remaining;
     Ok(Proof {
         frame: m.st,
@@ -278,6 +294,17 @@ impl Matcher<'_> {
 
     fn name(&self, value: Value) -> String {
         (self.names)(self.st.find(value))
+    }
+
+    /// Counts one cell or node folded into the assertion `text` (when it asks for potential).
+    fn fold(&mut self, potential: &ResExpr, text: &str, noun: &'static str) {
+        if potential.is_constant() && num_traits::Zero::is_zero(potential.constant_term()) {
+            return;
+        }
+        match self.folded.iter_mut().find(|(t, _, _)| t == text) {
+            Some((_, _, count)) => *count += 1,
+            None => self.folded.push((text.to_owned(), noun, 1)),
+        }
     }
 
     fn match_item(&mut self, item: &RHeap, fresh: &mut Fresh) -> Result<(), String> {
@@ -446,6 +473,7 @@ impl Matcher<'_> {
                 let cell = current;
                 let next = self.st.take_cell(cell, &link.fields, &link.next).unwrap_or(Value::Null);
                 self.spent = self.spent.plus(potential);
+                self.fold(potential, text, "cell");
                 pieces.push(Atom::PointsTo {
                     addr: cell,
                     field: link.next.clone(),
@@ -509,6 +537,7 @@ impl Matcher<'_> {
                     return Err(format!("cannot show `{text}`: a node lacks a child field"));
                 };
                 self.spent = self.spent.plus(potential);
+                self.fold(potential, text, "node");
                 self.consumed.push(Atom::PointsTo {
                     addr: node,
                     field: link.left.clone(),
