@@ -216,7 +216,10 @@ fn class_of(st: &State, addr: Value) -> Option<String> {
     })
 }
 
-/// Every complete cell of a list class becomes a one-cell segment.
+/// Every complete cell of a list class becomes a one-cell segment, except the last cell of a list
+/// that a field of another kind of object (a container) points to: it stays a cell, so that a
+/// container's pointer to its list's last cell (`LinkedList.last`) keeps saying that the cell is
+/// there and ends the list.
 fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
     for addr in cell_addresses(st) {
         let Some(class) = class_of(st, addr) else {
@@ -226,6 +229,22 @@ fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
             continue;
         };
         if !st.has_cell(addr, &link.fields) {
+            continue;
+        }
+        let last = st
+            .points_to(addr, &link.next)
+            .is_some_and(|i| matches!(&st.atoms[i], Atom::PointsTo { value, .. } if st.find(*value) == Value::Null));
+        let held_by_container = st.atoms.iter().any(|a| match a {
+            Atom::PointsTo {
+                addr: holder, value, ..
+            } => {
+                st.find(*value) == addr
+                    && st.find(*holder) != addr
+                    && class_of(st, st.find(*holder)).is_some_and(|c| c != link.class)
+            }
+            _ => false,
+        });
+        if last && held_by_container {
             continue;
         }
         if let Some(next) = st.take_cell(addr, &link.fields, &link.next) {

@@ -16,7 +16,7 @@
 //! obligation `piece − asked ≥ 0`); every folded cell takes the per-cell potential from the
 //! constant potential; the frame's constant potential (what remains) must not be negative.
 
-use super::limits::MAX_CHAIN;
+use super::limits::{MAX_ACCESS_CASES, MAX_CHAIN};
 use super::program::{FieldKey, ListLink, TreeLink};
 use super::resolve::{RAssertions, RConj, RFact, RHeap, RTerm};
 use super::resource::ResExpr;
@@ -577,6 +577,46 @@ pub fn unfold_certain(state: &mut State, fresh: &mut Fresh) {
             return;
         }
     }
+}
+
+/// The cases of `state` in which every segment whose start is certainly an object (not `null`)
+/// is known empty or unfolded: a segment `lseg(a, b)` with `a != null` but `a == b` possible is
+/// empty (`a == b`) or starts with a cell, and in the second case it is unfolded (with
+/// [`unfold_certain`]). So the potential of the cell a non-null cursor stands on is available from
+/// the moment the cursor is known non-null, even when a segment before it may be empty (`x != null`
+/// with `lseg(x, l) * lseg(l, null)`). Contradictory cases are dropped; past `MAX_ACCESS_CASES`
+/// cases the remaining ones are kept unsplit (splitting is only a refinement).
+pub fn split_certain_starts(state: State, fresh: &mut Fresh) -> Vec<State> {
+    let mut done = Vec::new();
+    let mut pending = vec![state];
+    while let Some(mut st) = pending.pop() {
+        if done.len() + pending.len() >= MAX_ACCESS_CASES {
+            done.push(st);
+            continue;
+        }
+        let found = st.atoms.iter().find_map(|a| match a {
+            Atom::Lseg { from, to, .. }
+                if st.distinct(*from, Value::Null) && !st.equal(*from, *to) && !st.distinct(*from, *to) =>
+            {
+                Some((*from, *to))
+            }
+            _ => None,
+        });
+        let Some((from, to)) = found else {
+            done.push(st);
+            continue;
+        };
+        let mut empty = st.clone();
+        if empty.assume_equal(from, to) {
+            unfold_certain(&mut empty, fresh);
+            pending.push(empty);
+        }
+        if st.assume_distinct(from, to) {
+            unfold_certain(&mut st, fresh);
+            pending.push(st);
+        }
+    }
+    done
 }
 
 /// Unfolds, without case splits, a segment that certainly starts with a cell at `addr` or a tree

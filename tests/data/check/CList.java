@@ -85,4 +85,40 @@ public class CList {
         last = n;
         size++;
     }
+
+    // clear with its invariant inferred through the container: the cursor's cell is paid for
+    // before it is read, whether or not cells remain before last.
+    @Requires("exists f: ref l: ref. { f == null, l == null | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] | 0 } || { | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] * lseg(1, f, l) * [(l).value:int -> ?] * [(l).next:ref -> null] | 1 }")
+    @Ensures("exists f: ref l: ref. { f == null, l == null | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] | 0 }")
+    void clearInferred() {
+        Node x = first;
+        while (x != null) {
+            Resource.consume();
+            Node next = x.next;
+            x.next = null;
+            x = next;
+        }
+        first = null;
+        last = null;
+        size = 0;
+    }
+
+    // Appends a copy of every cell of other at last, the loop's invariant inferred: it keeps
+    // last's cell as a cell, the list's end.
+    @Requires("exists f: ref l: ref g: ref. { f == null, l == null | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] * [(@arg other).first:ref -> g] * lseg(2, g, null) | 0 } || { | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] * lseg(1, f, l) * [(l).value:int -> ?] * [(l).next:ref -> null] * [(@arg other).first:ref -> g] * lseg(2, g, null) | 1 }")
+    @Ensures("exists f: ref l: ref g: ref. { f == null, l == null | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] * [(@arg other).first:ref -> g] * lseg(0, g, null) | 0 } || { | [(@arg this).first:ref -> f] * [(@arg this).last:ref -> l] * [(@arg this).size:int -> ?] * lseg(1, f, l) * [(l).value:int -> ?] * [(l).next:ref -> null] * [(@arg other).first:ref -> g] * lseg(0, g, null) | 1 }")
+    void appendAll(CList other) {
+        for (Node p = other.first; p != null; p = p.next) {
+            Resource.consume();
+            Node n = new Node(p.value);
+            Node l = last;
+            if (l == null) {
+                first = n;
+            } else {
+                l.next = n;
+            }
+            last = n;
+            size++;
+        }
+    }
 }

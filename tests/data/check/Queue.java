@@ -103,4 +103,26 @@ public class Queue {
         Resource.consume();
         back = new Cell(v, back);
     }
+
+    // The transfer loop's invariant is inferred through the container.
+    @Requires("exists f: ref b: ref. { | [(@arg this).front:ref -> f] * [(@arg this).back:ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 1 }")
+    @Ensures("exists f: ref b: ref. { | [(@arg this).front:ref -> f] * [(@arg this).back:ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 0 }")
+    int dequeueInferred() {
+        if (front == null) {
+            while (back != null) {
+                Cell c = back;
+                back = c.next;
+                c.next = front;
+                front = c;
+                Resource.consume();
+            }
+        }
+        Cell first = front;
+        if (first == null) {
+            return -1;
+        }
+        Resource.consume();
+        front = first.next;
+        return first.value;
+    }
 }

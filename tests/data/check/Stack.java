@@ -74,4 +74,15 @@ public class Stack {
             k--;
         }
     }
+
+    // The loop's invariant is inferred through the container.
+    @Requires("exists t: ref. { | [(@arg this).top:ref -> t] * lseg(1, t, null) | 0 }")
+    @Ensures("exists t: ref. { | [(@arg this).top:ref -> t] * lseg(1, t, null) | 0 }")
+    void multipopInferred(int k) {
+        while (k > 0 && top != null) {
+            Resource.consume();
+            top = top.next;
+            k--;
+        }
+    }
 }
