@@ -167,6 +167,7 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ),
     ("Queue", "enqueueGeneric", "inferred", ""),
     ("Queue", "dequeueInferred", "verified", ""),
+    ("Queue", "enqueueLeaky", "verified", ""),
     ("Stack", "push", "verified", ""),
     ("Stack", "pop", "verified", ""),
     ("Stack", "multipop", "verified", ""),

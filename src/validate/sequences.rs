@@ -1,7 +1,9 @@
 //! Sequence mode: the methods named by `--sequences` are called in every sequence up to a length on
 //! an object of their class (`jresa_gpu_validate::sequence`), and every call is checked against
-//! its method's bound with the receiver's state before the call as `this`.
+//! its method's bound with the receiver's state before the call as `this`; with the bounds of
+//! `jresa check`, every sequence is also checked against their amortised claim (`amortised.rs`).
 
+use super::amortised;
 use super::instances::{parameter_types, OTHER_MODELS_MAX_BYTECODES};
 use super::tally::{detail, Tally};
 use super::{blank, BoundToCheck, MethodValidation, ProofStatus, SequenceOptions, SequenceSummary, ValidateOptions};
@@ -170,6 +172,18 @@ pub(crate) fn validate_sequences(
         }
         tallies[call.method].add(&verdict, group, make_detail);
     }
+    let method_names: Vec<String> = keys.iter().map(|(_, name, _)| name.clone()).collect();
+    let potentials: Vec<_> = method_bounds.iter().map(|b| b.bound.clone()).collect();
+    // A replay (`--instance`) reports the sequence that ends with the call asked for.
+    let amortised = amortised::judge_sequences(
+        &exploration.calls,
+        &potentials,
+        &method_names,
+        &types,
+        options.model,
+        &options.replay_prefix,
+        options.instance.and_then(|n| u64::try_from(n).ok()),
+    );
     for ((validation, tally), bound) in out.iter_mut().zip(tallies).zip(&method_bounds) {
         if bound.bound.is_some() {
             tally.finish(validation);
@@ -189,6 +203,7 @@ pub(crate) fn validate_sequences(
         dropped_states: exploration.dropped,
         failed_calls: exploration.failed,
         truncated: exploration.truncated,
+        amortised,
     };
     Ok((out, summary))
 }
