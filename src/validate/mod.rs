@@ -209,7 +209,7 @@ pub struct SequenceSummary {
     pub truncated: bool,
     /// The amortised claim checked on every sequence (bounds of `jresa check` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amortised: Option<AmortisedSequences>,
+    pub amortised: Option<Box<AmortisedSequences>>,
 }
 
 /// The amortised claim of the bounds of `jresa check` on the explored sequences: each sequence's

@@ -203,7 +203,7 @@ pub(crate) fn validate_sequences(
         dropped_states: exploration.dropped,
         failed_calls: exploration.failed,
         truncated: exploration.truncated,
-        amortised,
+        amortised: amortised.map(Box::new),
     };
     Ok((out, summary))
 }
