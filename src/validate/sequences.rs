@@ -12,7 +12,7 @@ use crate::classfile::ClassFile;
 use crate::vm_source::JvmClassSource;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::metric;
-use jresa_gpu_validate::sequence::{explore_sequences, sequence_domain, SequenceMethod};
+use jresa_gpu_validate::sequence::{explore_sequences, sequence_domain, Matching, SequenceMethod};
 use jresa_gpu_validate::{make_backend, CpuBackend, Limits, Package, RunConfig};
 
 /// The class whose methods are explored: the one given (by binary, internal or simple name), or
@@ -175,7 +175,7 @@ pub(crate) fn validate_sequences(
     let method_names: Vec<String> = keys.iter().map(|(_, name, _)| name.clone()).collect();
     let potentials: Vec<_> = method_bounds.iter().map(|b| b.bound.clone()).collect();
     // A replay (`--instance`) reports the sequence that ends with the call asked for.
-    let amortised = amortised::judge_sequences(
+    let mut amortised = amortised::judge_sequences(
         &exploration.calls,
         &potentials,
         &method_names,
@@ -184,6 +184,16 @@ pub(crate) fn validate_sequences(
         &options.replay_prefix,
         options.instance.and_then(|n| u64::try_from(n).ok()),
     );
+    if let Some(judged) = amortised.as_mut() {
+        if sequence_options.settings.matching != Matching::None {
+            let partial =
+                "only the sequences that first reached each state were run (--matching none runs every sequence)";
+            judged.note = Some(match judged.note.take() {
+                Some(note) => format!("{partial}; {note}"),
+                None => partial.to_owned(),
+            });
+        }
+    }
     for ((validation, tally), bound) in out.iter_mut().zip(tallies).zip(&method_bounds) {
         if bound.bound.is_some() {
             tally.finish(validation);
