@@ -14,7 +14,8 @@
 //! the invariant is then checked like a written one.
 
 use super::assertion::{
-    Assertion, Assertions, DataAssertion, DataOp, HeapAssertion, LinearExpr, Span, Term, TermKind, TypeName, TypedVar,
+    Assertion, Assertions, ClassName, DataAssertion, DataOp, HeapAssertion, LinearExpr, Span, Term, TermKind, TypeName,
+    TypedVar,
 };
 use super::program::{list_link, tree_link, ProgramView};
 use super::resource::ResExpr;
@@ -116,6 +117,26 @@ pub fn abstract_state(
                 root: term(name_of(*root, &mut exists)),
                 span: Span::default(),
             }),
+        }
+    }
+    // An existential a segment or tree starts or ends at is declared with the structure's class,
+    // so the invariant names its class whatever the fields holding it are declared as.
+    for atom in &st.atoms {
+        let (values, class) = match atom {
+            Atom::Lseg { from, to, link, .. } => (vec![*from, *to], &link.class),
+            Atom::Tree { root, link, .. } => (vec![*root], &link.class),
+            Atom::PointsTo { .. } => continue,
+        };
+        for value in values {
+            let Some(TermKind::Exists(name)) = names.get(&value) else {
+                continue;
+            };
+            if let Some(var) = exists.iter_mut().find(|v| v.name == *name && v.class.is_none()) {
+                var.class = Some(ClassName {
+                    name: class.replace('/', "."),
+                    span: Span::default(),
+                });
+            }
         }
     }
     Assertions {
