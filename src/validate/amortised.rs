@@ -199,7 +199,7 @@ fn step(
             bound: structures + constant,
         },
         Some((cost_before, bound_before)) => Running::Judged {
-            cost: cost_before + cost,
+            cost: cost_before.saturating_add(cost),
             bound: bound_before + constant,
         },
     }
