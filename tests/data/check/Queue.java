@@ -55,10 +55,10 @@ public class Queue {
         return first.value;
     }
 
-    // The specification of the issue that reported the refusal, with the queue as a parameter
-    // and the cell class named explicitly.
-    @Requires("exists f: Cell b: Queue.Cell. { | [(@arg q).front : ref -> f] * [(@arg q).back : ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 2 }")
-    @Ensures("exists f: Cell b: Cell. { | [(@arg q).front : ref -> f] * [(@arg q).back : ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 0 }")
+    // The queue as a parameter: the existentials of the precondition get the cell class from
+    // the fields that hold them, those of the postcondition name it (simple or nested name).
+    @Requires("exists f: ref b: ref. { | [(@arg q).front : ref -> f] * [(@arg q).back : ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 2 }")
+    @Ensures("exists f: Cell b: Queue.Cell. { | [(@arg q).front : ref -> f] * [(@arg q).back : ref -> b] * lseg(0, f, null) * lseg(1, b, null) | 0 }")
     static void enqueueInto(Queue q, int v) {
         Resource.consume();
         q.back = new Cell(v, q.back);
