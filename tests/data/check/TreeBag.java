@@ -5,7 +5,9 @@ import jresa.spec.Resource;
 /**
  * A search tree kept in a container object with its root and a count, as java.util.TreeMap
  * keeps it. Insertion pays one unit per node on its path and one for itself; counting the
- * nodes pays one unit per node.
+ * nodes pays one unit per node. These are bounds per call: insertion spends the potential of
+ * its path and leaves none, so they do not compose into an amortised bound over sequences of
+ * calls (validation on sequences of insert and size reports the sequences that show it).
  */
 public class TreeBag {
     static final class Node {
