@@ -11,6 +11,7 @@ use jresa_analyses::amortised::assertion::Span;
 use jresa_analyses::amortised::program::{
     ClassLayout, FieldInfo, FieldKey, MethodKey, ProgramView, Resolution, SpecLookup, Target,
 };
+use jresa_analyses::amortised::resolve::descriptor_class;
 use jresa_analyses::amortised::resource::rational_text;
 use jresa_analyses::amortised::session::{MethodOutcome, Session, Status};
 use jresa_analyses::amortised::spec::{MethodSpec, Role};
@@ -290,6 +291,25 @@ impl ProgramView for View<'_> {
         }));
         self.layouts.borrow_mut().insert(class.to_owned(), layout.clone());
         layout
+    }
+
+    fn local_classes(&self, method: &MethodKey) -> Vec<(String, String)> {
+        let Some(class) = self.class(&method.class) else {
+            return Vec::new();
+        };
+        class
+            .methods
+            .iter()
+            .find(|m| m.name == method.name && m.descriptor == method.descriptor)
+            .and_then(|m| m.code.as_ref())
+            .and_then(|code| code.as_ref().ok())
+            .map(|code| {
+                code.local_variables
+                    .iter()
+                    .filter_map(|local| descriptor_class(&local.descriptor).map(|class| (local.name.clone(), class)))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     fn resolve(&self, kind: CallKind, method: &MethodRef, exact_receiver: Option<&str>) -> Resolution {

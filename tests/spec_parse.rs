@@ -4,8 +4,8 @@
 
 use jresa::spec::parse_assertions;
 use jresa_analyses::amortised::assertion::{
-    Assertion, Assertions, DataAssertion, DataOp, HeapAssertion, LinearExpr, LinearTerm, Span, Term, TermKind,
-    TypeName, TypedVar, KEYWORDS,
+    Assertion, Assertions, ClassName, DataAssertion, DataOp, HeapAssertion, LinearExpr, LinearTerm, Span, Term,
+    TermKind, TypeName, TypedVar, KEYWORDS,
 };
 use proptest::prelude::*;
 use std::path::Path;
@@ -35,6 +35,11 @@ fn the_papers_annotations_parse_and_print_canonically() {
             "{ @ret == null | | 0 } || { | lseg(y, @ret, null) | 0 }",
         ),
         ("{ | [(@arg this).head:int -> ?] | }", "{ | [(@arg this).head:int -> ?] | 0 }"),
+        // Existentials declared with their class: simple, nested and qualified names.
+        (
+            "exists f: Cell b:Queue.Cell c: Queue$Cell d: pkg.Outer$Inner n: int. { | lseg(0, f, b) | }",
+            "exists f:Cell b:Queue.Cell c:Queue$Cell d:pkg.Outer$Inner n:int. { | lseg(0, f, b) | 0 }",
+        ),
     ];
     for (text, canonical) in cases {
         let parsed = parse_assertions(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
@@ -150,6 +155,11 @@ fn linear() -> impl Strategy<Value = LinearExpr> {
     })
 }
 
+/// A class name as users write it: dotted identifiers, possibly with `$` for nested classes.
+fn class_name() -> impl Strategy<Value = Option<String>> {
+    proptest::option::of("[A-Z][a-z]{0,3}([.$][A-Z][a-z0-9_]{0,3}){0,2}")
+}
+
 fn type_name() -> impl Strategy<Value = TypeName> {
     proptest::sample::select(vec![
         TypeName::Int,
@@ -218,13 +228,18 @@ fn assertion(existentials: Vec<String>) -> impl Strategy<Value = Assertion> {
 }
 
 fn assertions() -> impl Strategy<Value = Assertions> {
-    proptest::collection::btree_map(name(), type_name(), 0..3).prop_flat_map(|declared| {
+    proptest::collection::btree_map(name(), (type_name(), class_name()), 0..3).prop_flat_map(|declared| {
         let names: Vec<String> = declared.keys().cloned().collect();
         let exists: Vec<TypedVar> = declared
             .into_iter()
-            .map(|(name, ty)| TypedVar {
+            .map(|(name, (ty, class))| TypedVar {
                 name,
-                ty,
+                // A variable declared with a class is a reference.
+                ty: if class.is_some() { TypeName::Ref } else { ty },
+                class: class.map(|name| ClassName {
+                    name,
+                    span: Span::default(),
+                }),
                 span: Span::default(),
             })
             .collect();

@@ -48,6 +48,7 @@ mod validate_fuzz;
 mod validate_real_jars;
 mod validate_report;
 mod validate_requires;
+mod validate_sequences;
 mod value_fixpoint;
 mod vm_counts;
 mod vm_fidelity;

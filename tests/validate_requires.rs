@@ -205,7 +205,8 @@ fn instances_come_from_the_preconditions() {
 #[test]
 fn the_bounds_of_check_hold_on_every_instance_of_the_check_fixtures() {
     let mut classes = Vec::new();
-    for name in ["IntList", "Lists", "Trees"] {
+    // The list and tree fixtures, and those whose structures a container object holds.
+    for name in ["IntList", "Lists", "Trees", "Queue", "Stack", "CList", "TreeBag"] {
         let source = root().join(format!("tests/data/check/{name}.java"));
         classes.extend(check_support::compile_against_specs("validate-requires-check", &source));
     }
@@ -225,7 +226,7 @@ fn the_bounds_of_check_hold_on_every_instance_of_the_check_fixtures() {
             assert_eq!(method.status, ValidationStatus::NotValidated, "{method:?}");
         }
     }
-    assert!(confirmed >= 15, "{confirmed} methods confirmed");
+    assert!(confirmed >= 35, "{confirmed} methods confirmed");
     // The check bounds count consume units only.
     let wrong_model = ValidateOptions::new(CostModel::Instructions, 3, 5000);
     assert!(validate_check(&classes, None, &report, &wrong_model).is_err());

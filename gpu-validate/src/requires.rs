@@ -348,15 +348,26 @@ impl Precondition {
     /// The smallest potential the precondition gives the arguments over the disjuncts and
     /// bindings that hold: `Ok(None)` when none holds, `Err` when a resource variable has no value.
     pub fn potential(&self, args: &[Value]) -> Result<Option<BigRational>, String> {
+        Ok(self
+            .potential_parts(args)?
+            .map(|(structures, constant)| structures + constant))
+    }
+
+    /// The smallest potential as [`Precondition::potential`] finds it, split into the part its
+    /// lists and trees hold (per-cell potential times their sizes) and its constant part (the
+    /// resource of the disjunct): the potential the state holds, and the amortised cost a call
+    /// is given on top of it.
+    pub fn potential_parts(&self, args: &[Value]) -> Result<Option<(BigRational, BigRational)>, String> {
         let heap = Heap::of(args);
-        let mut best: Option<BigRational> = None;
+        let mut best: Option<(BigRational, BigRational)> = None;
         let mut error = None;
         for disjunct in &self.assertions.disjuncts {
             self.bindings(disjunct, &heap, &mut |sizes, _| {
-                match self.disjunct_potential(disjunct, sizes) {
-                    Ok(value) => {
-                        if best.as_ref().is_none_or(|b| value < *b) {
-                            best = Some(value);
+                match self.disjunct_parts(disjunct, sizes) {
+                    Ok((structures, constant)) => {
+                        let total = &structures + &constant;
+                        if best.as_ref().is_none_or(|(s, c)| total < s + c) {
+                            best = Some((structures, constant));
                         }
                     }
                     Err(e) => error = Some(e),
@@ -370,15 +381,17 @@ impl Precondition {
         }
     }
 
-    /// The resource units of a disjunct whose heap assertions have `sizes` cells each.
-    fn disjunct_potential(&self, disjunct: &Assertion, sizes: &[u64]) -> Result<BigRational, String> {
-        let mut total = self.linear(&disjunct.resource)?;
+    /// The units of a disjunct whose heap assertions have `sizes` cells each: those of its lists
+    /// and trees, and its constant.
+    fn disjunct_parts(&self, disjunct: &Assertion, sizes: &[u64]) -> Result<(BigRational, BigRational), String> {
+        let constant = self.linear(&disjunct.resource)?;
+        let mut structures = BigRational::from_integer(BigInt::from(0));
         for (heap, &size) in disjunct.heap.iter().zip(sizes) {
             if let HeapAssertion::Lseg { resource, .. } | HeapAssertion::Tree { resource, .. } = heap {
-                total += self.linear(resource)? * BigRational::from_integer(BigInt::from(size));
+                structures += self.linear(resource)? * BigRational::from_integer(BigInt::from(size));
             }
         }
-        Ok(total)
+        Ok((structures, constant))
     }
 
     fn linear(&self, expr: &LinearExpr) -> Result<BigRational, String> {

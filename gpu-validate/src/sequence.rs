@@ -3,8 +3,10 @@
 //! its no-argument constructor leaves, with argument values from small domains. After each call
 //! the receiver's state is read back from the heap (`Machine::run_capturing`); a state already
 //! seen, by its shape (objects and references, primitive values ignored) or completely (values
-//! included), is dropped, so each distinct state is extended once. Every call is an instance of
-//! its method, with the state before it as the receiver.
+//! included), is dropped, so each distinct state is extended once; without matching, no state is
+//! dropped and every sequence of calls up to the length is run. Every call is an instance of its
+//! method, with the state before it as the receiver, and knows the call that left that state, so
+//! the calls form a tree whose paths from the root are the sequences explored.
 //!
 //! **Calls are numbered in exploration order (depth, then state in the order it was found, then
 //! method, then argument instance), which depends only on the class, the methods and the
@@ -25,6 +27,8 @@ pub enum Matching {
     Shape,
     /// Everything, primitive values included.
     Complete,
+    /// Not at all: no state is dropped, every sequence is explored.
+    None,
 }
 
 impl Matching {
@@ -32,6 +36,7 @@ impl Matching {
         match self {
             Matching::Shape => "shape",
             Matching::Complete => "complete",
+            Matching::None => "no",
         }
     }
 }
@@ -61,6 +66,9 @@ pub struct SequenceCall {
     pub number: u64,
     /// Its position in the sequence (1 for the first call after the constructor).
     pub depth: u32,
+    /// The call that left the state this call runs on (`None` for the constructor's state): the
+    /// sequence ending with this call is its parent's followed by it.
+    pub parent: Option<u64>,
     /// Index into the explored methods.
     pub method: usize,
     /// The receiver's state before the call, then the arguments.
@@ -217,7 +225,8 @@ pub fn explore_sequences(
     };
     let mut seen: HashSet<String> = HashSet::new();
     seen.insert(state_key(&initial, settings.matching));
-    let mut frontier = vec![initial];
+    // Each state of the frontier with the call that left it.
+    let mut frontier: Vec<(Value, Option<u64>)> = vec![(initial, None)];
     let mut number: u64 = 0;
     for depth in 1..=settings.max_length {
         if frontier.is_empty() {
@@ -234,7 +243,7 @@ pub fn explore_sequences(
         for (m, method) in methods.iter().enumerate() {
             let batch: Vec<Vec<Value>> = frontier
                 .iter()
-                .flat_map(|state| {
+                .flat_map(|(state, _)| {
                     arguments[m].iter().map(move |args| {
                         let shift = state.built_objects();
                         let mut call = vec![state.clone()];
@@ -250,7 +259,7 @@ pub fn explore_sequences(
         let mut next = Vec::new();
         let mut taken: Vec<std::vec::IntoIter<CapturedCall>> = results.into_iter().map(Vec::into_iter).collect();
         let mut calls: Vec<std::vec::IntoIter<Vec<Value>>> = batches.into_iter().map(Vec::into_iter).collect();
-        for _ in 0..frontier.len() {
+        for (_, parent) in &frontier {
             for m in 0..methods.len() {
                 for _ in 0..arguments[m].len() {
                     let (Some((outcome, after)), Some(args)) = (taken[m].next(), calls[m].next()) else {
@@ -260,17 +269,21 @@ pub fn explore_sequences(
                     exploration.calls.push(SequenceCall {
                         number,
                         depth,
+                        parent: *parent,
                         method: m,
                         args,
                         outcome,
                     });
+                    let caller = number;
                     number += 1;
                     match after {
                         Ok(mut values) if returned && !values.is_empty() => {
                             let state = values.swap_remove(0);
-                            if seen.insert(state_key(&state, settings.matching)) {
+                            let new = settings.matching == Matching::None
+                                || seen.insert(state_key(&state, settings.matching));
+                            if new {
                                 exploration.states += 1;
-                                next.push(state);
+                                next.push((state, Some(caller)));
                             } else {
                                 exploration.dropped += 1;
                             }

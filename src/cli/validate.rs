@@ -58,6 +58,9 @@ pub enum MatchingArg {
     Complete,
     /// Objects and references only.
     Shape,
+    /// No matching: every sequence up to --max-len is run (what the amortised check of
+    /// `--bounds check` needs to cover every sequence).
+    None,
 }
 
 #[derive(clap::Args, Debug)]
@@ -152,6 +155,7 @@ fn replay_prefix(args: &ValidateArgs) -> String {
             match args.matching {
                 MatchingArg::Complete => "complete",
                 MatchingArg::Shape => "shape",
+                MatchingArg::None => "none",
             },
             args.max_calls
         ));
@@ -307,6 +311,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 matching: match args.matching {
                     MatchingArg::Complete => Matching::Complete,
                     MatchingArg::Shape => Matching::Shape,
+                    MatchingArg::None => Matching::None,
                 },
                 max_calls: args.max_calls,
             },

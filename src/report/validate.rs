@@ -1,8 +1,9 @@
 //! The text report of `jresa validate`: per method its verdict, bound, instance counts, tightness
-//! overall and per size, violating instances with their replay commands; then a closing summary of
-//! the run.
+//! overall and per size, violating instances with their replay commands; in sequence mode with the
+//! bounds of `jresa check`, the amortised claim on every sequence (tightness by length, violating
+//! sequences); then a closing summary of the run.
 
-use crate::validate::{InstanceDetail, MethodValidation, ValidationReport, ValidationStatus};
+use crate::validate::{AmortisedSequences, InstanceDetail, MethodValidation, ValidationReport, ValidationStatus};
 use std::fmt::Write as _;
 
 /// A ratio with three decimals (`inf` for a cost over a zero bound).
@@ -107,16 +108,26 @@ pub fn summary_text(report: &ValidationReport) -> String {
     let count = |s: ValidationStatus| report.methods.iter().filter(|m| m.status == s).count();
     let instances: usize = report.methods.iter().map(|m| m.instances).sum();
     let checked: usize = report.methods.iter().map(|m| m.checked).sum();
+    let method_violations: usize = report.methods.iter().map(|m| m.violations).sum();
     let mut text = format!(
-        "{}: {} confirmed, {} violated, {} not validated; {} run, {} checked, {}\n",
+        "{}: {} confirmed, {} violated, {} not validated; {} run, {} checked, {}",
         plural(report.methods.len(), "method"),
         count(ValidationStatus::Confirmed),
         count(ValidationStatus::Violated),
         count(ValidationStatus::NotValidated),
         plural(instances, "instance"),
         checked,
-        plural(report.violations(), "violation"),
+        plural(method_violations, "violation"),
     );
+    if let Some(a) = report.sequences.as_ref().and_then(|s| s.amortised.as_ref()) {
+        let _ = write!(
+            text,
+            "; amortised bound on {} checked: {}",
+            plural(a.checked, "sequence"),
+            plural(a.violations, "violation")
+        );
+    }
+    text.push('\n');
     if !report.not_validated.is_empty() {
         let total: usize = report.not_validated.iter().map(|r| r.methods).sum();
         let _ = writeln!(
@@ -188,6 +199,68 @@ pub fn validation_text(report: &ValidationReport) -> String {
     for m in &report.methods {
         method_text(&mut out, m);
     }
+    if let Some(amortised) = report.sequences.as_ref().and_then(|s| s.amortised.as_ref()) {
+        amortised_text(&mut out, amortised);
+    }
     out.push_str(&summary_text(report));
     out
+}
+
+/// The amortised claim on sequences: counts, tightness by length, violating sequences.
+fn amortised_text(out: &mut String, a: &AmortisedSequences) {
+    let _ = writeln!(
+        out,
+        "amortised bound on sequences (potential of the first state plus the constant of each call's @Requires): {}",
+        if a.violations > 0 {
+            "violated"
+        } else if a.checked > 0 {
+            "confirmed"
+        } else {
+            "not validated"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "  sequences: {}, checked {}, violations {}, skipped {}, inconclusive {}",
+        a.sequences, a.checked, a.violations, a.skipped, a.inconclusive
+    );
+    if let Some(max) = a.max_ratio {
+        let _ = writeln!(out, "  tightness (measured / bound): max {}", ratio_text(max));
+    }
+    if !a.by_length.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
+            "length", "sequences", "max", "median", "max cost", "max bound"
+        );
+        for row in &a.by_length {
+            let _ = writeln!(
+                out,
+                "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
+                row.length,
+                row.sequences,
+                ratio_text(row.max_ratio),
+                ratio_text(row.median_ratio),
+                row.max_measured,
+                row.max_bound
+            );
+        }
+    }
+    if let Some(note) = &a.note {
+        let _ = writeln!(out, "  note: {note}");
+    }
+    if !a.violating.is_empty() {
+        let _ = writeln!(
+            out,
+            "  violating sequences ({} of {} listed):",
+            a.violating.len(),
+            a.violations
+        );
+        for v in &a.violating {
+            let _ = writeln!(out, "    {}", v.calls.join(", "));
+            let _ = writeln!(out, "      measured {}, bound {}", v.measured, v.bound);
+            let _ = writeln!(out, "      replay: {}", v.replay);
+        }
+    }
+    out.push('\n');
 }

@@ -5,8 +5,8 @@
 //! variables are declared once and every bare name in a term is declared; numbers fit 63 bits.
 
 use jresa_analyses::amortised::assertion::{
-    Assertion, Assertions, DataAssertion, DataOp, HeapAssertion, LinearExpr, LinearTerm, Span, SpecError, Term,
-    TermKind, TypeName, TypedVar,
+    Assertion, Assertions, ClassName, DataAssertion, DataOp, HeapAssertion, LinearExpr, LinearTerm, Span, SpecError,
+    Term, TermKind, TypeName, TypedVar,
 };
 use pest::iterators::Pair;
 use pest::Parser;
@@ -72,14 +72,21 @@ fn typed_var(pair: Pair<'_, Rule>) -> Result<TypedVar, SpecError> {
     let span = span_of(&pair);
     let mut name = String::new();
     let mut ty = TypeName::Ref;
+    let mut class = None;
     for part in pair.into_inner() {
         match part.as_rule() {
             Rule::ident => name = part.as_str().to_owned(),
             Rule::type_name => ty = type_name(&part)?,
+            Rule::class_name => {
+                class = Some(ClassName {
+                    name: part.as_str().to_owned(),
+                    span: span_of(&part),
+                })
+            }
             _ => {}
         }
     }
-    Ok(TypedVar { name, ty, span })
+    Ok(TypedVar { name, ty, class, span })
 }
 
 fn type_name(pair: &Pair<'_, Rule>) -> Result<TypeName, SpecError> {
@@ -301,6 +308,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::minus => "`-`",
         Rule::kw_exists | Rule::exists_clause => "`exists`",
         Rule::type_name => "a type (int, long, float, double, ref)",
+        Rule::class_name => "a class name",
         Rule::ident | Rule::typed_var => "a name",
         Rule::number => "a number",
         Rule::term

@@ -9,6 +9,7 @@
 //! bounds come from the analysis (`validate`) or from the caller (`validate_bounds`, which tests
 //! use to inject wrong bounds); nothing else differs between the two.**
 
+mod amortised;
 mod clock;
 mod instances;
 mod requires;
@@ -206,6 +207,57 @@ pub struct SequenceSummary {
     pub dropped_states: usize,
     pub failed_calls: usize,
     pub truncated: bool,
+    /// The amortised claim checked on every sequence (bounds of `jresa check` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amortised: Option<Box<AmortisedSequences>>,
+}
+
+/// The amortised claim of the bounds of `jresa check` on the explored sequences: each sequence's
+/// consume units against the potential of its first state plus the constant of each call's
+/// precondition (`validate/amortised.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AmortisedSequences {
+    /// Sequences explored (one per call: the sequence it ends).
+    pub sequences: usize,
+    /// Sequences judged against the claim.
+    pub checked: usize,
+    pub violations: usize,
+    /// Sequences outside the claim's assumptions (a call outside its precondition, or of a
+    /// method without a verified bound), with their extensions.
+    pub skipped: usize,
+    /// Sequences the VM could not judge.
+    pub inconclusive: usize,
+    /// Why sequences were skipped or inconclusive, with counts.
+    pub note: Option<String>,
+    /// The largest measured / bound over the judged sequences.
+    pub max_ratio: Option<f64>,
+    /// Tightness by sequence length.
+    pub by_length: Vec<LengthRow>,
+    /// The first violating sequences.
+    pub violating: Vec<SequenceViolation>,
+}
+
+/// The tightness of the judged sequences of one length.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LengthRow {
+    pub length: u32,
+    pub sequences: usize,
+    pub max_ratio: f64,
+    pub median_ratio: f64,
+    pub max_measured: u64,
+    /// The largest bound among them (exact).
+    pub max_bound: String,
+}
+
+/// A sequence whose calls consume more than the amortised claim allows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SequenceViolation {
+    /// The calls, first to last, as `name(arguments)`.
+    pub calls: Vec<String>,
+    pub measured: u64,
+    pub bound: String,
+    /// The command that replays the sequence (the number of its last call).
+    pub replay: String,
 }
 
 /// The verdict on a method.
@@ -302,9 +354,14 @@ pub struct ReasonCount {
 }
 
 impl ValidationReport {
-    /// Violations over all methods.
+    /// Violations over all methods, and violating sequences of the amortised claim.
     pub fn violations(&self) -> usize {
-        self.methods.iter().map(|m| m.violations).sum()
+        let sequences = self
+            .sequences
+            .as_ref()
+            .and_then(|s| s.amortised.as_ref())
+            .map_or(0, |a| a.violations);
+        self.methods.iter().map(|m| m.violations).sum::<usize>() + sequences
     }
 }
 

@@ -1,7 +1,9 @@
 //! Sequence mode: the methods named by `--sequences` are called in every sequence up to a length on
 //! an object of their class (`jresa_gpu_validate::sequence`), and every call is checked against
-//! its method's bound with the receiver's state before the call as `this`.
+//! its method's bound with the receiver's state before the call as `this`; with the bounds of
+//! `jresa check`, every sequence is also checked against their amortised claim (`amortised.rs`).
 
+use super::amortised;
 use super::instances::{parameter_types, OTHER_MODELS_MAX_BYTECODES};
 use super::tally::{detail, Tally};
 use super::{blank, BoundToCheck, MethodValidation, ProofStatus, SequenceOptions, SequenceSummary, ValidateOptions};
@@ -10,7 +12,7 @@ use crate::classfile::ClassFile;
 use crate::vm_source::JvmClassSource;
 use jresa_analyses::ir::split_method_descriptor;
 use jresa_gpu_validate::check::metric;
-use jresa_gpu_validate::sequence::{explore_sequences, sequence_domain, SequenceMethod};
+use jresa_gpu_validate::sequence::{explore_sequences, sequence_domain, Matching, SequenceMethod};
 use jresa_gpu_validate::{make_backend, CpuBackend, Limits, Package, RunConfig};
 
 /// The class whose methods are explored: the one given (by binary, internal or simple name), or
@@ -170,6 +172,28 @@ pub(crate) fn validate_sequences(
         }
         tallies[call.method].add(&verdict, group, make_detail);
     }
+    let method_names: Vec<String> = keys.iter().map(|(_, name, _)| name.clone()).collect();
+    let potentials: Vec<_> = method_bounds.iter().map(|b| b.bound.clone()).collect();
+    // A replay (`--instance`) reports the sequence that ends with the call asked for.
+    let mut amortised = amortised::judge_sequences(
+        &exploration.calls,
+        &potentials,
+        &method_names,
+        &types,
+        options.model,
+        &options.replay_prefix,
+        options.instance.and_then(|n| u64::try_from(n).ok()),
+    );
+    if let Some(judged) = amortised.as_mut() {
+        if sequence_options.settings.matching != Matching::None {
+            let partial =
+                "only the sequences that first reached each state were run (--matching none runs every sequence)";
+            judged.note = Some(match judged.note.take() {
+                Some(note) => format!("{partial}; {note}"),
+                None => partial.to_owned(),
+            });
+        }
+    }
     for ((validation, tally), bound) in out.iter_mut().zip(tallies).zip(&method_bounds) {
         if bound.bound.is_some() {
             tally.finish(validation);
@@ -189,6 +213,7 @@ pub(crate) fn validate_sequences(
         dropped_states: exploration.dropped,
         failed_calls: exploration.failed,
         truncated: exploration.truncated,
+        amortised: amortised.map(Box::new),
     };
     Ok((out, summary))
 }

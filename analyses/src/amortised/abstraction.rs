@@ -14,7 +14,8 @@
 //! the invariant is then checked like a written one.
 
 use super::assertion::{
-    Assertion, Assertions, DataAssertion, DataOp, HeapAssertion, LinearExpr, Span, Term, TermKind, TypeName, TypedVar,
+    Assertion, Assertions, ClassName, DataAssertion, DataOp, HeapAssertion, LinearExpr, Span, Term, TermKind, TypeName,
+    TypedVar,
 };
 use super::program::{list_link, tree_link, ProgramView};
 use super::resource::ResExpr;
@@ -78,6 +79,7 @@ pub fn abstract_state(
         exists.push(TypedVar {
             name: name.clone(),
             ty: TypeName::Ref,
+            class: None,
             span: Span::default(),
         });
         names.insert(value, TermKind::Exists(name.clone()));
@@ -115,6 +117,26 @@ pub fn abstract_state(
                 root: term(name_of(*root, &mut exists)),
                 span: Span::default(),
             }),
+        }
+    }
+    // An existential a segment or tree starts or ends at is declared with the structure's class,
+    // so the invariant names its class whatever the fields holding it are declared as.
+    for atom in &st.atoms {
+        let (values, class) = match atom {
+            Atom::Lseg { from, to, link, .. } => (vec![*from, *to], &link.class),
+            Atom::Tree { root, link, .. } => (vec![*root], &link.class),
+            Atom::PointsTo { .. } => continue,
+        };
+        for value in values {
+            let Some(TermKind::Exists(name)) = names.get(&value) else {
+                continue;
+            };
+            if let Some(var) = exists.iter_mut().find(|v| v.name == *name && v.class.is_none()) {
+                var.class = Some(ClassName {
+                    name: class.replace('/', "."),
+                    span: Span::default(),
+                });
+            }
         }
     }
     Assertions {
@@ -215,7 +237,10 @@ fn class_of(st: &State, addr: Value) -> Option<String> {
     })
 }
 
-/// Every complete cell of a list class becomes a one-cell segment.
+/// Every complete cell of a list class becomes a one-cell segment, except the last cell of a list
+/// that a field of another kind of object (a container) points to: it stays a cell, so that a
+/// container's pointer to its list's last cell (`LinkedList.last`) keeps saying that the cell is
+/// there and ends the list.
 fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
     for addr in cell_addresses(st) {
         let Some(class) = class_of(st, addr) else {
@@ -225,6 +250,22 @@ fn cells_to_segments(st: &mut State, view: &dyn ProgramView) {
             continue;
         };
         if !st.has_cell(addr, &link.fields) {
+            continue;
+        }
+        let last = st
+            .points_to(addr, &link.next)
+            .is_some_and(|i| matches!(&st.atoms[i], Atom::PointsTo { value, .. } if st.find(*value) == Value::Null));
+        let held_by_container = st.atoms.iter().any(|a| match a {
+            Atom::PointsTo {
+                addr: holder, value, ..
+            } => {
+                st.find(*value) == addr
+                    && st.find(*holder) != addr
+                    && class_of(st, st.find(*holder)).is_some_and(|c| c != link.class)
+            }
+            _ => false,
+        });
+        if last && held_by_container {
             continue;
         }
         if let Some(next) = st.take_cell(addr, &link.fields, &link.next) {

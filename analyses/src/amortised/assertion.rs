@@ -2,7 +2,8 @@
 //! byte span of every node inside the annotation string, and the canonical printer.
 //!
 //! An annotation holds `[exists x:ref ... .] { data | heap | resource } || { ... }`: optional
-//! existential variables shared by every disjunct, then disjuncts of `==`/`!=` facts, separated
+//! existential variables shared by every disjunct (a reference may be declared with its class,
+//! `x:Cell`), then disjuncts of `==`/`!=` facts, separated
 //! heap assertions (`lseg`, `tree`, field points-to) and a linear amount of resource. The printer
 //! writes the canonical text, which the parser in `src/spec` reads back to the same tree (spans
 //! aside).
@@ -57,11 +58,20 @@ impl TypeName {
     }
 }
 
-/// An existential variable with its declared type.
+/// A class named in an assertion, as written (`Cell`, `Queue.Cell`, `Queue$Cell`, `pkg.Queue`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassName {
+    pub name: String,
+    pub span: Span,
+}
+
+/// An existential variable with its declared type. A variable declared with a class (`x: Cell`)
+/// is a reference (`ty` is `Ref`) of that class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TypedVar {
     pub name: String,
     pub ty: TypeName,
+    pub class: Option<ClassName>,
     pub span: Span,
 }
 
@@ -213,6 +223,9 @@ impl Assertions {
         self.span = zero;
         for var in &mut self.exists {
             var.span = zero;
+            if let Some(class) = &mut var.class {
+                class.span = zero;
+            }
         }
         let clear_term = |t: &mut Term| t.span = zero;
         let clear_linear = |e: &mut LinearExpr| {
@@ -367,7 +380,10 @@ impl fmt::Display for Assertions {
         if !self.exists.is_empty() {
             f.write_str("exists")?;
             for var in &self.exists {
-                write!(f, " {}:{}", var.name, var.ty.keyword())?;
+                match &var.class {
+                    Some(class) => write!(f, " {}:{}", var.name, class.name)?,
+                    None => write!(f, " {}:{}", var.name, var.ty.keyword())?,
+                }
             }
             f.write_str(". ")?;
         }

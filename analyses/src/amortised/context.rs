@@ -6,7 +6,7 @@
 //! single-rule procedures the rule ends in (the marker stands just before the loop in the
 //! source, as the paper places it).
 
-use super::program::MethodKey;
+use super::program::{MethodKey, ProgramView};
 use super::resolve::{base_name, descriptor_class, Param, Scope};
 use super::spec::Role;
 use crate::ir::{split_method_descriptor, CallKind, MethodIr, Operand, ProcId, ProcKind, StmtKind, Ty};
@@ -25,6 +25,9 @@ pub struct MethodCtx {
     pub ret: Option<(Ty, Option<String>)>,
     pub locals: Vec<String>,
     pub context_classes: Vec<String>,
+    /// The declared class of each named local variable declared with exactly one class (empty
+    /// until [`MethodCtx::in_program`] asks the program).
+    pub local_classes: Vec<(String, String)>,
     /// The invariant identifier each marked loop procedure has.
     pub markers: HashMap<ProcId, i32>,
     /// Every marker: its identifier and bytecode offset.
@@ -84,11 +87,32 @@ impl MethodCtx {
                 ret,
                 locals,
                 context_classes,
+                local_classes: Vec::new(),
                 markers,
                 marker_sites,
             },
             errors,
         )
+    }
+
+    /// The context of a lifted method of the program: [`MethodCtx::new`] with the declared
+    /// classes of its local variables, which type `@var x` terms for `lseg`, `tree` and field
+    /// assertions.
+    pub fn in_program(key: MethodKey, ir: Arc<MethodIr>, view: &dyn ProgramView) -> (MethodCtx, Vec<MarkerError>) {
+        let (mut ctx, errors) = MethodCtx::new(key, ir);
+        let declared = view.local_classes(&ctx.key);
+        let mut classes: Vec<(String, String)> = Vec::new();
+        let mut several: Vec<String> = Vec::new();
+        for (name, class) in declared {
+            match classes.iter().find(|(n, _)| *n == name) {
+                Some((_, known)) if *known != class => several.push(name),
+                Some(_) => {}
+                None => classes.push((name, class)),
+            }
+        }
+        classes.retain(|(name, _)| !several.contains(name));
+        ctx.local_classes = classes;
+        (ctx, errors)
     }
 
     /// The scope names in an annotation of `role` resolve in; `loop_inputs` for invariants.
@@ -101,6 +125,7 @@ impl MethodCtx {
             loop_inputs,
             locals: &self.locals,
             context_classes: &self.context_classes,
+            local_classes: &self.local_classes,
         }
     }
 

@@ -16,7 +16,7 @@
 //! obligation `piece − asked ≥ 0`); every folded cell takes the per-cell potential from the
 //! constant potential; the frame's constant potential (what remains) must not be negative.
 
-use super::limits::MAX_CHAIN;
+use super::limits::{MAX_ACCESS_CASES, MAX_CHAIN};
 use super::program::{FieldKey, ListLink, TreeLink};
 use super::resolve::{RAssertions, RConj, RFact, RHeap, RTerm};
 use super::resource::ResExpr;
@@ -166,6 +166,9 @@ struct Matcher<'a> {
     consumed: Vec<Atom>,
     /// Per-cell potential handed to folded cells, taken from the constant potential.
     spent: ResExpr,
+    /// The assertions cells or nodes were folded into, with what they hold (`cell` or `node`)
+    /// and how many each.
+    folded: Vec<(String, &'static str, usize)>,
     obligations: Vec<(ResExpr, String)>,
 }
 
@@ -184,6 +187,7 @@ fn prove_conj(
         binding,
         consumed: Vec::new(),
         spent: ResExpr::zero(),
+        folded: Vec::new(),
         obligations: Vec::new(),
     };
     let mut pending: Vec<&RHeap> = conj.heap.iter().collect();
@@ -239,8 +243,20 @@ fn prove_conj(
         }
     }
     let remaining = m.st.pool.minus(&m.spent).minus(&conj.pool);
-    m.obligations
-        .push((remaining.clone(), "the constant potential".to_owned()));
+    let what = if m.folded.is_empty() {
+        "the constant potential".to_owned()
+    } else {
+        let folds: Vec<String> = m
+            .folded
+            .iter()
+            .map(|(text, noun, count)| {
+                let plural = if *count == 1 { "" } else { "s" };
+                format!("of the {count} {noun}{plural} folded into `{text}`")
+            })
+            .collect();
+        format!("the constant potential and the potential {}", folds.join(" and "))
+    };
+    m.obligations.push((remaining.clone(), what));
     m.st.pool = remaining;
     Ok(Proof {
         frame: m.st,
@@ -278,6 +294,17 @@ impl Matcher<'_> {
 
     fn name(&self, value: Value) -> String {
         (self.names)(self.st.find(value))
+    }
+
+    /// Counts one cell or node folded into the assertion `text` (when it asks for potential).
+    fn fold(&mut self, potential: &ResExpr, text: &str, noun: &'static str) {
+        if potential.is_constant() && num_traits::Zero::is_zero(potential.constant_term()) {
+            return;
+        }
+        match self.folded.iter_mut().find(|(t, _, _)| t == text) {
+            Some((_, _, count)) => *count += 1,
+            None => self.folded.push((text.to_owned(), noun, 1)),
+        }
     }
 
     fn match_item(&mut self, item: &RHeap, fresh: &mut Fresh) -> Result<(), String> {
@@ -446,6 +473,7 @@ impl Matcher<'_> {
                 let cell = current;
                 let next = self.st.take_cell(cell, &link.fields, &link.next).unwrap_or(Value::Null);
                 self.spent = self.spent.plus(potential);
+                self.fold(potential, text, "cell");
                 pieces.push(Atom::PointsTo {
                     addr: cell,
                     field: link.next.clone(),
@@ -509,6 +537,7 @@ impl Matcher<'_> {
                     return Err(format!("cannot show `{text}`: a node lacks a child field"));
                 };
                 self.spent = self.spent.plus(potential);
+                self.fold(potential, text, "node");
                 self.consumed.push(Atom::PointsTo {
                     addr: node,
                     field: link.left.clone(),
@@ -548,6 +577,46 @@ pub fn unfold_certain(state: &mut State, fresh: &mut Fresh) {
             return;
         }
     }
+}
+
+/// The cases of `state` in which every segment whose start is certainly an object (not `null`)
+/// is known empty or unfolded: a segment `lseg(a, b)` with `a != null` but `a == b` possible is
+/// empty (`a == b`) or starts with a cell, and in the second case it is unfolded (with
+/// [`unfold_certain`]). So the potential of the cell a non-null cursor stands on is available from
+/// the moment the cursor is known non-null, even when a segment before it may be empty (`x != null`
+/// with `lseg(x, l) * lseg(l, null)`). Contradictory cases are dropped; past `MAX_ACCESS_CASES`
+/// cases the remaining ones are kept unsplit (splitting is only a refinement).
+pub fn split_certain_starts(state: State, fresh: &mut Fresh) -> Vec<State> {
+    let mut done = Vec::new();
+    let mut pending = vec![state];
+    while let Some(mut st) = pending.pop() {
+        if done.len() + pending.len() >= MAX_ACCESS_CASES {
+            done.push(st);
+            continue;
+        }
+        let found = st.atoms.iter().find_map(|a| match a {
+            Atom::Lseg { from, to, .. }
+                if st.distinct(*from, Value::Null) && !st.equal(*from, *to) && !st.distinct(*from, *to) =>
+            {
+                Some((*from, *to))
+            }
+            _ => None,
+        });
+        let Some((from, to)) = found else {
+            done.push(st);
+            continue;
+        };
+        let mut empty = st.clone();
+        if empty.assume_equal(from, to) {
+            unfold_certain(&mut empty, fresh);
+            pending.push(empty);
+        }
+        if st.assume_distinct(from, to) {
+            unfold_certain(&mut st, fresh);
+            pending.push(st);
+        }
+    }
+    done
 }
 
 /// Unfolds, without case splits, a segment that certainly starts with a cell at `addr` or a tree

@@ -164,6 +164,13 @@ pub trait ProgramView {
     fn spec(&self, method: &MethodKey) -> SpecLookup;
     /// The instance fields of a class, when the class can be found.
     fn layout(&self, class: &str) -> Option<Arc<ClassLayout>>;
+    /// The local variables of a method declared with a class (`LocalVariableTable` entries of
+    /// class type), by name and class internal name; one entry per declaration, so a name may
+    /// appear with several classes. Empty when unknown.
+    fn local_classes(&self, method: &MethodKey) -> Vec<(String, String)> {
+        let _ = method;
+        Vec::new()
+    }
     /// The target of a call; `exact_receiver` is the receiver's class when it is known exactly
     /// (an object allocated by the method).
     fn resolve(&self, kind: CallKind, method: &MethodRef, exact_receiver: Option<&str>) -> Resolution;

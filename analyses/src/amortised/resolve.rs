@@ -4,7 +4,7 @@
 //! [`SpecError`] with the span it concerns.
 
 use super::assertion::{
-    Assertion, Assertions, DataOp, HeapAssertion, LinearExpr, Span, SpecError, Term, TermKind, TypeName,
+    Assertion, Assertions, ClassName, DataOp, HeapAssertion, LinearExpr, Span, SpecError, Term, TermKind, TypeName,
 };
 use super::program::{list_link, tree_link, FieldKey, ListLink, MethodKey, ProgramView, TreeLink};
 use super::resource::{ResExpr, ResourceVariables};
@@ -142,6 +142,9 @@ pub struct Scope<'a> {
     pub locals: &'a [String],
     /// Classes a heap predicate may be about when its terms do not say.
     pub context_classes: &'a [String],
+    /// The declared class of each named local variable that has one (from the
+    /// `LocalVariableTable`): a name declared with several classes is left out.
+    pub local_classes: &'a [(String, String)],
 }
 
 /// A resolved annotation with the resource expressions written in it (which must not be
@@ -165,11 +168,18 @@ pub fn resolve(
             .iter()
             .map(|v| (v.name.clone(), ty_of(v.ty)))
             .collect(),
+        exists_classes: vec![None; assertions.exists.len()],
         dead: Vec::new(),
         errors: Vec::new(),
         amounts: Vec::new(),
     };
     let declared = resolver.exists.len();
+    for (k, var) in assertions.exists.iter().enumerate() {
+        if let Some(class) = &var.class {
+            resolver.exists_classes[k] = resolver.named_class(class);
+        }
+    }
+    resolver.classes_from_fields(assertions);
     let disjuncts: Vec<RConj> = assertions.disjuncts.iter().map(|d| resolver.conj(d)).collect();
     if !resolver.errors.is_empty() {
         return Err(resolver.errors);
@@ -223,11 +233,21 @@ pub fn descriptor_class(descriptor: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The classes a heap predicate may be about, and a term with a declared class (its text and
+/// class), for the error when none fits.
+struct Candidates<T> {
+    found: Vec<(String, T)>,
+    declared: Option<(String, String)>,
+}
+
 struct Resolver<'a, 'b> {
     scope: &'a Scope<'b>,
     view: &'a dyn ProgramView,
     variables: &'a mut ResourceVariables,
     exists: Vec<(String, Ty)>,
+    /// The class of each declared existential, when known: written in the `exists` clause, or
+    /// the declared class of a field a field assertion stores it in.
+    exists_classes: Vec<Option<String>>,
     /// Loop variables named in an invariant but dead at the loop head: existentials.
     dead: Vec<(String, Ty)>,
     errors: Vec<SpecError>,
@@ -374,20 +394,186 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// The class a reference term is declared with, when known.
+    /// The class a reference term is declared with, when known: a parameter's or the return
+    /// type's declared class, a local variable's (from the `LocalVariableTable`), or an
+    /// existential's (written in the `exists` clause, or the class of the field holding it).
     fn term_class(&self, term: RTerm) -> Option<String> {
         match term {
             RTerm::Arg(k) => self.scope.params.get(k).and_then(|p| p.class.clone()),
             RTerm::Ret => self.scope.ret.as_ref().and_then(|(_, c)| c.clone()),
-            _ => None,
+            RTerm::Var(k) => {
+                let (name, _) = self.scope.loop_inputs?.get(k)?;
+                self.local_class(name)
+            }
+            RTerm::Exists(k) if k < self.exists.len() => self.exists_classes[k].clone(),
+            RTerm::Exists(k) => {
+                let (name, _) = self.dead.get(k - self.exists.len())?;
+                self.local_class(name)
+            }
+            RTerm::Null => None,
         }
     }
 
-    /// The classes a predicate over `terms` may be about that `fits`.
-    fn classes_for<T>(&self, terms: &[RTerm], fits: impl Fn(&str) -> Option<T>) -> Vec<(String, T)> {
+    /// The declared class of the local variable `name`, when it has exactly one.
+    fn local_class(&self, name: &str) -> Option<String> {
+        self.scope
+            .local_classes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, class)| class.clone())
+    }
+
+    /// The class of a syntactic term before resolution, without reporting anything (for typing
+    /// existentials by the fields that hold them).
+    fn syntactic_class(&self, term: &Term) -> Option<String> {
+        match &term.kind {
+            TermKind::Arg(name) => self
+                .scope
+                .params
+                .iter()
+                .find(|p| p.name == *name)
+                .and_then(|p| p.class.clone()),
+            TermKind::Var(name) => self.local_class(name),
+            TermKind::Ret => self.scope.ret.as_ref().and_then(|(_, c)| c.clone()),
+            TermKind::Exists(name) => {
+                let k = self.exists.iter().position(|(n, _)| n == name)?;
+                self.exists_classes[k].clone()
+            }
+            TermKind::Null => None,
+        }
+    }
+
+    /// Gives each existential without a written class the declared class of the field a field
+    /// assertion stores it in (`[(@arg q).front:ref -> f]` makes `f` a cell of `front`'s
+    /// class), following chains of field assertions. An existential that fields of different
+    /// classes hold keeps no class.
+    fn classes_from_fields(&mut self, assertions: &Assertions) {
+        let mut conflicting = vec![false; self.exists.len()];
+        for _ in 0..=self.exists.len() {
+            let mut found: Vec<(usize, String)> = Vec::new();
+            for disjunct in &assertions.disjuncts {
+                for item in &disjunct.heap {
+                    let HeapAssertion::Field {
+                        object,
+                        field,
+                        target: Some(target),
+                        ..
+                    } = item
+                    else {
+                        continue;
+                    };
+                    let TermKind::Exists(name) = &target.kind else {
+                        continue;
+                    };
+                    let Some(k) = self.exists.iter().position(|(n, _)| n == name) else {
+                        continue;
+                    };
+                    if assertions.exists[k].class.is_some() || conflicting[k] {
+                        continue;
+                    }
+                    let Some(owner) = self.syntactic_class(object) else {
+                        continue;
+                    };
+                    let class = self
+                        .view
+                        .layout(&owner)
+                        .and_then(|layout| layout.field(field).and_then(|f| descriptor_class(&f.descriptor)));
+                    if let Some(class) = class {
+                        found.push((k, class));
+                    }
+                }
+            }
+            let mut changed = false;
+            for (k, class) in found {
+                match &self.exists_classes[k] {
+                    None => {
+                        self.exists_classes[k] = Some(class);
+                        changed = true;
+                    }
+                    Some(known) if *known != class => {
+                        conflicting[k] = true;
+                        self.exists_classes[k] = None;
+                        changed = true;
+                    }
+                    Some(_) => {}
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// The class a class name written in an annotation denotes: a class nested in the method's
+    /// class or in a class enclosing it (innermost first), a class of the method's package, or a
+    /// fully qualified class; dots may separate packages or nested classes (`Queue.Cell` is
+    /// `Queue$Cell`). Reports an error when no such class is found.
+    fn named_class(&mut self, class: &ClassName) -> Option<String> {
+        let parts: Vec<&str> = class.name.split('.').collect();
+        // Every reading of the dots: the first `packages` are package separators, the rest
+        // separate nested classes.
+        let readings: Vec<String> = (0..parts.len())
+            .rev()
+            .map(|packages| {
+                let package = parts[..packages].join("/");
+                let nested = parts[packages..].join("$");
+                if package.is_empty() {
+                    nested
+                } else {
+                    format!("{package}/{nested}")
+                }
+            })
+            .collect();
+        let owner = &self.scope.method.class;
+        let mut prefixes: Vec<String> = Vec::new();
+        let mut enclosing = owner.as_str();
+        loop {
+            prefixes.push(format!("{enclosing}$"));
+            match enclosing.rfind('$') {
+                Some(at) => enclosing = &enclosing[..at],
+                None => break,
+            }
+        }
+        if let Some(at) = owner.rfind('/') {
+            prefixes.push(format!("{}/", &owner[..at]));
+        }
+        prefixes.push(String::new());
+        for prefix in &prefixes {
+            for reading in &readings {
+                // Only a simple name can be a member or a package-mate's nested class.
+                if !prefix.is_empty() && reading.contains('/') {
+                    continue;
+                }
+                let candidate = format!("{prefix}{reading}");
+                if self.view.layout(&candidate).is_some() {
+                    return Some(candidate);
+                }
+            }
+        }
+        self.error(
+            format!(
+                "no class `{}` is known to {} (write a class nested in {}, of its package, or a fully qualified name)",
+                class.name,
+                self.scope.method,
+                owner.replace('/', ".")
+            ),
+            class.span,
+        );
+        None
+    }
+
+    /// The classes a predicate over `terms` may be about that `fits`: the declared classes of the
+    /// terms that fit, else the method's context classes that fit and are subclasses of every
+    /// declared class of the terms (a term declared `Object` may hold a cell of any list class).
+    /// Also returns a term with a declared class, when one has one.
+    fn classes_for<T>(&self, terms: &[(RTerm, &Term)], fits: impl Fn(&str) -> Option<T>) -> Candidates<T> {
         let mut found: Vec<(String, T)> = Vec::new();
-        for term in terms {
+        let mut declared: Vec<(String, String)> = Vec::new();
+        for (term, written) in terms {
             if let Some(class) = self.term_class(*term) {
+                if !declared.iter().any(|(_, c)| *c == class) {
+                    declared.push((written.to_string(), class.clone()));
+                }
                 if !found.iter().any(|(c, _)| *c == class) {
                     if let Some(t) = fits(&class) {
                         found.push((class, t));
@@ -397,23 +583,28 @@ impl Resolver<'_, '_> {
         }
         if found.is_empty() {
             for class in self.scope.context_classes {
-                if !found.iter().any(|(c, _)| c == class) {
+                let below = declared.iter().all(|(_, sup)| self.view.is_subtype(class, sup));
+                if below && !found.iter().any(|(c, _)| c == class) {
                     if let Some(t) = fits(class) {
                         found.push((class.clone(), t));
                     }
                 }
             }
         }
-        found
+        Candidates {
+            found,
+            declared: declared.into_iter().next(),
+        }
     }
 
     /// The one class a predicate can be about, or an error saying there is none or several.
-    fn only_class<T>(&mut self, found: Vec<(String, T)>, predicate: &str, kind: &str, span: Span) -> Option<T> {
+    fn only_class<T>(&mut self, candidates: Candidates<T>, predicate: &str, kind: &str, span: Span) -> Option<T> {
+        let Candidates { found, declared } = candidates;
         if found.len() > 1 {
             let names: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
             self.error(
                 format!(
-                    "`{predicate}`: the class is ambiguous ({}); name a parameter of the class in it",
+                    "`{predicate}`: the class is ambiguous ({}); name a parameter of the class in it, or declare an existential with its class (`exists x: Cell.`)",
                     names.join(", ")
                 ),
                 span,
@@ -423,10 +614,17 @@ impl Resolver<'_, '_> {
         match found.into_iter().next() {
             Some((_, link)) => Some(link),
             None => {
-                self.error(
-                    format!("`{predicate}`: no class of {} is {kind}", self.scope.method),
-                    span,
-                );
+                let message = match declared {
+                    Some((term, class)) => format!(
+                        "`{predicate}`: `{term}` is a {}, which is not {kind}",
+                        class.replace('/', ".")
+                    ),
+                    None => format!(
+                        "`{predicate}`: no class of {} is {kind}; declare the class of an existential in it (`exists x: Cell.`) or bind it with a field assertion",
+                        self.scope.method
+                    ),
+                };
+                self.error(message, span);
                 None
             }
         }
@@ -448,12 +646,13 @@ impl Resolver<'_, '_> {
                     None => None,
                 };
                 let view = self.view;
-                let candidates = self.classes_for(&[object_term], |class| {
+                let candidates = self.classes_for(&[(object_term, object)], |class| {
                     view.layout(class)
                         .and_then(|layout| layout.field(field).map(|f| (f.key.clone(), f.ty())))
                 });
+                let declared = candidates.declared.clone();
                 let mut keys: Vec<(FieldKey, Ty)> = Vec::new();
-                for (_, (key, field_ty)) in candidates {
+                for (_, (key, field_ty)) in candidates.found {
                     if !keys.iter().any(|(k, _)| *k == key) {
                         keys.push((key, field_ty));
                     }
@@ -461,10 +660,14 @@ impl Resolver<'_, '_> {
                 let (key, field_ty) = match keys.as_slice() {
                     [one] => one.clone(),
                     [] => {
-                        self.error(
-                            format!("no class of {} has an instance field `{field}`", self.scope.method),
-                            *span,
-                        );
+                        let message = match declared {
+                            Some((term, class)) => format!(
+                                "`{term}` is a {}, which has no instance field `{field}`",
+                                class.replace('/', ".")
+                            ),
+                            None => format!("no class of {} has an instance field `{field}`", self.scope.method),
+                        };
+                        self.error(message, *span);
                         return None;
                     }
                     _ => {
@@ -520,7 +723,7 @@ impl Resolver<'_, '_> {
                 let from_term = self.reference(from)?;
                 let to_term = self.reference(to)?;
                 let view = self.view;
-                let links = self.classes_for(&[from_term, to_term], |class| {
+                let links = self.classes_for(&[(from_term, from), (to_term, to)], |class| {
                     view.layout(class).and_then(|layout| list_link(&layout))
                 });
                 let link = self.only_class(
@@ -541,7 +744,7 @@ impl Resolver<'_, '_> {
                 let potential = self.amount(resource);
                 let root_term = self.reference(root)?;
                 let view = self.view;
-                let links = self.classes_for(&[root_term], |class| {
+                let links = self.classes_for(&[(root_term, root)], |class| {
                     view.layout(class).and_then(|layout| tree_link(&layout))
                 });
                 let link = self.only_class(

@@ -13,7 +13,7 @@ use super::context::{MarkerError, MethodCtx};
 use super::engine::{empty_assertion, Engine, Failure, Phase};
 use super::limits::MAX_INFERENCE_ROUNDS;
 use super::program::{MethodKey, ProgramView, SpecLookup};
-use super::resolve::{resolve, RAssertions, RHeap, RTerm};
+use super::resolve::{resolve, Param, RAssertions, RConj, RHeap, RTerm};
 use super::resource::{rational_text, Obligation, Origin, ResExpr, ResVar, ResourceVariables};
 use super::solve::{solve, LpOutcome};
 use super::spec::{Annotated, MethodSpec, Role};
@@ -329,7 +329,7 @@ impl<'v> Session<'v> {
                 return generated;
             }
         };
-        let (ctx, marker_errors) = MethodCtx::new(key.clone(), ir);
+        let (ctx, marker_errors) = MethodCtx::in_program(key.clone(), ir, self.view);
         generated.problems = marker_problems(&spec, &ctx, marker_errors);
         let Some(ResolvedSpec {
             pre,
@@ -583,7 +583,8 @@ fn amount_obligations(amounts: Vec<(ResExpr, String, Role)>, method: &str) -> Ve
 }
 
 /// The bound of each disjunct of an assertion at the solved values, with parameters and
-/// existentials by name.
+/// existentials by name; an existential a field assertion reads is named by its path from a
+/// parameter (`(@arg this).back`), as the structures of a container object are.
 fn bound_of(
     assertion: &RAssertions,
     values: &BTreeMap<ResVar, BigRational>,
@@ -595,23 +596,11 @@ fn bound_of(
         .ok()
         .map(|ir| MethodCtx::new(key.clone(), ir).0.params)
         .unwrap_or_default();
-    let name = |term: RTerm| match term {
-        RTerm::Arg(k) => params
-            .get(k)
-            .map_or_else(|| format!("@arg #{k}"), |p| format!("@arg {}", p.name)),
-        RTerm::Null => "null".to_owned(),
-        RTerm::Ret => "@ret".to_owned(),
-        RTerm::Var(k) => format!("@var #{k}"),
-        RTerm::Exists(k) => assertion
-            .exists_names
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| format!("e{k}")),
-    };
     assertion
         .disjuncts
         .iter()
         .map(|conj| {
+            let name = |term: RTerm| term_name(term, conj, assertion, &params, 0);
             let mut terms = Vec::new();
             for heap in &conj.heap {
                 match heap {
@@ -636,4 +625,44 @@ fn bound_of(
             }
         })
         .collect()
+}
+
+/// A term of a bound by name: a parameter, `null`, `@ret`, or an existential by the path of
+/// field assertions that reaches it from another term (`(@arg q).front`), else by its own name.
+fn term_name(term: RTerm, conj: &RConj, assertion: &RAssertions, params: &[Param], depth: usize) -> String {
+    match term {
+        RTerm::Arg(k) => params
+            .get(k)
+            .map_or_else(|| format!("@arg #{k}"), |p| format!("@arg {}", p.name)),
+        RTerm::Null => "null".to_owned(),
+        RTerm::Ret => "@ret".to_owned(),
+        RTerm::Var(k) => format!("@var #{k}"),
+        RTerm::Exists(k) => {
+            let holder = conj.heap.iter().find_map(|heap| match heap {
+                RHeap::Field {
+                    object,
+                    field,
+                    value: Some(value),
+                    ..
+                } if *value == term && *object != term => Some((*object, field)),
+                _ => None,
+            });
+            match holder {
+                // Paths are as long as chains of field assertions; the depth bound only stops
+                // cycles of them (`[(x).f -> y] * [(y).f -> x]`).
+                Some((object, field)) if depth < conj.heap.len() => {
+                    format!(
+                        "({}).{}",
+                        term_name(object, conj, assertion, params, depth + 1),
+                        field.name
+                    )
+                }
+                _ => assertion
+                    .exists_names
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_else(|| format!("e{k}")),
+            }
+        }
+    }
 }

@@ -51,4 +51,43 @@ public class Malformed {
             p = p.next;
         }
     }
+
+    /** A container of a list, for the annotations of container objects below. */
+    static final class Box {
+        Malformed head;
+
+        Box(Malformed head) {
+            this.head = head;
+        }
+
+        // Nothing says what the existential is: Box is no list and no field assertion binds it.
+        @Requires("exists f: ref. { | lseg(1, f, null) | 0 }")
+        void untypedExistential() {
+            Resource.consume();
+        }
+    }
+
+    // An existential declared with a class that does not exist.
+    @Requires("exists f: Nowhere. { | [(@arg box).head:ref -> f] * lseg(1, f, null) | 0 }")
+    static void unknownClass(Box box) {
+        Resource.consume();
+    }
+
+    // An existential declared with a class that is not a list.
+    @Requires("exists f: Box. { | lseg(1, f, null) | 0 }")
+    static void classNotAList(Box box) {
+        Resource.consume();
+    }
+
+    // A class name cannot start with a digit.
+    @Requires("exists f: 3Cell. { | lseg(1, f, null) | 0 }")
+    static void badClassName(Box box) {
+        Resource.consume();
+    }
+
+    // A field the existential's class does not have.
+    @Requires("exists f: Malformed. { | [(@arg box).head:ref -> f] * [(f).prev:ref -> ?] | 0 }")
+    static void missingFieldOfExistential(Box box) {
+        Resource.consume();
+    }
 }

@@ -224,7 +224,7 @@ impl Engine<'_> {
             Some(index) => index,
             None => match self.view.code(&target.key) {
                 Ok(ir) => {
-                    let (ctx, errors) = MethodCtx::new(target.key.clone(), ir);
+                    let (ctx, errors) = MethodCtx::in_program(target.key.clone(), ir, self.view);
                     if let Some(error) = errors.first() {
                         self.fail(
                             method,
@@ -296,7 +296,7 @@ impl Engine<'_> {
                 return Err(format!("{key} has no usable specification"));
             };
             let ir = self.view.code(key).map_err(|reason| format!("{key}: {reason}"))?;
-            let (ctx, _) = MethodCtx::new(key.clone(), ir);
+            let (ctx, _) = MethodCtx::in_program(key.clone(), ir, self.view);
             let mut resolve_role = |annotated: Option<&crate::amortised::spec::Annotated>, role: Role| match annotated {
                 None => Ok(empty_assertion()),
                 Some(annotated) => resolve(&annotated.assertions, &ctx.scope(role, None), self.view, self.variables)

@@ -145,7 +145,10 @@ impl Engine<'_> {
                 self.fact_holds(sample, &sample_binding, fact, &data)
             });
             if let Some(general) = resolve_one(self, &weakened) {
-                let covers_old = prove(sample, &general, &sample_binding, &mut self.fresh, &names).is_ok();
+                // The generalisation must describe the whole heap of the candidate: one that
+                // leaves part of it out (a frame) would forget a structure the loop walks.
+                let covers_old = prove(sample, &general, &sample_binding, &mut self.fresh, &names)
+                    .is_ok_and(|proof| proof.frame.atoms.is_empty());
                 let covers_new = prove(state, &general, binding, &mut self.fresh, &names).is_ok();
                 if covers_old && covers_new {
                     self.loops[index].templates[k] = weakened;

@@ -28,7 +28,7 @@ pub use inference::combine;
 use crate::amortised::abstraction::abstract_state;
 use crate::amortised::assertion::{Assertion, Assertions, DataOp, HeapAssertion, LinearExpr, SpecError, TermKind};
 use crate::amortised::context::{marker_id, MethodCtx};
-use crate::amortised::entail::{assume, expose_certain, prove, unfold_certain, Binding, Proof};
+use crate::amortised::entail::{assume, expose_certain, prove, split_certain_starts, unfold_certain, Binding, Proof};
 use crate::amortised::limits::{
     MAX_ACCESS_CASES, MAX_FRAMES, MAX_INLINE_DEPTH, MAX_INVARIANT_DISJUNCTS, MAX_PATHS, MAX_STEPS,
 };
@@ -327,17 +327,19 @@ impl<'a> Engine<'a> {
                 continue;
             }
             unfold_certain(&mut state, &mut self.fresh);
-            let mut next = path.clone();
-            next.state = state;
-            next.frames.push(Frame::Rule {
-                act,
-                proc,
-                rule: k,
-                next: 0,
-                env: env.clone(),
-                pending: Vec::new(),
-            });
-            work.push(next);
+            for state in split_certain_starts(state, &mut self.fresh) {
+                let mut next = path.clone();
+                next.state = state;
+                next.frames.push(Frame::Rule {
+                    act,
+                    proc,
+                    rule: k,
+                    next: 0,
+                    env: env.clone(),
+                    pending: Vec::new(),
+                });
+                work.push(next);
+            }
         }
     }
 
