@@ -59,25 +59,17 @@ fn method_text(out: &mut String, m: &MethodValidation) {
             ratio_text(median)
         );
     }
-    if !m.by_size.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
-            "size", "instances", "max", "median", "max cost", "max bound"
-        );
-        for row in &m.by_size {
-            let _ = writeln!(
-                out,
-                "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
-                row.size,
-                row.instances,
-                ratio_text(row.max_ratio),
-                ratio_text(row.median_ratio),
-                row.max_measured,
-                format!("{}", row.max_bound)
-            );
-        }
-    }
+    let rows = m.by_size.iter().map(|row| {
+        let ratios = (row.max_ratio, row.median_ratio);
+        (
+            row.size,
+            row.instances,
+            ratios,
+            row.max_measured,
+            row.max_bound.to_string(),
+        )
+    });
+    tightness_table(out, ("size", "instances"), rows);
     if let Some(reason) = &m.reason {
         let _ = writeln!(out, "  note: {reason}");
     }
@@ -207,6 +199,31 @@ pub fn validation_text(report: &ValidationReport) -> String {
 }
 
 /// The amortised claim on sequences: counts, tightness by length, violating sequences.
+/// One row of a tightness table: size (or length), count, maximum and median ratio, largest cost
+/// and largest bound.
+type TightnessRow<K> = (K, usize, (f64, f64), u64, String);
+
+/// The tightness table of a method's sizes or of the sequences' lengths, if it has rows.
+fn tightness_table<K: std::fmt::Display>(
+    out: &mut String,
+    (key, count): (&str, &str),
+    rows: impl Iterator<Item = TightnessRow<K>>,
+) {
+    let mut rows = rows.peekable();
+    if rows.peek().is_none() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  {key:>6} {count:>9} {:>9} {:>9} {:>12} {:>12}",
+        "max", "median", "max cost", "max bound"
+    );
+    for (k, n, (max, median), cost, bound) in rows {
+        let (max, median) = (ratio_text(max), ratio_text(median));
+        let _ = writeln!(out, "  {k:>6} {n:>9} {max:>9} {median:>9} {cost:>12} {bound:>12}");
+    }
+}
+
 fn amortised_text(out: &mut String, a: &AmortisedSequences) {
     let _ = writeln!(
         out,
@@ -227,25 +244,17 @@ fn amortised_text(out: &mut String, a: &AmortisedSequences) {
     if let Some(max) = a.max_ratio {
         let _ = writeln!(out, "  tightness (measured / bound): max {}", ratio_text(max));
     }
-    if !a.by_length.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
-            "length", "sequences", "max", "median", "max cost", "max bound"
-        );
-        for row in &a.by_length {
-            let _ = writeln!(
-                out,
-                "  {:>6} {:>9} {:>9} {:>9} {:>12} {:>12}",
-                row.length,
-                row.sequences,
-                ratio_text(row.max_ratio),
-                ratio_text(row.median_ratio),
-                row.max_measured,
-                row.max_bound
-            );
-        }
-    }
+    let rows = a.by_length.iter().map(|row| {
+        let ratios = (row.max_ratio, row.median_ratio);
+        (
+            row.length,
+            row.sequences,
+            ratios,
+            row.max_measured,
+            row.max_bound.to_string(),
+        )
+    });
+    tightness_table(out, ("length", "sequences"), rows);
     if let Some(note) = &a.note {
         let _ = writeln!(out, "  note: {note}");
     }
