@@ -5,8 +5,8 @@ package jresa.agent;
  * A node of a per-thread calling-context tree (CCT).
  *
  * <p>A node is identified among its siblings by the pair (method id, call site), where the call site is
- * the bytecode index of the invoke instruction in the parent's method, or -1 when the method was not
- * entered through an instrumented invoke (class initialisation, calls from the JVM itself, the root of
+ * the invoke instruction in the parent's method (its ordinal and bytecode index, see {@link #site}),
+ * or -1 when the method was not entered through an instrumented invoke (class initialisation, calls from the JVM itself, the root of
  * a thread). Only the owning thread mutates a node; the shutdown dump reads nodes of other threads
  * racily, which is safe because the children array is always published fully built.
  */

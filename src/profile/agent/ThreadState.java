@@ -4,9 +4,9 @@ package jresa.agent;
 /**
  * Per-thread profiling state, found through {@link Probe#state()} without touching any instrumented code.
  *
- * <p>{@code current} is the context whose method is executing and {@code site} the bytecode index of
- * the invoke that method is about to execute (or -1), exactly JP2's {@code getCurrentNode} and
- * {@code getBI}. {@code inside} is the guard that is set while the agent's own code runs on this
+ * <p>{@code current} is the context whose method is executing and {@code site} the invoke that
+ * method is about to execute (its ordinal and bytecode index, as {@link Node#site} keeps it), or -1:
+ * JP2's {@code getCurrentNode} and {@code getBI}. {@code inside} is the guard that is set while the agent's own code runs on this
  * thread: instrumented methods entered meanwhile are not profiled and leave the state untouched.
  */
 final class ThreadState {
