@@ -258,10 +258,7 @@ final class MethodRewriter {
             insertBefore(real[start], resume());
         }
         for (int s = start; s < end; ) {
-            int e = s + 1;
-            while (e < end && !leader[e]) {
-                e++;
-            }
+            int e = segmentEnd(s, end);
             boolean lastSegment = e == end;
             if (mayThrow(real[e - 1]) && !(lastSegment && transfers)) {
                 insertBefore(real[s], store(posLocal, e - start));
@@ -280,13 +277,19 @@ final class MethodRewriter {
         }
     }
 
+    /** The end (exclusive) of the segment that starts at {@code start}, within a block ending at {@code end}. */
+    private int segmentEnd(int start, int end) {
+        int e = start + 1;
+        while (e < end && !leader[e]) {
+            e++;
+        }
+        return e;
+    }
+
     /** A constructor's block: each segment is added to the context at its start (see the class comment). */
     private void countSegments(int start, int end) {
         for (int s = start; s < end; ) {
-            int e = s + 1;
-            while (e < end && !leader[e]) {
-                e++;
-            }
+            int e = segmentEnd(s, end);
             AbstractInsnNode last = real[e - 1];
             boolean reset = s == start && handlerStart[start];
             if (isInvoke(last) && !reset) {
@@ -322,9 +325,14 @@ final class MethodRewriter {
 
     /** {@code count += length}. */
     private InsnList add(int length) {
+        return addToCount(pushInt(length));
+    }
+
+    /** {@code count += value}, for an instruction that pushes an {@code int}. */
+    private InsnList addToCount(AbstractInsnNode value) {
         InsnList list = new InsnList();
         list.add(new VarInsnNode(Opcodes.LLOAD, countLocal));
-        list.add(pushInt(length));
+        list.add(value);
         list.add(new InsnNode(Opcodes.I2L));
         list.add(new InsnNode(Opcodes.LADD));
         list.add(new VarInsnNode(Opcodes.LSTORE, countLocal));
@@ -337,12 +345,7 @@ final class MethodRewriter {
      * not restore it.
      */
     private InsnList resume() {
-        InsnList list = new InsnList();
-        list.add(new VarInsnNode(Opcodes.LLOAD, countLocal));
-        list.add(new VarInsnNode(Opcodes.ILOAD, posLocal));
-        list.add(new InsnNode(Opcodes.I2L));
-        list.add(new InsnNode(Opcodes.LADD));
-        list.add(new VarInsnNode(Opcodes.LSTORE, countLocal));
+        InsnList list = addToCount(new VarInsnNode(Opcodes.ILOAD, posLocal));
         list.add(new VarInsnNode(Opcodes.ALOAD, nodeLocal));
         list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "resume", "(" + NODE_DESC + ")V", false));
         return list;

@@ -184,14 +184,19 @@ public final class Probe {
         if (slot < slots.length) {
             for (Node node = slots[slot]; node != null; node = node.nextAtSite) {
                 if (node.mid == mid) {
-                    node.calls++;
-                    s.current = node;
-                    s.site = -1;
-                    return node;
+                    return activate(s, node);
                 }
             }
         }
         return enterSlowly(s, parent, mid, site);
+    }
+
+    /** Counts an entry of {@code node} and makes it current, with no call pending. */
+    private static Node activate(ThreadState s, Node node) {
+        node.calls++;
+        s.current = node;
+        s.site = -1;
+        return node;
     }
 
     /** {@link #enter} when the context is not among the call site's (kept out of line). */
@@ -203,10 +208,7 @@ public final class Probe {
         if (site >= 0) {
             parent.remember(site >>> 16, node);
         }
-        node.calls++;
-        s.current = node;
-        s.site = -1;
-        return node;
+        return activate(s, node);
     }
 
     /** Entry of a method selected with {@code --only}: starts a profiled extent when outside one. */
@@ -225,10 +227,7 @@ public final class Probe {
         } else {
             node = parent.child(mid, site, parent);
         }
-        node.calls++;
-        s.current = node;
-        s.site = -1;
-        return node;
+        return activate(s, node);
     }
 
     /** The call site pending on the current thread (read by {@code <clinit>} before it enters). */
@@ -256,10 +255,7 @@ public final class Probe {
         } else {
             node = parent.child(mid, -1, parent);
         }
-        node.calls++;
-        s.current = node;
-        s.site = -1;
-        return node;
+        return activate(s, node);
     }
 
     /**
