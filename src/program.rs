@@ -1,6 +1,6 @@
 //! The analysed program: its classes and the class hierarchy built from them and the classpath.
 use crate::classfile::{ClassFile, ClassPath, Constant, Insn};
-use jresa_analyses::hierarchy::{ClassDecl, Hierarchy, MethodDecl, ACC_ABSTRACT};
+use jresa_analyses::hierarchy::{ClassDecl, FieldDecl, Hierarchy, MethodDecl, ACC_ABSTRACT};
 use jresa_analyses::ir::lambdas::{self, LambdaBootstrap, LambdaClass};
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +22,15 @@ pub fn class_decl(class: &ClassFile) -> ClassDecl {
                 descriptor: m.descriptor.clone(),
                 access: m.access,
                 has_code: m.access & (ACC_ABSTRACT | ACC_NATIVE) == 0 && m.code.is_some(),
+            })
+            .collect(),
+        fields: class
+            .fields
+            .iter()
+            .map(|f| FieldDecl {
+                name: f.name.clone(),
+                descriptor: f.descriptor.clone(),
+                access: f.access,
             })
             .collect(),
     }

@@ -27,6 +27,21 @@ pub struct MethodDecl {
     pub has_code: bool,
 }
 
+/// A declared field, as the heap analysis sees it (`value::heap`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDecl {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+}
+
+impl FieldDecl {
+    /// Whether the field belongs to each instance and holds a reference.
+    pub fn is_instance_reference(&self) -> bool {
+        self.access & ACC_STATIC == 0 && (self.descriptor.starts_with('L') || self.descriptor.starts_with('['))
+    }
+}
+
 /// A class or interface as resolution sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassDecl {
@@ -36,6 +51,7 @@ pub struct ClassDecl {
     pub interfaces: Vec<String>,
     pub access: u16,
     pub methods: Vec<MethodDecl>,
+    pub fields: Vec<FieldDecl>,
 }
 
 impl ClassDecl {
@@ -104,6 +120,11 @@ impl Hierarchy {
 
     pub fn class(&self, name: &str) -> Option<&ClassDecl> {
         self.classes.get(name)
+    }
+
+    /// The direct subtypes of a class or interface among the classes given.
+    pub fn subtypes(&self, name: &str) -> &[String] {
+        self.subtypes.get(name).map_or(&[], Vec::as_slice)
     }
 
     pub fn len(&self) -> usize {

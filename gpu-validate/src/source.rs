@@ -5,7 +5,7 @@
 //! static finals) and the lifted IR of each method it decides to package; it never sees a
 //! classfile.
 
-use jresa_analyses::hierarchy::{ClassDecl, MethodDecl};
+use jresa_analyses::hierarchy::{ClassDecl, FieldDecl, MethodDecl};
 use jresa_analyses::ir::MethodIr;
 
 pub use jresa_analyses::ir::lambdas::LambdaBootstrap;
@@ -115,6 +115,15 @@ impl ClassInfo {
                     descriptor: m.descriptor.clone(),
                     access: m.access,
                     has_code: m.has_code,
+                })
+                .collect(),
+            fields: self
+                .fields
+                .iter()
+                .map(|f| FieldDecl {
+                    name: f.name.clone(),
+                    descriptor: f.descriptor.clone(),
+                    access: f.access,
                 })
                 .collect(),
         }

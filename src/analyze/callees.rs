@@ -74,6 +74,10 @@ impl CallResolver for Resolver<'_> {
             .collect()
     }
 
+    fn hierarchy(&self) -> Option<&Hierarchy> {
+        Some(self.hierarchy)
+    }
+
     fn is_native(&self, kind: CallKind, method: &MethodRef) -> bool {
         let targets = self.hierarchy.targets(kind, method);
         targets.complete

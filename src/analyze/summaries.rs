@@ -157,6 +157,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
         Some(Summary {
             post,
             cost: rule_cost(bound, inputs)?,
+            effects: program.heap_effects[0].clone(),
         })
     }
 }

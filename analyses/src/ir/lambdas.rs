@@ -15,7 +15,7 @@
 //! interface, and the analysis charges their factory and interface method what the VM executes.
 
 use super::{parse_program, split_method_descriptor, CallKind, MethodIr, MethodRef, StmtKind};
-use crate::hierarchy::{ClassDecl, MethodDecl};
+use crate::hierarchy::{ClassDecl, FieldDecl, MethodDecl};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -156,6 +156,14 @@ pub fn spin(
                 descriptor: descriptor.clone(),
                 access: *access,
                 has_code: true,
+            })
+            .collect(),
+        fields: fields
+            .iter()
+            .map(|f| FieldDecl {
+                name: f.name.clone(),
+                descriptor: f.descriptor.clone(),
+                access: f.access,
             })
             .collect(),
     };

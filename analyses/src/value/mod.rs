@@ -3,6 +3,7 @@ pub mod auxiliary;
 pub mod compile;
 pub mod domain;
 pub mod fixpoint;
+pub mod heap;
 pub mod limits;
 pub mod overflow;
 pub mod polyhedra;

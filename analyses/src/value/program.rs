@@ -107,6 +107,8 @@ pub struct Summary {
     pub post: Vec<Constraint>,
     /// The method's whole cost, over its inputs; the method terminates.
     pub cost: RuleCost,
+    /// What it may do to the heap's path lengths.
+    pub effects: super::heap::HeapEffects,
 }
 
 /// A target of a method call: a method of the program (by index) or a summarised one.
@@ -136,6 +138,8 @@ pub struct AbstractProgram {
     pub implicit_exceptions: HashMap<Vec<&'static str>, AbsProcId>,
     /// The abstract procedure of each IR procedure, per method.
     pub of_ir: Vec<Vec<AbsProcId>>,
+    /// What each method may do to the heap's path lengths.
+    pub heap_effects: Vec<super::heap::HeapEffects>,
 }
 
 /// The range of values a dimension holds on the JVM.

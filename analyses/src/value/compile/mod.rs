@@ -4,10 +4,12 @@
 //! instance per operation occurrence so that calling contexts never merge.
 //!
 //! Sizes: ints and longs by value, arrays by length, other references by path length (0 for null,
-//! at least 1 otherwise, a field read is shorter than the object it is read from), floats and
-//! doubles unconstrained.
+//! at least 1 otherwise, 1 for a new object, a field read is shorter than the object it is read
+//! from unless `value::heap` says the object may be cyclic), floats and doubles unconstrained.
+//! After a field write or a call that may change a variable's path length, `value::heap`'s plan
+//! gives it a new dimension.
 //!
-//! **Soundness assumptions**: heap structures reached through reference fields are acyclic, and
+//! **Soundness assumptions**: the heap a method starts from is acyclic (`value::heap`), and
 //! references' sizes are below `2^31` (see `overflow.rs`). Integer results that can wrap around
 //! are followed by a `Wrap` item, which keeps their mathematical value only where it is proven in
 //! range. Everything else over-approximates: an operation without a precise abstraction
@@ -23,9 +25,11 @@ mod exceptions;
 mod stmt;
 
 use super::auxiliary;
+use super::heap::{self, RulePlan};
 use super::polyhedra::{Constraint, Dimension, LinearExpr};
 use super::program::*;
 use crate::cost_model::{is_spec_marker, CostModel, Factor};
+use crate::hierarchy::Hierarchy;
 use crate::ir::*;
 use std::collections::HashMap;
 
@@ -50,6 +54,12 @@ pub trait CallResolver {
     /// modelled), and returns an unconstrained value.
     fn is_native(&self, _kind: CallKind, _method: &MethodRef) -> bool {
         false
+    }
+
+    /// The classes, for what they say of path lengths (`value::heap`); without them, only
+    /// arrays have sizes that no write changes.
+    fn hierarchy(&self) -> Option<&Hierarchy> {
+        None
     }
 }
 
@@ -93,22 +103,37 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
             .collect();
         program.of_ir.push(ids);
     }
+    let heap = heap::analyse(methods, resolver);
     let mut dispatches: HashMap<(CallKind, MethodRef), Option<AbsProcId>> = HashMap::new();
     for (m, method) in methods.iter().enumerate() {
         for (p, proc) in method.procs.iter().enumerate() {
             let mut rules = Vec::new();
             for (r, rule) in proc.rules.iter().enumerate() {
-                let mut compiler =
-                    RuleCompiler::new(method, proc, &mut program, methods, resolver, &mut dispatches, m, model);
+                let tables = Tables {
+                    program: &mut program,
+                    methods,
+                    resolver,
+                    dispatches: &mut dispatches,
+                };
+                let mut compiler = RuleCompiler::new(method, proc, tables, m, model, &heap.plans[m][p][r]);
                 rules.extend(compiler.rule(r, rule));
             }
             let id = program.of_ir[m][p];
             program.procs[id].rules = rules;
         }
     }
+    program.heap_effects = heap.effects;
     clone_split_callees(&mut program);
     peel_do_while_loops(&mut program, methods);
     program
+}
+
+/// The tables every rule's compilation shares.
+struct Tables<'a> {
+    program: &'a mut AbstractProgram,
+    methods: &'a [MethodIr],
+    resolver: &'a dyn CallResolver,
+    dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
 }
 
 /// The most procedures a loop may have for its first iteration to be peeled.
@@ -281,6 +306,9 @@ struct RuleCompiler<'a> {
     model: CostModel,
     dims: HashMap<VarId, Dimension>,
     next: usize,
+    /// What the heap analysis planned for this rule, and the statement being compiled.
+    plan: &'a RulePlan,
+    current: usize,
 }
 
 /// `Σ terms + constant` as a linear expression; `None` on overflow.
@@ -304,34 +332,105 @@ fn tracked(ty: Ty) -> bool {
 }
 
 impl<'a> RuleCompiler<'a> {
-    /// A compiler for the rules of one procedure; the shared tables come from `compile`.
-    #[allow(clippy::too_many_arguments)]
+    /// A compiler for one rule of a procedure; the shared tables come from `compile`.
     fn new(
         method: &'a MethodIr,
         proc: &'a Procedure,
-        program: &'a mut AbstractProgram,
-        methods: &'a [MethodIr],
-        resolver: &'a dyn CallResolver,
-        dispatches: &'a mut HashMap<(CallKind, MethodRef), Option<AbsProcId>>,
+        tables: Tables<'a>,
         method_index: usize,
         model: CostModel,
+        plan: &'a RulePlan,
     ) -> Self {
         let mut dims = HashMap::new();
         for (k, v) in proc.inputs.iter().chain(&proc.outputs).enumerate() {
             dims.insert(*v, k);
         }
         let next = proc.inputs.len() + proc.outputs.len();
-        RuleCompiler {
+        let mut compiler = RuleCompiler {
             method,
             proc,
-            program,
-            methods,
-            resolver,
-            dispatches,
+            program: tables.program,
+            methods: tables.methods,
+            resolver: tables.resolver,
+            dispatches: tables.dispatches,
             method_index,
             model,
             dims,
             next,
+            plan,
+            current: 0,
+        };
+        // An output whose size is read anew after its definition takes its last size at the end
+        // (`finish_outputs`): its definition goes to a dimension of its own.
+        for v in &plan.stale_outputs {
+            let d = compiler.fresh();
+            compiler.dims.insert(*v, d);
+        }
+        compiler
+    }
+
+    /// The sizes read anew after statement `k` (`heap::RulePlan::remaps`): one new dimension per
+    /// alias root, non-negative (positive when not null); a written object's new size is bounded
+    /// by its old one and the value written.
+    fn remap_after(&mut self, k: usize, stmt: &StmtKind) -> Vec<Item> {
+        let plan = self.plan;
+        let Some(remaps) = plan.remaps.get(k).filter(|r| !r.is_empty()) else {
+            return Vec::new();
+        };
+        let mut c = Vec::new();
+        let written = match (stmt, plan.written.get(k).copied().flatten()) {
+            (StmtKind::PutField { object, value, .. }, Some(w)) => {
+                let old = self.operand(object, &mut c);
+                let y = self.operand(value, &mut c);
+                Some((object, old, y, w))
+            }
+            _ => None,
+        };
+        let mut new_of_root: HashMap<VarId, Dimension> = HashMap::new();
+        for &(v, root, non_null) in remaps {
+            let d = match new_of_root.get(&root) {
+                Some(d) => *d,
+                None => {
+                    let d = self.fresh();
+                    c.extend(self.ref_facts(d, non_null));
+                    new_of_root.insert(root, d);
+                    d
+                }
+            };
+            self.dims.insert(v, d);
+        }
+        if let Some((Operand::Var(o), old, y, w)) = written {
+            let new = self.dim(*o);
+            c.extend(ge(&[(new, 1)], -1));
+            if w.acyclic {
+                c.extend(ge(&[(new, 1), (y, -1)], -1));
+                c.extend(ge(&[(old, 1), (y, 1), (new, -1)], 1));
+                if w.pristine {
+                    c.extend(ge(&[(y, 1), (new, -1)], 1));
+                }
+            }
+        }
+        vec![Item::Constrain(c)]
+    }
+
+    /// The last sizes of the outputs that were read anew (`new`).
+    fn finish_outputs(&mut self) -> Vec<Item> {
+        let k = self.proc.inputs.len();
+        let mut c = Vec::new();
+        for v in &self.plan.stale_outputs {
+            let j = self
+                .proc
+                .outputs
+                .iter()
+                .position(|o| o == v)
+                .expect("a stale output is an output");
+            let last = self.dim(*v);
+            c.extend(eq(&[(k + j, 1), (last, -1)], 0));
+        }
+        if c.is_empty() {
+            Vec::new()
+        } else {
+            vec![Item::Constrain(c)]
         }
     }
 
@@ -459,10 +558,13 @@ impl<'a> RuleCompiler<'a> {
             if matches!(stmt.kind, StmtKind::Throw { .. }) {
                 returns = false;
             }
+            self.current = k;
             let compiled = self.stmt(&stmt.kind, stmt.pc);
             items.extend(compiled);
             cost.add(&self.stmt_cost(stmt, false));
+            items.extend(self.remap_after(k, &stmt.kind));
         }
+        items.extend(self.finish_outputs());
         if self.model.counts_bytecodes() {
             cost.constant = u64::from(rule.bytecodes);
         }

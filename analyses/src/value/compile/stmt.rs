@@ -182,7 +182,10 @@ impl RuleCompiler<'_> {
                 if Ty::from_descriptor(&field.descriptor) == Some(Ty::Ref) {
                     let d = self.dim(*dst);
                     c.extend(ge(&[(d, 1)], 0));
-                    c.extend(ge(&[(o, 1), (d, -1)], -1));
+                    // Shorter than its object, unless the object may lie on or reach a cycle.
+                    if !self.plan.cyclic_reads.get(self.current).copied().unwrap_or(true) {
+                        c.extend(ge(&[(o, 1), (d, -1)], -1));
+                    }
                 }
             }
             StmtKind::PutField { object, .. } => {
@@ -247,8 +250,13 @@ impl RuleCompiler<'_> {
     /// Allocations: a new object is not null, a new array's size is its (non-negative) length.
     fn allocation(&mut self, kind: &StmtKind, c: &mut Vec<Constraint>) {
         match kind {
+            // A new object's fields are all null: its path length is 1.
+            StmtKind::New { dst, .. } => {
+                let d = self.dim(*dst);
+                c.extend(eq(&[(d, 1)], -1));
+            }
             // A concatenation makes a new string.
-            StmtKind::New { dst, .. } | StmtKind::Concat { dst, .. } => {
+            StmtKind::Concat { dst, .. } => {
                 let d = self.dim(*dst);
                 c.extend(self.ref_facts(d, true));
             }

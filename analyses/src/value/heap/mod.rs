@@ -1,0 +1,308 @@
+//! The heap's effect on path lengths (Spoto, Mesnard and Payet's path-length with sharing and
+//! cyclicity, simplified to what abstract compilation needs).
+//!
+//! A reference's size is the path length of its object: the longest chain of fields from it. It
+//! is a value of the heap, not of the variable: a field write `o.f = y` changes the size of every
+//! object that reaches `o`, and where `y` reaches `o` it closes a cycle, on which path lengths are
+//! undefined and `|o.f| < |o|` is false. This module decides, for each IR rule, before it is
+//! compiled:
+//! - after which statements which variables' sizes must be read anew (`RulePlan::remaps`): those
+//!   whose objects a field write or a call may have changed;
+//! - which field reads may not be taken as shorter than their object (`RulePlan::cyclic_reads`):
+//!   the object may lie on or reach a cycle;
+//! - which calls must not be taken as the callee's summary (`RulePlan::opaque`): a possibly
+//!   cyclic structure is passed to a method that reads reference fields, whose analysis assumed
+//!   an acyclic heap.
+//!
+//! Facts it uses: a variable's static class (`classes.rs`): objects of a final class whose
+//! reference fields are final and stable (`String`), and arrays, never change size; an object can
+//! only be changed by writes to the fields of classes it reaches. An object made in the rule that
+//! no field points to (`unpointed`) cannot be reached from another object, so a write into it
+//! closes no cycle unless it stores itself, and a write elsewhere cannot change it. A variable read
+//! from an acyclic object's field cannot reach that object (`below`), so a write into the object
+//! changes neither its size nor its cyclicity.
+//!
+//! **Assumption: the heap a method starts from (its parameters, static fields and array
+//! elements) is acyclic; everything the method and its callees do to it is tracked here.** Calls
+//! of methods outside the program, and natives of `Unsafe`, may do anything.
+
+mod classes;
+mod walk;
+
+pub use classes::{var_classes, Classes};
+pub use walk::{RulePlan, Written};
+
+use super::compile::CallResolver;
+use super::program::Target;
+use crate::ir::*;
+use std::collections::{BTreeSet, HashMap};
+
+/// The reference fields a method may write: those of these classes (as field references name
+/// them), or any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Writes {
+    Classes(BTreeSet<String>),
+    Any,
+}
+
+impl Default for Writes {
+    fn default() -> Self {
+        Writes::Classes(BTreeSet::new())
+    }
+}
+
+impl Writes {
+    fn join(&mut self, other: &Writes) {
+        match (&mut *self, other) {
+            (Writes::Any, _) => {}
+            (_, Writes::Any) => *self = Writes::Any,
+            (Writes::Classes(a), Writes::Classes(b)) => a.extend(b.iter().cloned()),
+        }
+    }
+
+    fn add(&mut self, class: &str) {
+        if let Writes::Classes(owners) = self {
+            owners.insert(class.to_owned());
+        }
+    }
+
+    pub fn is_nothing(&self) -> bool {
+        matches!(self, Writes::Classes(owners) if owners.is_empty())
+    }
+}
+
+/// What running a method (or procedure) may do to the heap's path lengths, its callees' effects
+/// included.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapEffects {
+    /// The reference fields it may write.
+    pub writes: Writes,
+    /// Whether it may close a cycle that an object reachable before the call may reach.
+    pub makes_cycles: bool,
+    /// Whether it may close a cycle on its receiver only (a constructor that stores `this` in a
+    /// field of `this`, as `Throwable`'s `cause = this`).
+    pub cyclic_receiver: bool,
+    /// Whether it may store a value it was given (or that a field of another object, a static
+    /// field or an array element then points to): a caller's object it was given is no longer
+    /// one that no field points to.
+    pub leaks: bool,
+    /// Whether a result it returns may be cyclic.
+    pub cyclic_result: bool,
+    /// Whether it reads references from static fields or array elements (objects that a caller
+    /// may have made cyclic without passing them).
+    pub reads_roots: bool,
+    /// Whether it reads reference fields.
+    pub reads_fields: bool,
+}
+
+impl HeapEffects {
+    /// What a call of code that is not analysed may do.
+    pub fn anything() -> HeapEffects {
+        HeapEffects {
+            writes: Writes::Any,
+            makes_cycles: true,
+            cyclic_receiver: true,
+            leaks: true,
+            cyclic_result: true,
+            reads_roots: true,
+            reads_fields: true,
+        }
+    }
+
+    pub fn join(&mut self, other: &HeapEffects) {
+        self.writes.join(&other.writes);
+        self.makes_cycles |= other.makes_cycles;
+        self.cyclic_receiver |= other.cyclic_receiver;
+        self.cyclic_result |= other.cyclic_result;
+        self.leaks |= other.leaks;
+        self.reads_roots |= other.reads_roots;
+        self.reads_fields |= other.reads_fields;
+    }
+
+    /// The effects of a native method: `Unsafe`'s accessors may write any field; the other natives
+    /// write no reference field of an object (array copies write elements, which path lengths do not
+    /// follow).
+    pub fn of_native(class: &str) -> HeapEffects {
+        if class.ends_with("/Unsafe") {
+            HeapEffects::anything()
+        } else {
+            HeapEffects::default()
+        }
+    }
+}
+
+/// A call's targets as the heap analysis sees them.
+#[derive(Clone)]
+enum Callee {
+    Methods(Vec<usize>),
+    Summaries(Vec<Target>),
+    Native(String),
+    Outside,
+}
+
+/// The heap facts of every rule of a set of methods, and each method's effects.
+pub struct HeapAnalysis {
+    /// Per method, per procedure, per rule.
+    pub plans: Vec<Vec<Vec<RulePlan>>>,
+    /// Per method (its entry procedure's effects).
+    pub effects: Vec<HeapEffects>,
+}
+
+/// The most rounds of the effects' fixpoint; past it, the methods whose effects still grew get
+/// `HeapEffects::anything` (sound, and rare: effects only grow, over a small lattice).
+const MAX_ROUNDS: usize = 32;
+
+/// Analyses the heap effects of `methods` (calls resolved by `resolver`) and plans each rule.
+pub fn analyse(methods: &[MethodIr], resolver: &dyn CallResolver) -> HeapAnalysis {
+    let classes = Classes::new(resolver.hierarchy());
+    let var_classes: Vec<Vec<Option<String>>> = methods.iter().map(var_classes).collect();
+    let mut context = Context {
+        methods,
+        resolver,
+        classes: &classes,
+        var_classes: &var_classes,
+        callees: HashMap::new(),
+        effects: methods
+            .iter()
+            .map(|m| vec![HeapEffects::default(); m.procs.len()])
+            .collect(),
+    };
+    let mut plans = Vec::new();
+    for round in 0..=MAX_ROUNDS {
+        let mut changed = false;
+        // Callees are lifted after their callers: the reverse order converges in fewer rounds.
+        let mut round_plans: Vec<Vec<Vec<RulePlan>>> = (0..methods.len())
+            .rev()
+            .map(|m| {
+                let (method_plans, proc_effects) = context.method(m);
+                changed |= proc_effects != context.effects[m];
+                context.effects[m] = proc_effects;
+                method_plans
+            })
+            .collect();
+        round_plans.reverse();
+        plans = round_plans;
+        if !changed {
+            break;
+        }
+        if round == MAX_ROUNDS {
+            for effects in context.effects.iter_mut().flatten() {
+                *effects = HeapEffects::anything();
+            }
+            plans = (0..methods.len()).map(|m| context.method(m).0).collect();
+        }
+    }
+    let effects = methods
+        .iter()
+        .enumerate()
+        .map(|(m, method)| context.effects[m][method.entry.index()].clone())
+        .collect();
+    HeapAnalysis { plans, effects }
+}
+
+/// The shared state of the analysis of one set of methods.
+struct Context<'a> {
+    methods: &'a [MethodIr],
+    resolver: &'a dyn CallResolver,
+    classes: &'a Classes<'a>,
+    var_classes: &'a [Vec<Option<String>>],
+    callees: HashMap<(CallKind, MethodRef), Callee>,
+    /// The current estimate, per method and procedure.
+    effects: Vec<Vec<HeapEffects>>,
+}
+
+impl Context<'_> {
+    /// The plans of one method's rules (with the cyclicity of its procedures' inputs at their
+    /// fixpoint) and its procedures' effects.
+    fn method(&mut self, m: usize) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
+        let method = &self.methods[m];
+        let mut cyclic_inputs: Vec<Vec<bool>> = method.procs.iter().map(|p| vec![false; p.inputs.len()]).collect();
+        loop {
+            let plans: Vec<Vec<RulePlan>> = method
+                .procs
+                .iter()
+                .enumerate()
+                .map(|(p, proc)| {
+                    proc.rules
+                        .iter()
+                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], rule))
+                        .collect()
+                })
+                .collect();
+            let mut grown = false;
+            for (proc, args) in plans.iter().flatten().flat_map(|plan| &plan.cyclic_args) {
+                for (flag, &cyclic) in cyclic_inputs[proc.index()].iter_mut().zip(args) {
+                    grown |= cyclic && !*flag;
+                    *flag |= cyclic;
+                }
+            }
+            if grown {
+                continue;
+            }
+            let effects = plans
+                .iter()
+                .map(|rules| {
+                    let mut joined = HeapEffects::default();
+                    for plan in rules {
+                        joined.join(&plan.effects);
+                    }
+                    joined
+                })
+                .collect();
+            return (plans, effects);
+        }
+    }
+
+    /// The effects of an `invoke`, its targets' joined.
+    fn invoke(&mut self, kind: CallKind, method: &MethodRef) -> HeapEffects {
+        let key = (kind, method.clone());
+        let callee = match self.callees.get(&key) {
+            Some(found) => found.clone(),
+            None => {
+                let found = self.resolve(kind, method);
+                self.callees.insert(key, found.clone());
+                found
+            }
+        };
+        let mut effects = HeapEffects::default();
+        match callee {
+            Callee::Methods(targets) => {
+                for t in targets {
+                    effects.join(&self.effects[t][self.methods[t].entry.index()]);
+                }
+            }
+            Callee::Summaries(targets) => {
+                for target in targets {
+                    match target {
+                        Target::Analysed(t) => effects.join(&self.effects[t][self.methods[t].entry.index()]),
+                        Target::Summarised(summary) => effects.join(&summary.effects),
+                    }
+                }
+            }
+            Callee::Native(class) => effects = HeapEffects::of_native(&class),
+            Callee::Outside => effects = HeapEffects::anything(),
+        }
+        effects
+    }
+
+    fn resolve(&self, kind: CallKind, method: &MethodRef) -> Callee {
+        if let Some(targets) = self.resolver.resolve(kind, method).filter(|t| !t.is_empty()) {
+            return Callee::Methods(targets);
+        }
+        if let Some(targets) = self.resolver.summarise(kind, method).filter(|t| !t.is_empty()) {
+            return Callee::Summaries(targets);
+        }
+        let native_owner = if method.class.starts_with('[') {
+            let on_object = MethodRef {
+                class: "java/lang/Object".into(),
+                ..method.clone()
+            };
+            self.resolver
+                .is_native(CallKind::Special, &on_object)
+                .then_some(on_object.class)
+        } else {
+            self.resolver.is_native(kind, method).then(|| method.class.clone())
+        };
+        native_owner.map_or(Callee::Outside, Callee::Native)
+    }
+}

@@ -1,0 +1,459 @@
+//! The walk over one IR rule: which variables alias, which objects no field points to, which
+//! cannot reach which, which may be cyclic, statement by statement.
+
+use super::{Context, HeapEffects};
+use crate::ir::*;
+use std::collections::{HashMap, HashSet};
+
+/// What the compilation of one IR rule must do about the heap (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct RulePlan {
+    /// Per statement: the variables whose sizes must be read anew after it, with their alias
+    /// root (aliases share the new size) and whether the value is known not to be null.
+    pub remaps: Vec<Vec<(VarId, VarId, bool)>>,
+    /// Per statement: for a reference field write, what bounds the written object's new size.
+    pub written: Vec<Option<Written>>,
+    /// Per statement: a reference field read from an object that may be cyclic.
+    pub cyclic_reads: Vec<bool>,
+    /// Outputs whose sizes are read anew after they are defined: their output dimensions take
+    /// the last size.
+    pub stale_outputs: Vec<VarId>,
+    /// The procedures this rule calls (handlers included), with which arguments may be cyclic.
+    pub cyclic_args: Vec<(ProcId, Vec<bool>)>,
+    /// What the rule does to the heap, its callees included.
+    pub effects: HeapEffects,
+}
+
+/// A field write `o.f = y` that is planned: `o`'s new size is at most `|o| + |y| + 1` and at least
+/// `|y| + 1` when no cycle may close, exactly `|y| + 1` when `o` had no non-null field.
+#[derive(Clone, Copy, Debug)]
+pub struct Written {
+    pub pristine: bool,
+    pub acyclic: bool,
+}
+
+/// The walk's state over alias roots.
+#[derive(Default)]
+struct State {
+    root: HashMap<VarId, VarId>,
+    /// Reference variables defined so far whose size a write may change, in order, and their roots.
+    tracked: Vec<VarId>,
+    tracked_roots: HashSet<VarId>,
+    cyclic: HashSet<VarId>,
+    /// `(w, o)`: `w` cannot reach `o`.
+    below: HashSet<(VarId, VarId)>,
+    /// Objects made in this rule that no field points to and no call was given.
+    unpointed: HashSet<VarId>,
+    /// Objects whose reference fields are all null.
+    pristine: HashSet<VarId>,
+    non_null: HashSet<VarId>,
+    /// Where each cyclic root may have become so (offset of the statement).
+    cycle_at: HashMap<VarId, u32>,
+}
+
+impl State {
+    fn root_of(&self, v: VarId) -> VarId {
+        self.root.get(&v).copied().unwrap_or(v)
+    }
+
+    fn operand_root(&self, operand: &Operand) -> Option<VarId> {
+        match operand {
+            Operand::Var(v) => Some(self.root_of(*v)),
+            _ => None,
+        }
+    }
+
+    /// Whether the object of `w` may reach the object of `o`.
+    fn may_reach(&self, w: VarId, o: VarId) -> bool {
+        w == o || (!self.below.contains(&(w, o)) && !self.pristine.contains(&w) && !self.unpointed.contains(&o))
+    }
+
+    fn roots(&self) -> Vec<VarId> {
+        let mut seen = HashSet::new();
+        self.tracked
+            .iter()
+            .map(|v| self.root_of(*v))
+            .filter(|r| seen.insert(*r))
+            .collect()
+    }
+
+    /// Marks a root cyclic (only roots of tracked variables can be: arrays and stable objects
+    /// are leaves of path lengths).
+    fn make_cyclic(&mut self, root: VarId, pc: u32) {
+        if !self.tracked_roots.contains(&root) {
+            return;
+        }
+        if self.cyclic.insert(root) {
+            self.cycle_at.insert(root, pc);
+        }
+    }
+}
+
+/// Plans one rule of procedure `p` of method `m`, whose inputs are cyclic where `cyclic_inputs`
+/// says.
+pub(super) fn plan(context: &mut Context<'_>, m: usize, p: usize, cyclic_inputs: &[bool], rule: &Rule) -> RulePlan {
+    let method = &context.methods[m];
+    let proc = &method.procs[p];
+    let mut walk = Walk {
+        m,
+        method,
+        classes: &context.var_classes[m],
+        stable: context.classes,
+        state: State::default(),
+        plan: RulePlan::default(),
+        cycle_prone: context.effects[m][method.entry.index()].makes_cycles,
+        inputs: proc.inputs.iter().copied().collect(),
+    };
+    let constructor_this = (method.name == "<init>" && ProcId::from_index(p) == method.entry)
+        .then(|| proc.inputs.first().copied())
+        .flatten();
+    for (k, input) in proc.inputs.iter().enumerate() {
+        walk.define(*input);
+        if cyclic_inputs.get(k).copied().unwrap_or(true) {
+            walk.state.make_cyclic(*input, 0);
+        }
+    }
+    if let Some(this) = constructor_this {
+        walk.state.unpointed.insert(this);
+    }
+    if !method.is_static && ProcId::from_index(p) == method.entry {
+        walk.state.non_null.extend(proc.inputs.first().copied());
+    }
+    for cond in &rule.guard {
+        if let Cond::Cmp {
+            op: CmpOp::Ne,
+            lhs: Operand::Var(v),
+            rhs: Operand::Null,
+        } = cond
+        {
+            walk.state.non_null.insert(*v);
+        }
+    }
+    for stmt in &rule.body {
+        walk.plan.remaps.push(Vec::new());
+        walk.plan.written.push(None);
+        walk.plan.cyclic_reads.push(false);
+        if let Some(edge) = &stmt.handler {
+            let mut args = vec![true];
+            args.extend(edge.args.iter().map(|a| walk.is_cyclic(a)));
+            walk.plan.cyclic_args.push((edge.proc, args));
+        }
+        walk.statement(context, stmt, constructor_this);
+    }
+    let remapped: HashSet<VarId> = walk.plan.remaps.iter().flatten().map(|(v, _, _)| *v).collect();
+    if proc
+        .outputs
+        .iter()
+        .any(|v| walk.state.cyclic.contains(&walk.state.root_of(*v)))
+    {
+        walk.plan.effects.cyclic_result = true;
+    }
+    walk.plan.stale_outputs = proc.outputs.iter().copied().filter(|v| remapped.contains(v)).collect();
+    walk.plan
+}
+
+struct Walk<'a> {
+    m: usize,
+    method: &'a MethodIr,
+    classes: &'a [Option<String>],
+    stable: &'a super::Classes<'a>,
+    state: State,
+    plan: RulePlan,
+    /// Whether the method may close cycles (then references it reads from static fields and
+    /// array elements may be cyclic).
+    cycle_prone: bool,
+    /// The procedure's inputs (what a store of them leaks to the caller).
+    inputs: HashSet<VarId>,
+}
+
+impl Walk<'_> {
+    fn class(&self, v: VarId) -> Option<&str> {
+        self.classes.get(v.index()).and_then(|c| c.as_deref())
+    }
+
+    /// Whether `v` holds a reference whose size a write may change.
+    fn unstable(&self, v: VarId) -> bool {
+        self.method.var(v).ty == Ty::Ref && !self.class(v).is_some_and(|c| self.stable.stable(c))
+    }
+
+    fn define(&mut self, v: VarId) {
+        if self.unstable(v) {
+            self.state.tracked.push(v);
+            let r = self.state.root_of(v);
+            self.state.tracked_roots.insert(r);
+        }
+    }
+
+    fn is_cyclic(&self, operand: &Operand) -> bool {
+        self.state
+            .operand_root(operand)
+            .is_some_and(|r| self.state.cyclic.contains(&r))
+    }
+
+    fn index(&self) -> usize {
+        self.plan.remaps.len() - 1
+    }
+
+    fn statement(&mut self, context: &mut Context<'_>, stmt: &Stmt, constructor_this: Option<VarId>) {
+        match &stmt.kind {
+            StmtKind::GetField { dst, object, field } if is_reference(&field.descriptor) => {
+                self.plan.effects.reads_fields = true;
+                self.read_field(*dst, object, stmt.pc);
+            }
+            StmtKind::GetStatic { dst, field } if is_reference(&field.descriptor) => self.read_root(*dst, stmt.pc),
+            StmtKind::ArrayLoad {
+                dst, elem: ElemTy::Ref, ..
+            } => self.read_root(*dst, stmt.pc),
+            StmtKind::PutField { object, field, value } if is_reference(&field.descriptor) => {
+                self.plan.effects.writes.add(&field.class);
+                self.write_field(object, value, stmt.pc, constructor_this);
+            }
+            StmtKind::PutStatic { value, .. } | StmtKind::ArrayStore { value, .. } => {
+                if let Some(r) = self.state.operand_root(value) {
+                    self.plan.effects.leaks |= self.inputs.contains(&r);
+                    self.state.unpointed.remove(&r);
+                    // Others may read a cyclic structure from there.
+                    self.plan.effects.makes_cycles |= self.state.cyclic.contains(&r);
+                }
+            }
+            StmtKind::New { dst, .. } => {
+                self.define(*dst);
+                self.state.unpointed.insert(*dst);
+                self.state.pristine.insert(*dst);
+                self.state.non_null.insert(*dst);
+            }
+            StmtKind::Assign { dst, src } => {
+                match src {
+                    Operand::Var(v) => {
+                        let r = self.state.root_of(*v);
+                        self.state.root.insert(*dst, r);
+                    }
+                    Operand::Null => {
+                        self.state.pristine.insert(*dst);
+                    }
+                    _ => {}
+                }
+                self.define(*dst);
+            }
+            StmtKind::Invoke {
+                dst,
+                kind,
+                method,
+                args,
+                ..
+            } => {
+                let effects = context.invoke(*kind, method);
+                if effects.cyclic_receiver && method.name == "<init>" {
+                    self.cyclic_receiver(args, stmt.pc, constructor_this);
+                }
+                if *kind != CallKind::Static {
+                    if let Some(r) = args.first().and_then(|a| self.state.operand_root(a)) {
+                        self.state.non_null.insert(r);
+                    }
+                }
+                self.call(&effects, args, dst.iter().copied(), stmt.pc);
+            }
+            StmtKind::InvokeDynamic { dst, args, .. } => {
+                self.call(&HeapEffects::anything(), args, dst.iter().copied(), stmt.pc)
+            }
+            StmtKind::Call { proc, args, outs } => {
+                let cyclic = args.iter().map(|a| self.is_cyclic(a)).collect();
+                self.plan.cyclic_args.push((*proc, cyclic));
+                let effects = context.effects[self.m][proc.index()].clone();
+                self.call(&effects, args, outs.iter().copied(), stmt.pc);
+            }
+            other => {
+                for d in other.defs() {
+                    self.define(d);
+                }
+            }
+        }
+    }
+
+    /// `dst = o.f`: shorter than `o` and unable to reach it, unless `o` may be cyclic.
+    fn read_field(&mut self, dst: VarId, object: &Operand, pc: u32) {
+        self.define(dst);
+        let Some(o) = self.state.operand_root(object) else {
+            return;
+        };
+        self.state.non_null.insert(o);
+        if self.state.cyclic.contains(&o) {
+            let k = self.index();
+            self.plan.cyclic_reads[k] = true;
+            let at = self.state.cycle_at.get(&o).copied().unwrap_or(pc);
+            self.state.cyclic.insert(dst);
+            self.state.cycle_at.insert(dst, at);
+            return;
+        }
+        let inherited: Vec<(VarId, VarId)> = self
+            .state
+            .below
+            .iter()
+            .filter(|(w, _)| *w == o)
+            .map(|(_, z)| (dst, *z))
+            .collect();
+        self.state.below.extend(inherited);
+        self.state.below.insert((dst, o));
+    }
+
+    /// A reference read from a static field or an array element: cyclic if the method may have
+    /// closed a cycle.
+    fn read_root(&mut self, dst: VarId, pc: u32) {
+        self.plan.effects.reads_roots = true;
+        self.define(dst);
+        if self.cycle_prone {
+            self.state.make_cyclic(dst, pc);
+        }
+    }
+
+    /// `o.f = y`.
+    fn write_field(&mut self, object: &Operand, value: &Operand, pc: u32, constructor_this: Option<VarId>) {
+        let Some(o) = self.state.operand_root(object) else {
+            return;
+        };
+        self.state.non_null.insert(o);
+        let y = self.state.operand_root(value);
+        let reaches_nothing = match (value, y) {
+            (Operand::Var(v), Some(ry)) => !self.unstable(*v) || (self.state.pristine.contains(&ry) && ry != o),
+            _ => true,
+        };
+        let cannot_reach_o = reaches_nothing
+            || y.is_some_and(|ry| {
+                ry != o && (self.state.below.contains(&(ry, o)) || self.state.unpointed.contains(&o))
+            });
+        let y_cyclic = y.is_some_and(|ry| self.state.cyclic.contains(&ry));
+        let new_cycle = !cannot_reach_o || y_cyclic;
+        let becomes_cyclic = new_cycle || self.state.cyclic.contains(&o);
+        let affected: Vec<VarId> = self
+            .state
+            .roots()
+            .into_iter()
+            .filter(|r| self.state.may_reach(*r, o))
+            .collect();
+        let k = self.index();
+        self.plan.written[k] = Some(Written {
+            pristine: self.state.pristine.contains(&o),
+            acyclic: !becomes_cyclic,
+        });
+        self.remap(&affected);
+        if new_cycle {
+            let receiver =
+                constructor_this.is_some_and(|t| self.state.root_of(t) == o) && self.state.unpointed.contains(&o);
+            if receiver {
+                self.plan.effects.cyclic_receiver = true;
+            } else {
+                self.plan.effects.makes_cycles = true;
+            }
+        }
+        if becomes_cyclic {
+            for r in &affected {
+                self.state.make_cyclic(*r, pc);
+            }
+        }
+        // The new edge `o -> y`: whatever may reach `o` may now reach whatever `y` may reach.
+        if let Some(ry) = y.filter(|ry| *ry != o) {
+            self.plan.effects.leaks |= self.inputs.contains(&ry);
+            self.state.unpointed.remove(&ry);
+        }
+        if let Some(ry) = y.filter(|_| !reaches_nothing) {
+            let broken: Vec<(VarId, VarId)> = self
+                .state
+                .below
+                .iter()
+                .filter(|(w, z)| self.state.may_reach(*w, o) && self.state.may_reach(ry, *z))
+                .copied()
+                .collect();
+            for pair in broken {
+                self.state.below.remove(&pair);
+            }
+        }
+        self.state.pristine.remove(&o);
+    }
+
+    /// A call with `effects`, given `args`, defining `results`.
+    fn call(&mut self, effects: &HeapEffects, args: &[Operand], results: impl Iterator<Item = VarId>, pc: u32) {
+        // A callee's `cyclic_receiver` and `cyclic_result` are about its receiver and its result,
+        // which `statement` and the results below take care of.
+        let own = (self.plan.effects.cyclic_receiver, self.plan.effects.cyclic_result);
+        self.plan.effects.join(effects);
+        (self.plan.effects.cyclic_receiver, self.plan.effects.cyclic_result) = own;
+        let passed: HashSet<VarId> = args.iter().filter_map(|a| self.state.operand_root(a)).collect();
+        let passes_cyclic = passed.iter().any(|r| self.state.cyclic.contains(r));
+        if !effects.writes.is_nothing() {
+            let mut affected: Vec<VarId> = Vec::new();
+            for v in &self.state.tracked {
+                let r = self.state.root_of(*v);
+                if !affected.contains(&r)
+                    && (passed.contains(&r) || !self.state.unpointed.contains(&r))
+                    && self.stable.affected(self.class(*v), &effects.writes)
+                {
+                    affected.push(r);
+                }
+            }
+            self.remap(&affected);
+            self.state.below.retain(|(w, _)| !affected.contains(w));
+            if effects.makes_cycles || passes_cyclic {
+                for r in &affected {
+                    self.state.make_cyclic(*r, pc);
+                }
+            }
+            for r in &passed {
+                self.state.pristine.remove(r);
+            }
+        }
+        if effects.leaks {
+            self.plan.effects.leaks |= passed.iter().any(|r| self.inputs.contains(r));
+            for r in &passed {
+                self.state.unpointed.remove(r);
+            }
+        }
+        let cyclic_result =
+            effects.makes_cycles || effects.cyclic_result || passes_cyclic || (self.cycle_prone && effects.reads_roots);
+        for d in results {
+            self.define(d);
+            if cyclic_result {
+                self.state.make_cyclic(d, pc);
+            }
+        }
+    }
+
+    /// A constructor that may close a cycle on its receiver: the receiver, an object no field points
+    /// to, becomes cyclic; when it is this constructor's own receiver, so does this one's effect,
+    /// and otherwise the cycle can only reach callers through this method's result, a field or
+    /// a thrown exception, which say so themselves.
+    fn cyclic_receiver(&mut self, args: &[Operand], pc: u32, constructor_this: Option<VarId>) {
+        let Some(r) = args.first().and_then(|a| self.state.operand_root(a)) else {
+            return;
+        };
+        self.state.make_cyclic(r, pc);
+        if constructor_this.is_some_and(|t| self.state.root_of(t) == r) {
+            self.plan.effects.cyclic_receiver = true;
+        } else if !self.state.unpointed.contains(&r) {
+            self.plan.effects.makes_cycles = true;
+        }
+    }
+
+    /// Sizes read anew for every tracked variable of these roots.
+    fn remap(&mut self, roots: &[VarId]) {
+        let k = self.index();
+        let vars: Vec<(VarId, VarId, bool)> = self
+            .state
+            .tracked
+            .iter()
+            .map(|v| (*v, self.state.root_of(*v)))
+            .filter(|(_, r)| roots.contains(r))
+            .map(|(v, r)| {
+                (
+                    v,
+                    r,
+                    self.state.non_null.contains(&r) || self.state.non_null.contains(&v),
+                )
+            })
+            .collect();
+        self.plan.remaps[k].extend(vars);
+    }
+}
+
+fn is_reference(descriptor: &str) -> bool {
+    descriptor.starts_with('L') || descriptor.starts_with('[')
+}
