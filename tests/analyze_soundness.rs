@@ -166,6 +166,10 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
             .iter()
             .map(|&(a, b)| vec![Arg::IntArray(arrays[a].clone()), Arg::IntArray(arrays[b].clone())])
             .collect(),
+        [List] => std::iter::once(Vec::new())
+            .chain(lists)
+            .map(|l| vec![Arg::List(l)])
+            .collect(),
         [Int, List] => [(1, 0), (2, 1), (-5, 3)]
             .iter()
             .map(|&(x, l)| {

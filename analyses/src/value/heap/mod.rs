@@ -34,6 +34,7 @@ pub use walk::{RulePlan, Written};
 
 use super::compile::CallResolver;
 use super::program::Target;
+use crate::cost_model::is_spec_marker;
 use crate::ir::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -86,6 +87,9 @@ pub struct HeapEffects {
     /// field or an array element then points to): a caller's object it was given is no longer
     /// one that no field points to.
     pub leaks: bool,
+    /// Whether a constructor may store its own receiver somewhere (the receiver's counterpart of
+    /// `leaks`, which is about its other arguments).
+    pub leaks_receiver: bool,
     /// Whether a result it returns may be cyclic.
     pub cyclic_result: bool,
     /// Whether it reads references from static fields or array elements (objects that a caller
@@ -103,6 +107,7 @@ impl HeapEffects {
             makes_cycles: true,
             cyclic_receiver: true,
             leaks: true,
+            leaks_receiver: true,
             cyclic_result: true,
             reads_roots: true,
             reads_fields: true,
@@ -115,6 +120,7 @@ impl HeapEffects {
         self.cyclic_receiver |= other.cyclic_receiver;
         self.cyclic_result |= other.cyclic_result;
         self.leaks |= other.leaks;
+        self.leaks_receiver |= other.leaks_receiver;
         self.reads_roots |= other.reads_roots;
         self.reads_fields |= other.reads_fields;
     }
@@ -137,6 +143,8 @@ enum Callee {
     Methods(Vec<usize>),
     Summaries(Vec<Target>),
     Native(String),
+    /// A specification marker (`Resource.consume`), whose body is a `return`.
+    Marker,
     Outside,
 }
 
@@ -280,12 +288,16 @@ impl Context<'_> {
                 }
             }
             Callee::Native(class) => effects = HeapEffects::of_native(&class),
+            Callee::Marker => {}
             Callee::Outside => effects = HeapEffects::anything(),
         }
         effects
     }
 
     fn resolve(&self, kind: CallKind, method: &MethodRef) -> Callee {
+        if is_spec_marker(&method.class, &method.name) {
+            return Callee::Marker;
+        }
         if let Some(targets) = self.resolver.resolve(kind, method).filter(|t| !t.is_empty()) {
             return Callee::Methods(targets);
         }

@@ -210,7 +210,7 @@ impl Walk<'_> {
             }
             StmtKind::PutStatic { value, .. } | StmtKind::ArrayStore { value, .. } => {
                 if let Some(r) = self.state.operand_root(value) {
-                    self.plan.effects.leaks |= self.inputs.contains(&r);
+                    self.leak(r, constructor_this);
                     self.state.unpointed.remove(&r);
                     // Others may read a cyclic structure from there.
                     self.plan.effects.makes_cycles |= self.state.cyclic.contains(&r);
@@ -251,16 +251,22 @@ impl Walk<'_> {
                         self.state.non_null.insert(r);
                     }
                 }
-                self.call(&effects, args, dst.iter().copied(), stmt.pc);
+                let receiver = (method.name == "<init>").then(|| args.first()).flatten();
+                self.call(&effects, args, receiver, dst.iter().copied(), stmt.pc, constructor_this);
             }
-            StmtKind::InvokeDynamic { dst, args, .. } => {
-                self.call(&HeapEffects::anything(), args, dst.iter().copied(), stmt.pc)
-            }
+            StmtKind::InvokeDynamic { dst, args, .. } => self.call(
+                &HeapEffects::anything(),
+                args,
+                None,
+                dst.iter().copied(),
+                stmt.pc,
+                constructor_this,
+            ),
             StmtKind::Call { proc, args, outs } => {
                 let cyclic = args.iter().map(|a| self.is_cyclic(a)).collect();
                 self.plan.cyclic_args.push((*proc, cyclic));
                 let effects = context.effects[self.m][proc.index()].clone();
-                self.call(&effects, args, outs.iter().copied(), stmt.pc);
+                self.call(&effects, args, None, outs.iter().copied(), stmt.pc, constructor_this);
             }
             other => {
                 for d in other.defs() {
@@ -352,7 +358,7 @@ impl Walk<'_> {
         }
         // The new edge `o -> y`: whatever may reach `o` may now reach whatever `y` may reach.
         if let Some(ry) = y.filter(|ry| *ry != o) {
-            self.plan.effects.leaks |= self.inputs.contains(&ry);
+            self.leak(ry, constructor_this);
             self.state.unpointed.remove(&ry);
         }
         if let Some(ry) = y.filter(|_| !reaches_nothing) {
@@ -370,13 +376,39 @@ impl Walk<'_> {
         self.state.pristine.remove(&o);
     }
 
-    /// A call with `effects`, given `args`, defining `results`.
-    fn call(&mut self, effects: &HeapEffects, args: &[Operand], results: impl Iterator<Item = VarId>, pc: u32) {
-        // A callee's `cyclic_receiver` and `cyclic_result` are about its receiver and its result,
-        // which `statement` and the results below take care of.
-        let own = (self.plan.effects.cyclic_receiver, self.plan.effects.cyclic_result);
+    /// A store of `r` somewhere: if it is one of the procedure's inputs, the method leaks it.
+    fn leak(&mut self, r: VarId, constructor_this: Option<VarId>) {
+        if constructor_this.is_some_and(|t| self.state.root_of(t) == r) {
+            self.plan.effects.leaks_receiver = true;
+        } else if self.inputs.contains(&r) {
+            self.plan.effects.leaks = true;
+        }
+    }
+
+    /// A call with `effects`, given `args` (`receiver` when it is a constructor's), defining
+    /// `results`.
+    fn call(
+        &mut self,
+        effects: &HeapEffects,
+        args: &[Operand],
+        receiver: Option<&Operand>,
+        results: impl Iterator<Item = VarId>,
+        pc: u32,
+        constructor_this: Option<VarId>,
+    ) {
+        // A callee's `cyclic_receiver`, `leaks_receiver` and `cyclic_result` are about its
+        // receiver and its result, which `statement`, the stores below and the results take care of.
+        let own = (
+            self.plan.effects.cyclic_receiver,
+            self.plan.effects.leaks_receiver,
+            self.plan.effects.cyclic_result,
+        );
         self.plan.effects.join(effects);
-        (self.plan.effects.cyclic_receiver, self.plan.effects.cyclic_result) = own;
+        (
+            self.plan.effects.cyclic_receiver,
+            self.plan.effects.leaks_receiver,
+            self.plan.effects.cyclic_result,
+        ) = own;
         let passed: HashSet<VarId> = args.iter().filter_map(|a| self.state.operand_root(a)).collect();
         let passes_cyclic = passed.iter().any(|r| self.state.cyclic.contains(r));
         if !effects.writes.is_nothing() {
@@ -401,10 +433,18 @@ impl Walk<'_> {
                 self.state.pristine.remove(r);
             }
         }
-        if effects.leaks {
-            self.plan.effects.leaks |= passed.iter().any(|r| self.inputs.contains(r));
-            for r in &passed {
-                self.state.unpointed.remove(r);
+        let receiver = receiver.and_then(|a| self.state.operand_root(a));
+        for (k, arg) in args.iter().enumerate() {
+            let Some(r) = self.state.operand_root(arg) else {
+                continue;
+            };
+            let stored = match receiver {
+                Some(_) if k == 0 => effects.leaks_receiver,
+                _ => effects.leaks || (receiver.is_none() && effects.leaks_receiver),
+            };
+            if stored {
+                self.leak(r, constructor_this);
+                self.state.unpointed.remove(&r);
             }
         }
         let cyclic_result =
