@@ -399,7 +399,10 @@ impl<'a> RuleCompiler<'a> {
             };
             self.dims.insert(v, d);
         }
-        if let Some((Operand::Var(o), old, y, w)) = written {
+        let remapped = |o: &VarId| remaps.iter().any(|(v, _, _)| v == o);
+        if let Some((Operand::Var(o), old, y, w)) =
+            written.filter(|(o, ..)| matches!(o, Operand::Var(v) if remapped(v)))
+        {
             let new = self.dim(*o);
             c.extend(ge(&[(new, 1)], -1));
             if w.acyclic {

@@ -103,6 +103,7 @@ pub(super) fn plan(context: &mut Context<'_>, m: usize, p: usize, cyclic_inputs:
         plan: RulePlan::default(),
         cycle_prone: context.effects[m][method.entry.index()].makes_cycles,
         inputs: proc.inputs.iter().copied().collect(),
+        last_use: last_uses(proc, rule),
     };
     let constructor_this = (method.name == "<init>" && ProcId::from_index(p) == method.entry)
         .then(|| proc.inputs.first().copied())
@@ -164,6 +165,9 @@ struct Walk<'a> {
     cycle_prone: bool,
     /// The procedure's inputs (what a store of them leaks to the caller).
     inputs: HashSet<VarId>,
+    /// The last statement that uses each variable (outputs: past the last statement); a
+    /// variable not used after a statement needs no new size.
+    last_use: HashMap<VarId, usize>,
 }
 
 impl Walk<'_> {
@@ -481,7 +485,7 @@ impl Walk<'_> {
             .tracked
             .iter()
             .map(|v| (*v, self.state.root_of(*v)))
-            .filter(|(_, r)| roots.contains(r))
+            .filter(|(v, r)| roots.contains(r) && self.last_use.get(v).is_some_and(|&last| last > k))
             .map(|(v, r)| {
                 (
                     v,
@@ -492,6 +496,24 @@ impl Walk<'_> {
             .collect();
         self.plan.remaps[k].extend(vars);
     }
+}
+
+/// The index of the last statement of `rule` that uses each variable (in its operands or its
+/// handler's arguments); the procedure's outputs are used after the last statement.
+fn last_uses(proc: &Procedure, rule: &Rule) -> HashMap<VarId, usize> {
+    let mut last = HashMap::new();
+    for (k, stmt) in rule.body.iter().enumerate() {
+        let handler_args = stmt.handler.iter().flat_map(|edge| &edge.args);
+        for operand in stmt.kind.uses().into_iter().chain(handler_args) {
+            if let Operand::Var(v) = operand {
+                last.insert(*v, k);
+            }
+        }
+    }
+    for v in &proc.outputs {
+        last.insert(*v, usize::MAX);
+    }
+    last
 }
 
 fn is_reference(descriptor: &str) -> bool {
