@@ -1,9 +1,6 @@
 /**
  * A singly linked list of ints, one cell per object; its instance methods walk the list, so their
- * cost depends on its length (the path length of {@code this}). Its last static methods write
- * fields: a write may close a cycle (then a walk is never claimed to end) or lengthen a list that
- * a variable read before it points into; a list built from new cells has the length of the loop
- * that built it; an in-place reversal walks a part the writes never reach.
+ * cost depends on its length (the path length of {@code this}).
  */
 public class Chain {
     int value;
@@ -96,46 +93,7 @@ public class Chain {
         return r;
     }
 
-    /** A cell with no constructor of its own: new ones have only null fields. */
-    static final class Cell {
-        Cell next;
-    }
-
-    // expect: unbounded
-    static int closeCycle(Chain a) {
-        a.next = a;
-        int k = 0;
-        for (Chain c = a; c != null; c = c.next) {
-            k++;
-        }
-        return k;
-    }
-
-    // expect: unbounded
-    static int relink(Chain a, Chain b) {
-        a.next = b;
-        int k = 0;
-        for (Chain c = a.next; c != null; c = c.next) {
-            k++;
-        }
-        return k;
-    }
-
-    // expect: O(n) for inputs within limits
-    static int buildAndWalk(int n) {
-        Cell head = null;
-        for (int i = 0; i < n; i++) {
-            Cell cell = new Cell();
-            cell.next = head;
-            head = cell;
-        }
-        int k = 0;
-        for (Cell c = head; c != null; c = c.next) {
-            k++;
-        }
-        return k;
-    }
-
+    // In place: the walk goes on in the part of the list its writes never reach.
     // expect: O(|list|)
     static Chain reverse(Chain list) {
         Chain done = null;
