@@ -95,8 +95,6 @@ pub struct HeapEffects {
     /// Whether it reads references from static fields or array elements (objects that a caller
     /// may have made cyclic without passing them).
     pub reads_roots: bool,
-    /// Whether it reads reference fields.
-    pub reads_fields: bool,
 }
 
 impl HeapEffects {
@@ -110,7 +108,6 @@ impl HeapEffects {
             leaks_receiver: true,
             cyclic_result: true,
             reads_roots: true,
-            reads_fields: true,
         }
     }
 
@@ -122,7 +119,6 @@ impl HeapEffects {
         self.leaks |= other.leaks;
         self.leaks_receiver |= other.leaks_receiver;
         self.reads_roots |= other.reads_roots;
-        self.reads_fields |= other.reads_fields;
     }
 
     /// The effects of a native method: `Unsafe`'s accessors may write any field; the other natives

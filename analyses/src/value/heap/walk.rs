@@ -201,7 +201,6 @@ impl Walk<'_> {
     fn statement(&mut self, context: &mut Context<'_>, stmt: &Stmt, constructor_this: Option<VarId>) {
         match &stmt.kind {
             StmtKind::GetField { dst, object, field } if is_reference(&field.descriptor) => {
-                self.plan.effects.reads_fields = true;
                 self.read_field(*dst, object, stmt.pc);
             }
             StmtKind::GetStatic { dst, field } if is_reference(&field.descriptor) => self.read_root(*dst, stmt.pc),
