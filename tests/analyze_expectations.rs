@@ -9,11 +9,11 @@
 //! `tests/data/analyze/<File>.txt` and `<File>.json` (`UPDATE_EXPECT=1` rewrites them).
 
 use crate::analyze_support as support;
-use jresa::analyze::{AnalysisReport, MethodReport};
+use jresa::analyze::AnalysisReport;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use support::{Expectation, Expected};
+use support::{contradiction, meets, verdict, Expectation, Expected};
 
 /// Methods where the analysis disagrees with the fixture's expectation today, with what it says:
 /// the complexity of its bound when it reports one, else `nonterminating` (no bound and
@@ -45,46 +45,6 @@ fn analysed() -> &'static [Analysed] {
             })
             .collect()
     })
-}
-
-/// What the analysis says about a method, in the vocabulary of the expectations.
-fn verdict(m: &MethodReport) -> String {
-    if m.status == "bounded" {
-        let class = m
-            .complexity
-            .clone()
-            .unwrap_or_else(|| "bounded without a class".to_owned());
-        return match m.precondition {
-            Some(_) => format!("{class} for inputs within limits"),
-            None => class,
-        };
-    }
-    if m.terminates == Some(false) {
-        return "nonterminating".to_owned();
-    }
-    m.status.to_string()
-}
-
-/// Whether the verdict meets the expectation.
-fn meets(expected: &Expected, m: &MethodReport) -> bool {
-    match expected {
-        Expected::Class(class) => {
-            m.status == "bounded" && m.complexity.as_deref() == Some(class) && m.precondition.is_none()
-        }
-        Expected::Conditional(class) => {
-            m.status == "bounded" && m.complexity.as_deref() == Some(class) && m.precondition.is_some()
-        }
-        // No bound; a proof of nontermination is fine too. A lifting error is not an answer.
-        Expected::Unbounded => {
-            m.status != "bounded"
-                && m.status != "error"
-                && m.bound.is_none()
-                && m.upper_bound.is_none()
-                && m.terminates != Some(true)
-        }
-        Expected::Terminating => m.status == "unknown" && m.terminates == Some(true) && m.upper_bound.is_none(),
-        Expected::Nonterminating => m.status != "bounded" && m.terminates == Some(false) && m.upper_bound.is_none(),
-    }
 }
 
 #[test]
@@ -166,15 +126,8 @@ fn every_method_meets_its_expectation_or_is_a_known_discrepancy() {
                 }
                 None => {
                     if !meets(&e.expected, m) {
-                        let soundness = match (&e.expected, m.status.as_str()) {
-                            (Expected::Unbounded | Expected::Nonterminating, "bounded") if m.precondition.is_none() => {
-                                "SOUNDNESS: a bound for a method that does not always terminate; "
-                            }
-                            (Expected::Unbounded | Expected::Nonterminating, _) if m.terminates == Some(true) => {
-                                "SOUNDNESS: `terminates` for a method that does not always terminate; "
-                            }
-                            _ => "",
-                        };
+                        let soundness =
+                            contradiction(&e.expected, m).map_or(String::new(), |c| format!("SOUNDNESS: {c}; "));
                         failures.push(format!(
                             "{file}:{}: {soundness}{key}: expected {}, the analysis says `{says}` (bound {:?}, reason {:?})",
                             e.line, e.expected, m.upper_bound, m.reason

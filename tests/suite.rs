@@ -38,6 +38,7 @@ mod html_report;
 mod kernel_differential;
 mod lift_golden;
 mod lift_java_base;
+mod literature_suite;
 mod nontermination_fixtures;
 mod profile_exact;
 mod profile_format;

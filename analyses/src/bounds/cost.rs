@@ -16,6 +16,7 @@
 //! in terms of the inputs, a budget exceeded), the result is `Unknown` with the reason — never a
 //! guess.** Parameters of bounds are named `%i` for the procedure's `i`-th input.
 
+use super::cases;
 use super::compare;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
@@ -23,7 +24,7 @@ use crate::cost_model::CostModel;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
 use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
-use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
+use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin, Width};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -242,7 +243,8 @@ fn affine_to_linear(f: &Affine) -> Linear {
     linear
 }
 
-/// The iteration bound a ranking function gives (none for a lexicographic or multiphase one).
+/// The iteration bound a ranking function gives (none for a lexicographic one: its caller bounds
+/// those whose components never increase).
 /// The calls of a recursion that branches into at most `2^e` calls, each path of at most
 /// `log2(nat(f)+1)` nested calls (`bits(nat(f))`, a halving ranking function `f`, as in divide and
 /// conquer): `(2^e)^(depth+1) = 2^e·(2^depth)^e`, and `2^bits(x) <= 2x + 1`, so at most
@@ -255,7 +257,8 @@ fn logarithmic_depth_nodes(f: &Linear, e: i64) -> CostExpr {
 
 fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
-        Ranking::Lexicographic(_) | Ranking::Multiphase(..) => return None,
+        Ranking::Lexicographic(_) => return None,
+        Ranking::Multiphase(first, second) => multiphase_iterations(first, second),
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
@@ -287,6 +290,19 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     })
 }
 
+/// The iterations a two-phase ranking function `(f_1, f_2)` allows: `2·nat(f_1) + nat(f_2) + 2`.
+/// With `F = f_1(x_0)`, `G = f_2(x_0)`, transition `t` starts with `f_1 ≤ F - t` and
+/// `f_2 ≤ G + Σ_{s<t} (F - s - 1) = G + t·F - t(t+1)/2`, and `f_2 ≥ 0` there; so the last of `k`
+/// transitions, `m = k - 1`, has `m² - (2F - 1)·m - 2G ≤ 0`, whence
+/// `m ≤ max(2F - 1, 0) + √(2G) ≤ 2·nat(F) + G + 1/2` (as `√(2G) ≤ G + 1/2`).
+fn multiphase_iterations(first: &Affine, second: &Affine) -> CostExpr {
+    CostExpr::add([
+        CostExpr::nat(affine_to_linear(first).add_scaled(&affine_to_linear(first), &BigRational::one())),
+        CostExpr::nat(affine_to_linear(second)),
+        CostExpr::constant(2),
+    ])
+}
+
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
 /// iteration's head inputs, in amortising mode an accumulator (see [`PathMode`]), and the current
 /// rule's dimensions after them.
@@ -315,11 +331,32 @@ struct PathMode {
     /// cases (see [`aux_variants`]), so that transitions keep disjunctions the operations'
     /// convex post-conditions lose (`|x % y| < |y|` over all signs).
     split_aux: bool,
+    /// With `split_aux`, wrapping `int` sums and differences are split by their cases too (see
+    /// [`cases::wrap_variants`]).
+    split_wraps: bool,
 }
 
 /// Variants of a rule split per auxiliary operation it calls, at most this many; past it the
 /// rule is not split.
 const MAX_AUX_VARIANTS: usize = 64;
+
+/// A loop's first pass: its ranking function, if any, and what it was found from.
+struct Ranked<D> {
+    ranking: Option<Ranking>,
+    /// The paths of the mode that found it.
+    first: Vec<Path<D>>,
+    /// Their transitions.
+    transitions: Vec<D>,
+    /// The transitions the ranking function ranks.
+    ranked: Vec<D>,
+    /// The mode the later passes take.
+    mode: PathMode,
+    /// Whether `ranked` leaves out the last iteration (see [`cases::chained`]).
+    last_iteration: bool,
+}
+
+/// Variants of a rule split per wrapping `int` operation it runs, at most this many.
+const MAX_WRAP_VARIANTS: usize = 27;
 
 /// What `rule_cost` finds of one rule.
 struct RuleOutcome<D> {
@@ -846,9 +883,15 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             let offset = path.offset;
             let skip = accumulator.filter(|_| offset == base);
             let rules: &[AbstractRule] = if mode.split_aux {
-                split_rules
-                    .entry(p)
-                    .or_insert_with(|| proc.rules.iter().flat_map(|r| self.aux_variants(r)).collect())
+                split_rules.entry(p).or_insert_with(|| {
+                    let variants = proc.rules.iter().flat_map(|r| self.aux_variants(r));
+                    match mode.split_wraps {
+                        true => variants
+                            .flat_map(|v| cases::wrap_variants(&v, MAX_WRAP_VARIANTS))
+                            .collect(),
+                        false => variants.collect(),
+                    }
+                })
             } else {
                 &proc.rules
             };
@@ -975,29 +1018,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
-        let mut plain = PathMode {
-            amortise: false,
-            split_aux: false,
-        };
-        let mut first = self.paths(head, component, &pre, 0, &params, plain)?;
-        let mut transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-        let mut ranking = ranking::find(inputs, &transitions);
-        if ranking.is_none() {
-            // The cases of the operations the loop runs may rank it where their hull does not.
-            let split = PathMode {
-                amortise: false,
-                split_aux: true,
-            };
-            if let Ok(paths) = self.paths(head, component, &pre, 0, &params, split) {
-                let more: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-                if let Some(found) = ranking::find(inputs, &more) {
-                    ranking = Some(found);
-                    transitions = more;
-                    first = paths;
-                    plain = split;
-                }
-            }
-        }
+        let Ranked {
+            ranking,
+            first,
+            transitions,
+            ranked,
+            mode: plain,
+            last_iteration,
+        } = self.rank(head, component, &pre, &params)?;
         let never_exits = !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
         let Some(ranking) = ranking else {
             self.loops.push(LoopInfo {
@@ -1009,9 +1037,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
         let iterations = iterations_of(&ranking).or_else(|| match &ranking {
-            Ranking::Lexicographic(components)
-                if ranking::lexicographic_is_monotone(inputs, &transitions, components) =>
-            {
+            Ranking::Lexicographic(components) if ranking::lexicographic_is_monotone(inputs, &ranked, components) => {
                 Some(CostExpr::add(
                     components
                         .iter()
@@ -1019,6 +1045,11 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 ))
             }
             _ => None,
+        });
+        // A ranking function of the transitions other iterations follow leaves out the last one.
+        let iterations = iterations.map(|i| match last_iteration {
+            true => CostExpr::add([i, CostExpr::constant(1)]),
+            false => i,
         });
         let Some(iterations) = iterations else {
             // The loop terminates, but its iterations are not bounded.
@@ -1029,7 +1060,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 never_exits,
             });
             return Err(format!(
-                "the iterations of {} are not bounded (only a lexicographic or multiphase ranking function was found)",
+                "the iterations of {} are not bounded (only a lexicographic ranking function was found, and one of its components may increase)",
                 self.method_of(head)
             ));
         };
@@ -1177,6 +1208,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let mode = PathMode {
             amortise: true,
             split_aux: false,
+            split_wraps: false,
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
@@ -1289,6 +1321,85 @@ impl<D: NumericDomain> Solver<'_, D> {
     /// fresh dimension for the case's other result), at most [`MAX_AUX_VARIANTS`]; the rule
     /// itself when it calls none or would have more. Every run of the rule follows one variant:
     /// the cases cover every input on which the operation completes.
+    /// Pass 1 of a loop: its transitions from `pre` and a ranking function for them. When the
+    /// paths' convex transitions have none, they are tried again split by the cases of the
+    /// auxiliary operations, then also by the cases of wrapping `int` arithmetic, the latter
+    /// restricted to the transitions another iteration can follow.
+    fn rank(
+        &self,
+        head: AbsProcId,
+        component: &[AbsProcId],
+        pre: &D,
+        params: &[Dimension],
+    ) -> Result<Ranked<D>, String> {
+        let inputs = self.program.procs[head].inputs;
+        let ranges = self.input_ranges(head);
+        let modes = [(false, false), (true, false), (true, true)].map(|(split_aux, split_wraps)| PathMode {
+            amortise: false,
+            split_aux,
+            split_wraps,
+        });
+        let first = self.paths(head, component, pre, 0, params, modes[0])?;
+        let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        let mut ranked = Ranked {
+            ranking: ranking::find(inputs, &transitions),
+            first,
+            ranked: transitions.clone(),
+            transitions,
+            mode: modes[0],
+            last_iteration: false,
+        };
+        for mode in &modes[1..] {
+            if ranked.ranking.is_some() {
+                break;
+            }
+            let Ok(paths) = self.paths(head, component, pre, 0, params, *mode) else {
+                continue;
+            };
+            let transitions: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+            let chained = match mode.split_wraps {
+                true => cases::chained(inputs, &transitions, &ranges),
+                false => None,
+            };
+            let (found, candidates) = match chained {
+                Some(chained) => {
+                    let boxed: Vec<D> = chained.iter().map(|t| cases::boxed(inputs, t, &ranges)).collect();
+                    match ranking::find_phased(inputs, &chained) {
+                        Some(found) => (Some(found), chained),
+                        None => (ranking::find_phased(inputs, &boxed), boxed),
+                    }
+                }
+                None => (ranking::find(inputs, &transitions), transitions.clone()),
+            };
+            if found.is_some() {
+                ranked = Ranked {
+                    ranking: found,
+                    first: paths,
+                    last_iteration: mode.split_wraps,
+                    ranked: candidates,
+                    transitions,
+                    // The later passes need no wrap cases: those only serve the ranking function.
+                    mode: modes[1],
+                };
+            }
+        }
+        Ok(ranked)
+    }
+
+    /// The JVM range of the head's inputs that hold program values.
+    fn input_ranges(&self, head: AbsProcId) -> Vec<(Dimension, Width)> {
+        let proc = &self.program.procs[head];
+        let mut ranges: Vec<(Dimension, Width)> = proc
+            .rules
+            .iter()
+            .flat_map(|r| r.ranges.iter().copied())
+            .filter(|(d, _)| *d < proc.inputs)
+            .collect();
+        ranges.sort_by_key(|(d, _)| *d);
+        ranges.dedup_by_key(|(d, _)| *d);
+        ranges
+    }
+
     fn aux_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
         let mut variants = vec![rule.clone()];
         for (k, item) in rule.items.iter().enumerate() {
@@ -1381,11 +1492,13 @@ fn renumber_rule(rule: &AbstractRule, dims: usize, map: &dyn Fn(Dimension) -> Di
                 width,
                 pc,
                 factors,
+                once,
             } => Item::Wrap {
                 dim: map(*dim),
                 width: *width,
                 pc: *pc,
                 factors: factors.map(|(l, r)| (map(l), map(r))),
+                once: *once,
             },
             Item::Call { callee, args, outs } => Item::Call {
                 callee: *callee,

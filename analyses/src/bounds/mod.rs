@@ -1,4 +1,5 @@
 //! Cost bounds: closed-form cost expressions, ranking functions, and the cost of procedures.
+pub mod cases;
 pub mod compare;
 pub mod cost;
 pub mod expr;

@@ -287,6 +287,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     width,
                     pc,
                     factors,
+                    ..
                 } => {
                     if !overflow::wrap(&mut state, *dim, *width, *factors, &rule.ranges) {
                         self.overflows.insert((q, *pc));

@@ -23,7 +23,7 @@ impl Width {
     /// Constraints every value of the range satisfies (the box used to prove other results in
     /// range). The lower bound of a `long`, `-2^63`, is not representable (no stored number is
     /// `i64::MIN`) and is left out, which only weakens the box.
-    fn holds(self, d: Dimension) -> Vec<Constraint> {
+    pub(crate) fn holds(self, d: Dimension) -> Vec<Constraint> {
         let max = i64::from(i32::MAX);
         let bounds: [Option<(i64, i64)>; 2] = match self {
             // (coefficient, constant) of `coefficient·d + constant ≥ 0`.

@@ -89,6 +89,7 @@ fn item(item: &Item) -> String {
             width: w,
             pc,
             factors,
+            ..
         } => match factors {
             Some((l, r)) => format!("wrap x{dim} {} @{pc} of x{l}*x{r}", width(*w)),
             None => format!("wrap x{dim} {} @{pc}", width(*w)),

@@ -54,11 +54,14 @@ pub enum Item {
     /// `dim` holds the mathematical result of the integer operation at bytecode offset `pc`,
     /// which the JVM wraps into `width`'s range: see [`super::overflow::wrap`]. For a product of
     /// two variables, `factors` are their dimensions (ranges of the factors can prove it in range).
+    /// `once` when the mathematical value lies within twice the type's range (a sum, difference
+    /// or negation of values of the type): the JVM's value is then it, or it `∓ 2^32`.
     Wrap {
         dim: Dimension,
         width: Width,
         pc: u32,
         factors: Option<(Dimension, Dimension)>,
+        once: bool,
     },
 }
 

@@ -17,8 +17,13 @@ pub fn data_dir() -> PathBuf {
 
 /// The fixture sources, sorted by name.
 pub fn fixtures() -> Vec<PathBuf> {
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(data_dir())
-        .expect("tests/data/analyze exists")
+    fixtures_in(&data_dir())
+}
+
+/// The Java sources of `dir`, sorted by name.
+pub fn fixtures_in(dir: &Path) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "java"))
         .collect();
@@ -274,4 +279,63 @@ pub fn check(expected_path: &Path, actual: &str) -> Option<String> {
         line(&expected),
         line(actual)
     ))
+}
+
+/// What the analysis says about a method, in the vocabulary of the expectations: the complexity
+/// of its bound when it reports one (`... for inputs within limits` under a precondition), else
+/// `nonterminating` (no bound and `terminates: false`) or its status.
+pub fn verdict(m: &MethodReport) -> String {
+    if m.status == "bounded" {
+        let class = m
+            .complexity
+            .clone()
+            .unwrap_or_else(|| "bounded without a class".to_owned());
+        return match m.precondition {
+            Some(_) => format!("{class} for inputs within limits"),
+            None => class,
+        };
+    }
+    if m.terminates == Some(false) {
+        return "nonterminating".to_owned();
+    }
+    m.status.to_string()
+}
+
+/// Whether the analysis's report meets the expectation exactly.
+pub fn meets(expected: &Expected, m: &MethodReport) -> bool {
+    match expected {
+        Expected::Class(class) => {
+            m.status == "bounded" && m.complexity.as_deref() == Some(class) && m.precondition.is_none()
+        }
+        Expected::Conditional(class) => {
+            m.status == "bounded" && m.complexity.as_deref() == Some(class) && m.precondition.is_some()
+        }
+        // No bound; a proof of nontermination is fine too. A lifting error is not an answer.
+        Expected::Unbounded => {
+            m.status != "bounded"
+                && m.status != "error"
+                && m.bound.is_none()
+                && m.upper_bound.is_none()
+                && m.terminates != Some(true)
+        }
+        Expected::Terminating => m.status == "unknown" && m.terminates == Some(true) && m.upper_bound.is_none(),
+        Expected::Nonterminating => m.status != "bounded" && m.terminates == Some(false) && m.upper_bound.is_none(),
+    }
+}
+
+/// Where the report claims more than the expectation allows: a bound without a precondition, or
+/// `terminates: true`, for a method that does not always terminate. `None` when it does not.
+pub fn contradiction(expected: &Expected, m: &MethodReport) -> Option<&'static str> {
+    match (expected, m.status.as_str()) {
+        (Expected::Unbounded | Expected::Nonterminating, "bounded") if m.precondition.is_none() => {
+            Some("a bound for a method that does not always terminate")
+        }
+        (Expected::Unbounded | Expected::Nonterminating, _) if m.terminates == Some(true) => {
+            Some("`terminates` for a method that does not always terminate")
+        }
+        (Expected::Class(_) | Expected::Terminating, _) if m.terminates == Some(false) && m.precondition.is_none() => {
+            Some("`does not terminate` for a method that always terminates")
+        }
+        _ => None,
+    }
 }

@@ -15,6 +15,8 @@ struct Compiled {
     items: Vec<Item>,
     wrap: Option<(Dimension, Width)>,
     factors: Option<(Dimension, Dimension)>,
+    /// The wrapped value is a sum, difference or negation of values of its type.
+    once: bool,
 }
 
 impl Compiled {
@@ -34,6 +36,7 @@ impl Compiled {
                 width,
                 pc,
                 factors: self.factors,
+                once: self.once,
             });
         }
         self.items
@@ -140,6 +143,7 @@ impl RuleCompiler<'_> {
         }
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl) {
             out.wrap = Some((d, width_of(ty)));
+            out.once = matches!(op, BinOp::Add | BinOp::Sub);
         }
     }
 
@@ -154,6 +158,7 @@ impl RuleCompiler<'_> {
                 let s = self.operand(src, c);
                 c.extend(eq(&[(d, 1), (s, 1)], 0));
                 out.wrap = Some((d, width_of(from)));
+                out.once = true;
             }
             UnOp::Convert if tracked(from) && tracked(to) => {
                 let s = self.operand(src, c);
