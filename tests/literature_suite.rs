@@ -110,7 +110,7 @@ fn literature_scoreboard_holds_and_no_truth_is_contradicted() {
     let sources = support::fixtures_in(&data_dir());
     let out = support::scratch("literature", "all");
     support::javac(&sources, &out);
-    let loaded = jresa::classfile::read_inputs(&[out.clone()]);
+    let loaded = jresa::classfile::read_inputs(std::slice::from_ref(&out));
     assert!(
         loaded.errors.is_empty(),
         "reading the fixtures' classes: {:?}",
