@@ -4,6 +4,7 @@
 //! - a transition that no other iteration can follow is left to the last iteration
 //!   ([`chained`]): a loop whose other transitions are ranked runs at most one more iteration.
 
+use super::cost::renumber_item;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
 use crate::value::fixpoint::{embed, restrict};
 use crate::value::program::{AbstractRule, Item, Width};
@@ -62,54 +63,14 @@ fn wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension) -> Option<Vec<Abstr
     for (side, value) in cases {
         let mut wrapped = rule.clone();
         wrapped.dims += 1;
+        let rename = |d: Dimension| if d == dim { w } else { d };
         for item in &mut wrapped.items[..k] {
-            *item = renamed(item, dim, w)?;
+            *item = renumber_item(item, &rename);
         }
         wrapped.items[k] = Item::Constrain(vec![side, value]);
         out.push(wrapped);
     }
     Some(out)
-}
-
-/// `item` with dimension `from` renamed `to`.
-fn renamed(item: &Item, from: Dimension, to: Dimension) -> Option<Item> {
-    let map = |d: Dimension| if d == from { to } else { d };
-    Some(match item {
-        Item::Constrain(cs) => Item::Constrain(
-            cs.iter()
-                .map(|c| {
-                    let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (map(d), a)).collect();
-                    Some(Constraint::new(
-                        LinearExpr::from_terms(&terms, c.expression().constant_term())?,
-                        c.relation(),
-                    ))
-                })
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        Item::Call { callee, args, outs } => Item::Call {
-            callee: *callee,
-            args: args.iter().map(|d| map(*d)).collect(),
-            outs: outs.iter().map(|d| map(*d)).collect(),
-        },
-        Item::Charge { callee, args } => Item::Charge {
-            callee: *callee,
-            args: args.iter().map(|d| map(*d)).collect(),
-        },
-        Item::Wrap {
-            dim,
-            width,
-            pc,
-            factors,
-            once,
-        } => Item::Wrap {
-            dim: map(*dim),
-            width: *width,
-            pc: *pc,
-            factors: factors.map(|(l, r)| (map(l), map(r))),
-            once: *once,
-        },
-        other => other.clone(),
-    })
 }
 
 /// The most transitions [`chained`] builds (each costs the ranking search linear programs).

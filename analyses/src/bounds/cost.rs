@@ -1476,37 +1476,7 @@ fn renumber_rule(rule: &AbstractRule, dims: usize, map: &dyn Fn(Dimension) -> Di
     };
     let constraint =
         |c: &Constraint| -> Option<Constraint> { Some(Constraint::new(expression(c.expression())?, c.relation())) };
-    let items = rule
-        .items
-        .iter()
-        .map(|item| match item {
-            Item::Constrain(cs) => Item::Constrain(cs.iter().filter_map(constraint).collect()),
-            Item::Opaque { reason } => Item::Opaque { reason: reason.clone() },
-            Item::Charge { callee, args } => Item::Charge {
-                callee: *callee,
-                args: args.iter().map(|d| map(*d)).collect(),
-            },
-            Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
-            Item::Wrap {
-                dim,
-                width,
-                pc,
-                factors,
-                once,
-            } => Item::Wrap {
-                dim: map(*dim),
-                width: *width,
-                pc: *pc,
-                factors: factors.map(|(l, r)| (map(l), map(r))),
-                once: *once,
-            },
-            Item::Call { callee, args, outs } => Item::Call {
-                callee: *callee,
-                args: args.iter().map(|d| map(*d)).collect(),
-                outs: outs.iter().map(|d| map(*d)).collect(),
-            },
-        })
-        .collect();
+    let items = rule.items.iter().map(|item| renumber_item(item, map)).collect();
     let mut cost = rule.cost.clone();
     cost.symbolic = cost
         .symbolic
@@ -1522,6 +1492,45 @@ fn renumber_rule(rule: &AbstractRule, dims: usize, map: &dyn Fn(Dimension) -> Di
         may_throw: rule.may_throw,
         source: rule.source,
         ranges: rule.ranges.iter().map(|(d, w)| (map(*d), *w)).collect(),
+    }
+}
+
+/// `item` with each dimension `d` renamed `map(d)`; a constraint whose coefficients no longer fit
+/// is dropped.
+pub(crate) fn renumber_item(item: &Item, map: &dyn Fn(Dimension) -> Dimension) -> Item {
+    let constraint = |c: &Constraint| -> Option<Constraint> {
+        let terms: Vec<(Dimension, i64)> = c.expression().terms().map(|(d, a)| (map(d), a)).collect();
+        Some(Constraint::new(
+            LinearExpr::from_terms(&terms, c.expression().constant_term())?,
+            c.relation(),
+        ))
+    };
+    match item {
+        Item::Constrain(cs) => Item::Constrain(cs.iter().filter_map(constraint).collect()),
+        Item::Opaque { reason } => Item::Opaque { reason: reason.clone() },
+        Item::Charge { callee, args } => Item::Charge {
+            callee: *callee,
+            args: args.iter().map(|d| map(*d)).collect(),
+        },
+        Item::Marker { bytecodes } => Item::Marker { bytecodes: *bytecodes },
+        Item::Wrap {
+            dim,
+            width,
+            pc,
+            factors,
+            once,
+        } => Item::Wrap {
+            dim: map(*dim),
+            width: *width,
+            pc: *pc,
+            factors: factors.map(|(l, r)| (map(l), map(r))),
+            once: *once,
+        },
+        Item::Call { callee, args, outs } => Item::Call {
+            callee: *callee,
+            args: args.iter().map(|d| map(*d)).collect(),
+            outs: outs.iter().map(|d| map(*d)).collect(),
+        },
     }
 }
 
