@@ -25,6 +25,7 @@ use callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
 use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::{MethodIr, StmtKind};
 use jresa_analyses::value::compile::compile;
@@ -128,6 +129,8 @@ fn analyze_class(
     options: &AnalyzeOptions<'_>,
 ) -> Vec<MethodReport> {
     let mut methods: Vec<MethodIr> = Vec::new();
+    // Per method, its IR before the ghost pass where that changed it.
+    let mut unghosted: Vec<Option<MethodIr>> = Vec::new();
     let mut selected: Vec<Selected<'_>> = Vec::new();
     let bootstraps = lambda_bootstraps(class);
     for method in class.methods.iter().filter(|m| m.code.is_some()) {
@@ -137,6 +140,11 @@ fn analyze_class(
                 if bootstraps.iter().any(Option::is_some) {
                     lambdas::rewrite_sites(&mut ir, &class.name, program.lambdas);
                 }
+                // The search for non-termination runs the method's own code, without ghosts.
+                let has_loop = ir.procs.iter().any(|p| p.kind == jresa_analyses::ir::ProcKind::Loop);
+                let original = has_loop.then(|| ir.clone());
+                ghosts::ghost_invariant_reads(&mut ir);
+                unghosted.push(original.filter(|_| !ir.ghosts.is_empty()));
                 if chosen {
                     selected.push(Selected {
                         method,
@@ -180,7 +188,7 @@ fn analyze_class(
     retry_alone(&context, &methods, &selected, &mut out);
     for (report, s) in out.iter_mut().zip(&selected) {
         if let Some(index) = s.index {
-            nontermination::search(report, &methods[index]);
+            nontermination::search(report, unghosted[index].as_ref().unwrap_or(&methods[index]));
         }
     }
     out

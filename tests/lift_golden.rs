@@ -120,3 +120,35 @@ fn examples_lift_and_verify() {
     }
     assert!(count >= 20, "only {count} example methods lifted");
 }
+
+/// The ghost pass (`ir::ghosts`) on `tests/data/lift/ghosts/*.java`: the rewritten methods still
+/// verify, and their IR equals the golden `.ir` beside each source, which lists the ghosts of each
+/// method.
+#[test]
+fn ghosted_fixtures_match_their_golden_ir() {
+    let dir = data_dir().join("ghosts");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/data/lift/ghosts exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .collect();
+    sources.sort();
+    assert!(!sources.is_empty(), "the ghost fixtures are missing");
+    for source in sources {
+        let mut program = lift_classes(&compile(&source));
+        let mut text = String::new();
+        for ir in &mut program.methods {
+            jresa_analyses::ir::ghosts::ghost_invariant_reads(ir);
+            let errors = verify_method(ir);
+            assert!(
+                errors.is_empty(),
+                "{} fails verification after the ghost pass: {errors:#?}",
+                ir.display_name()
+            );
+            let names: Vec<&str> = ir.ghosts.iter().map(|g| ir.var(*g).name.as_str()).collect();
+            text.push_str(&format!("# {}: ghosts [{}]\n", ir.display_name(), names.join(", ")));
+        }
+        text.push_str(&print_program(&program));
+        check(&source.with_extension("ir"), &text);
+    }
+}

@@ -407,6 +407,7 @@ fn method() -> impl Strategy<Value = MethodIr> {
                         vars,
                         procs,
                         entry,
+                        ghosts: Vec::new(),
                     },
                 )
         })

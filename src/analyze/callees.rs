@@ -9,6 +9,7 @@ use crate::lift::lift_method;
 use crate::program::class_decl;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::exceptions;
+use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
@@ -275,6 +276,7 @@ impl Lifting<'_, '_> {
                             if !self.lambdas.is_empty() {
                                 lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
                             }
+                            ghosts::ghost_invariant_reads(&mut ir);
                             ir
                         });
                         if let Ok(mut cache) = self.lifted_cache.lock() {

@@ -153,6 +153,8 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
     report.line = ir.lines.first().map(|(_, line)| *line);
     let mut never_exits = false;
     let mut unranked = None;
+    // Per loop head, the reason to give when its iterations are not bounded by the inputs.
+    let mut unbounded_iterations: Vec<(String, String)> = Vec::new();
     for info in &costs.loops {
         let Origin::Ir { method, proc } = program.procs[info.head].origin else {
             continue;
@@ -214,11 +216,27 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
         } else {
             None
         };
+        let iterations = info.iterations.as_ref().map(|e| rename(e, &head_names).to_string());
+        if let Some(count) = &iterations {
+            unbounded_iterations.push((
+                format!(
+                    "{} {} {}",
+                    cost::ITERATIONS_OF_LOOP,
+                    program.procs[info.head].name,
+                    cost::NOT_BOUNDED_BY_INPUTS
+                ),
+                format!(
+                    "loop at {}: its iterations, {count}, {}",
+                    line.map_or(format!("offset {}", head.pc), |l| format!("line {l}")),
+                    cost::NOT_BOUNDED_BY_INPUTS
+                ),
+            ));
+        }
         report.loops.push(LoopReport {
             line,
             offset: head.pc,
             ranking_function,
-            iterations: info.iterations.as_ref().map(|e| rename(e, &head_names).to_string()),
+            iterations,
             reason,
         });
     }
@@ -241,7 +259,18 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
                 report.reason = Some(Reason::new(ReasonKind::Unranked, loop_reason));
             } else {
                 report.status = AnalysisStatus::Unknown;
-                report.reason = Some(cost_reason(reason));
+                // A call of the method's own code after a loop names the method itself: the
+                // loop whose iterations depend on values the code computed is the reason.
+                let own = format!(
+                    "the cost of a call to {}.{} ",
+                    ir.class.rsplit('/').next().unwrap_or(&ir.class),
+                    ir.name
+                );
+                let explained = unbounded_iterations
+                    .iter()
+                    .find(|(said, _)| said == reason)
+                    .or_else(|| unbounded_iterations.last().filter(|_| reason.starts_with(&own)));
+                report.reason = Some(cost_reason(explained.map_or(reason, |(_, text)| text)));
                 // Every cycle ranked and every callee terminating, though the cost is unknown.
                 report.terminates = costs.terminates[entry].then_some(true);
             }

@@ -19,6 +19,7 @@ use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::summary::rule_cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::parse_method_descriptor;
 use jresa_analyses::value::compile::compile;
@@ -115,6 +116,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
         if !self.lambdas.is_empty() {
             lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
         }
+        ghosts::ghost_invariant_reads(&mut ir);
         let widths = entry_widths(&ir);
         let mut methods = vec![ir];
         let extended = lift_callees(

@@ -188,6 +188,7 @@ impl<'a> Translator<'a> {
             vars: self.vars.into_decls(),
             procs: self.procs,
             entry,
+            ghosts: Vec::new(),
         };
         sort_procedures(&mut ir);
         drop_unused_vars(&mut ir);

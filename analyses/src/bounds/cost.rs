@@ -42,6 +42,10 @@ pub const INVARIANT_STEPS: usize = 30;
 /// not bound (callers look for them to decide whether more precise values could help).
 pub const NOT_BOUNDED_BY_INPUTS: &str = "cannot be bounded in terms of the inputs";
 
+/// How the reason starts when a loop's iterations are not bounded by the inputs: the loop's head
+/// procedure follows.
+pub const ITERATIONS_OF_LOOP: &str = "the iterations of the loop";
+
 /// How the reason of a loop or recursion without a ranking function starts.
 pub const NO_RANKING_FUNCTION: &str = "no ranking function found for";
 
@@ -334,6 +338,9 @@ struct PathMode {
     /// With `split_aux`, wrapping `int` sums and differences are split by their cases too (see
     /// [`cases::wrap_variants`]).
     split_wraps: bool,
+    /// Only the transitions matter (for termination): a callee or an amount whose cost is not
+    /// bounded in terms of the inputs costs nothing instead of failing the path.
+    costless: bool,
 }
 
 /// Variants of a rule split per auxiliary operation it calls, at most this many; past it the
@@ -353,6 +360,14 @@ struct Ranked<D> {
     mode: PathMode,
     /// Whether `ranked` leaves out the last iteration (see [`cases::chained`]).
     last_iteration: bool,
+}
+
+impl<D> Ranked<D> {
+    /// Whether, once reached, the loop never exits: every path goes round again and none may
+    /// escape.
+    fn never_exits(&self) -> bool {
+        !self.first.is_empty() && self.first.iter().all(|p| p.back_calls > 0 && !p.may_escape)
+    }
 }
 
 /// Variants of a rule split per wrapping `int` operation it runs, at most this many.
@@ -461,7 +476,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 continue;
             }
             let kept = proc.inputs + proc.outputs;
-            match self.rule_cost(rule, &mut state, kept, &params, &names, None, None) {
+            match self.rule_cost(rule, &mut state, kept, &params, &names, None, None, false) {
                 Ok(Some(outcome)) => alternatives.push(outcome.cost),
                 Ok(None) => {}
                 Err(reason) => return Bound::Unknown(reason),
@@ -486,6 +501,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         names: &[String],
         cycle: Option<&[AbsProcId]>,
         accumulator: Option<Dimension>,
+        costless: bool,
     ) -> Result<Option<RuleOutcome<D>>, String> {
         let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
             rule.cost.constant,
@@ -554,12 +570,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         rest_terms.push(cost);
                     }
                     Err(_) if state.is_empty() => return Ok(None),
+                    Err(_) if costless => {}
                     Err(reason) => return Err(reason),
                 },
                 Item::Call { callee, args, outs } => {
                     let cost = match self.callee_cost(*callee, args, state, params, names) {
                         Ok(cost) => cost,
                         Err(_) if state.is_empty() => return Ok(None),
+                        Err(_) if costless => CostExpr::zero(),
                         Err(reason) => return Err(reason),
                     };
                     // In amortising mode, a summarised loop charges only its exit cost here and
@@ -617,6 +635,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 for e in factors {
                     match upper_bound(state, e, params, names) {
                         Some(upper) => bounds.push(CostExpr::nat(upper)),
+                        None if costless => bounds.push(CostExpr::zero()),
                         None => return Err(format!("an allocated or consumed amount {NOT_BOUNDED_BY_INPUTS}")),
                     }
                 }
@@ -643,6 +662,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         names: &[String],
     ) -> Result<CostExpr, String> {
         match &self.bounds[callee] {
+            // A loop of another method is named by that method (its offsets mean nothing here).
+            Bound::Unknown(reason)
+                if reason.starts_with(ITERATIONS_OF_LOOP)
+                    && (self.program.procs[callee].is_method_entry
+                        || matches!(self.program.procs[callee].origin, Origin::Dispatch(_))) =>
+            {
+                Err(format!(
+                    "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
+                    self.method_of(callee)
+                ))
+            }
             Bound::Unknown(reason) => Err(reason.clone()),
             Bound::Bounded(bound) => self.map_bound(bound, callee, args, state, params, names),
         }
@@ -664,10 +694,16 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             let (expr, scale) = substitute(e, args)?;
             let upper = upper_bound(state, &expr, params, names);
             if upper.is_none() {
-                failure = Some(format!(
-                    "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
-                    self.method_of(callee)
-                ));
+                failure = Some(match self.loops.iter().any(|l| l.head == callee) {
+                    true => format!(
+                        "{ITERATIONS_OF_LOOP} {} {NOT_BOUNDED_BY_INPUTS}",
+                        self.program.procs[callee].name
+                    ),
+                    false => format!(
+                        "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
+                        self.method_of(callee)
+                    ),
+                });
             }
             Some(upper?.scaled_down(&scale))
         });
@@ -925,6 +961,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     &names,
                     Some(component),
                     accumulator,
+                    mode.costless,
                 )?
                 else {
                     continue;
@@ -1018,16 +1055,28 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         // Pass 1: transitions of the head's inputs, from its precondition.
         let params: Vec<Dimension> = (0..inputs).collect();
-        let Ranked {
-            ranking,
-            first,
-            transitions,
-            ranked,
-            mode: plain,
-            last_iteration,
-        } = self.rank(head, component, &pre, &params)?;
-        let never_exits = !first.is_empty() && first.iter().all(|p| p.back_calls > 0 && !p.may_escape);
-        let Some(ranking) = ranking else {
+        let ranked = match self.rank(head, component, &pre, &params, false) {
+            Ok(ranked) => ranked,
+            Err(reason) => {
+                // The cost is lost (a callee's or an amount's is not bounded by the inputs), but
+                // the loop may still be shown to terminate.
+                if let Ok(ranked) = self.rank(head, component, &pre, &params, true) {
+                    let iterations = ranked
+                        .ranking
+                        .as_ref()
+                        .and_then(|r| Self::iterations(inputs, r, &ranked));
+                    self.loops.push(LoopInfo {
+                        head,
+                        never_exits: ranked.never_exits(),
+                        ranking: ranked.ranking,
+                        iterations,
+                    });
+                }
+                return Err(reason);
+            }
+        };
+        let never_exits = ranked.never_exits();
+        let Some(ranking) = ranked.ranking.clone() else {
             self.loops.push(LoopInfo {
                 head,
                 ranking: None,
@@ -1036,21 +1085,12 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
-        let iterations = iterations_of(&ranking).or_else(|| match &ranking {
-            Ranking::Lexicographic(components) if ranking::lexicographic_is_monotone(inputs, &ranked, components) => {
-                Some(CostExpr::add(
-                    components
-                        .iter()
-                        .map(|f| CostExpr::nat(affine_to_linear(f).plus(&Linear::constant(1)))),
-                ))
-            }
-            _ => None,
-        });
-        // A ranking function of the transitions other iterations follow leaves out the last one.
-        let iterations = iterations.map(|i| match last_iteration {
-            true => CostExpr::add([i, CostExpr::constant(1)]),
-            false => i,
-        });
+        let iterations = Self::iterations(inputs, &ranking, &ranked);
+        let Ranked {
+            transitions,
+            mode: plain,
+            ..
+        } = ranked;
         let Some(iterations) = iterations else {
             // The loop terminates, but its iterations are not bounded.
             self.loops.push(LoopInfo {
@@ -1209,6 +1249,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             amortise: true,
             split_aux: false,
             split_wraps: false,
+            costless: false,
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
@@ -1331,6 +1372,7 @@ impl<D: NumericDomain> Solver<'_, D> {
         component: &[AbsProcId],
         pre: &D,
         params: &[Dimension],
+        costless: bool,
     ) -> Result<Ranked<D>, String> {
         let inputs = self.program.procs[head].inputs;
         let ranges = self.input_ranges(head);
@@ -1338,6 +1380,7 @@ impl<D: NumericDomain> Solver<'_, D> {
             amortise: false,
             split_aux,
             split_wraps,
+            costless,
         });
         let first = self.paths(head, component, pre, 0, params, modes[0])?;
         let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
@@ -1383,7 +1426,38 @@ impl<D: NumericDomain> Solver<'_, D> {
                 };
             }
         }
+        // A ranking function over ghosts (heap values, unknown to the caller) proves termination
+        // but bounds no cost: one without them is preferred.
+        if let (Some(ghosts), Some(found)) = (self.program.ghost_inputs.get(&head), &ranked.ranking) {
+            if found.mentions(ghosts) {
+                if let Some(better) = ranking::find_without(inputs, &ranked.ranked, ghosts, ranked.last_iteration) {
+                    ranked.ranking = Some(better);
+                }
+            }
+        }
         Ok(ranked)
+    }
+
+    /// The iterations a ranking function bounds (`None` for a lexicographic one some component
+    /// of which may increase).
+    fn iterations(inputs: usize, ranking: &Ranking, ranked: &Ranked<D>) -> Option<CostExpr> {
+        let iterations = iterations_of(ranking).or_else(|| match ranking {
+            Ranking::Lexicographic(components)
+                if ranking::lexicographic_is_monotone(inputs, &ranked.ranked, components) =>
+            {
+                Some(CostExpr::add(
+                    components
+                        .iter()
+                        .map(|f| CostExpr::nat(affine_to_linear(f).plus(&Linear::constant(1)))),
+                ))
+            }
+            _ => None,
+        });
+        // A ranking function of the transitions other iterations follow leaves out the last one.
+        iterations.map(|i| match ranked.last_iteration {
+            true => CostExpr::add([i, CostExpr::constant(1)]),
+            false => i,
+        })
     }
 
     /// The JVM range of the head's inputs that hold program values.

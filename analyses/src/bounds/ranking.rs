@@ -95,6 +95,48 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         .or_else(|| multiphase(n, &live))
 }
 
+impl Ranking {
+    /// Its affine functions.
+    pub fn functions(&self) -> Vec<&Affine> {
+        match self {
+            Ranking::Linear(f) | Ranking::Halving(f) | Ranking::Absolute(f) => vec![f],
+            Ranking::Doubling { growing, bound } => vec![growing, bound],
+            Ranking::Multiphase(first, second) => vec![first, second],
+            Ranking::Lexicographic(components) => components.iter().collect(),
+        }
+    }
+
+    /// Whether some function of it depends on one of the variables `dims`.
+    pub fn mentions(&self, dims: &[usize]) -> bool {
+        self.functions().iter().any(|f| {
+            dims.iter()
+                .any(|&d| f.coefficients.get(d).is_some_and(|a| !a.is_zero()))
+        })
+    }
+}
+
+/// A ranking function of the transitions (over `2n` variables) that does not depend on the
+/// variables `avoided`, which are forgotten first; `None` when there is none.
+/// With `phased`, only the shapes of [`find_phased`].
+pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[usize], phased: bool) -> Option<Ranking> {
+    let mapping: Vec<Option<usize>> = (0..2 * n)
+        .map(|d| (!avoided.contains(&(d % n.max(1)))).then_some(d))
+        .collect();
+    let forgotten: Vec<D> = transitions
+        .iter()
+        .map(|t| {
+            let extra: Vec<Option<usize>> = (2 * n..t.dimensions()).map(Some).collect();
+            let mapping: Vec<Option<usize>> = mapping.iter().copied().chain(extra).collect();
+            t.map_dims(&mapping, t.dimensions())
+        })
+        .collect();
+    let found = match phased {
+        true => find_phased(n, &forgotten),
+        false => find(n, &forgotten),
+    };
+    found.filter(|r| !r.mentions(avoided))
+}
+
 /// Searches linear and two-phase ranking functions only: for transitions whose large constants
 /// (the cases of wrapping arithmetic) make the many linear programs of the other shapes slow.
 pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {

@@ -5,6 +5,7 @@
 //! defines each output of its procedure exactly once; handler edges and tail calls go to procedures
 //! with the same outputs; operand types match the statements that use them.
 pub mod exceptions;
+pub mod ghosts;
 pub mod lambdas;
 mod parse;
 mod print;

@@ -576,6 +576,10 @@ pub struct MethodIr {
     pub vars: Vec<VarDecl>,
     pub procs: Vec<Procedure>,
     pub entry: ProcId,
+    /// Inputs the analyses added for heap locations a loop reads and never writes (`ghosts.rs`):
+    /// they hold no value of the method's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ghosts: Vec<VarId>,
 }
 
 impl MethodIr {

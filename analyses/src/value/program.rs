@@ -143,6 +143,8 @@ pub struct AbstractProgram {
     pub of_ir: Vec<Vec<AbsProcId>>,
     /// What each method may do to the heap's path lengths.
     pub heap_effects: Vec<super::heap::HeapEffects>,
+    /// Per procedure of a loop with ghosts (`ir::ghosts`), the positions of its ghost inputs.
+    pub ghost_inputs: HashMap<AbsProcId, Vec<usize>>,
 }
 
 /// The range of values a dimension holds on the JVM.

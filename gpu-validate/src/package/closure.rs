@@ -27,7 +27,7 @@ pub enum Body {
     /// Not processed yet.
     Pending,
     Code {
-        ir: MethodIr,
+        ir: Box<MethodIr>,
         schedule: MethodSchedule,
     },
     Native(Native),
@@ -598,7 +598,10 @@ impl Discovery<'_> {
                     return Body::Refused(format!("{display}: its IR fails verification: {first}"));
                 }
                 let schedule = schedule_method(&ir, &self.limits);
-                Body::Code { ir, schedule }
+                Body::Code {
+                    ir: Box::new(ir),
+                    schedule,
+                }
             }
         }
     }

@@ -276,6 +276,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             vars,
             procs,
             entry,
+            ghosts: Vec::new(),
         })
     }
 

@@ -30,6 +30,7 @@ use super::polyhedra::{Constraint, Dimension, LinearExpr};
 use super::program::*;
 use crate::cost_model::{is_spec_marker, CostModel, Factor};
 use crate::hierarchy::Hierarchy;
+use crate::ir::ghosts;
 use crate::ir::*;
 use std::collections::HashMap;
 
@@ -120,6 +121,12 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
             }
             let id = program.of_ir[m][p];
             program.procs[id].rules = rules;
+            let ghosts: Vec<usize> = (0..proc.inputs.len())
+                .filter(|&k| method.ghosts.contains(&proc.inputs[k]))
+                .collect();
+            if !ghosts.is_empty() {
+                program.ghost_inputs.insert(id, ghosts);
+            }
         }
     }
     program.heap_effects = heap.effects;
@@ -143,20 +150,28 @@ const MAX_PEELED: usize = 16;
 /// which changes some of the loop's variables before it hands them on (its last statement calls
 /// the next block with other values than its inputs). The header of a loop that tests first
 /// only computes what the test needs and hands its inputs on unchanged.
-fn is_do_while_header(proc: &Procedure) -> bool {
+/// Ghost inputs (`ir::ghosts`) are left out of the comparison: every procedure of the loop
+/// takes them last and hands them on.
+fn is_do_while_header(method: &MethodIr, proc: &Procedure) -> bool {
     let [rule] = proc.rules.as_slice() else {
         return false;
     };
     if proc.kind != ProcKind::Loop || !rule.guard.is_empty() {
         return false;
     }
+    let own = |v: &VarId| !method.ghosts.contains(v);
+    let inputs: Vec<&VarId> = proc.inputs.iter().filter(|v| own(v)).collect();
     match rule.body.last().map(|s| &s.kind) {
         Some(StmtKind::Call { args, .. }) => {
-            args.len() < proc.inputs.len()
+            let args: Vec<&Operand> = args
+                .iter()
+                .filter(|a| !matches!(a, Operand::Var(v) if !own(v)))
+                .collect();
+            args.len() < inputs.len()
                 || args
                     .iter()
-                    .zip(&proc.inputs)
-                    .any(|(arg, input)| *arg != Operand::Var(*input))
+                    .zip(&inputs)
+                    .any(|(arg, input)| **arg != Operand::Var(**input))
         }
         _ => false,
     }
@@ -170,7 +185,7 @@ fn is_do_while_header(proc: &Procedure) -> bool {
 /// header starts with the loop's body (`is_do_while_header`). Copies run the same rules, so the program's meaning is unchanged.
 fn peel_do_while_loops(program: &mut AbstractProgram, methods: &[MethodIr]) {
     let is_do_while = |proc: &AbstractProc| match proc.origin {
-        Origin::Ir { method, proc } => is_do_while_header(&methods[method].procs[proc.index()]),
+        Origin::Ir { method, proc } => is_do_while_header(&methods[method], &methods[method].procs[proc.index()]),
         _ => false,
     };
     let heads: Vec<AbsProcId> = (0..program.procs.len())
@@ -571,10 +586,9 @@ impl<'a> RuleCompiler<'a> {
         if self.model.counts_bytecodes() {
             cost.constant = u64::from(rule.bytecodes);
         }
-        let may_throw = rule
-            .body
-            .iter()
-            .any(|s| s.kind.can_throw() && !matches!(s.kind, StmtKind::Call { .. }));
+        let may_throw = rule.body.iter().any(|s| {
+            s.kind.can_throw() && !matches!(s.kind, StmtKind::Call { .. }) && !ghosts::is_entering_value(&s.kind)
+        });
         let dims = self.next;
         let ranges = self.ranges();
         let mut out = Vec::new();

@@ -1,0 +1,558 @@
+//! Heap values a loop reads but never changes, made loop variables (COSTA's field-sensitive
+//! analysis by ghost variables, Albert et al., SAS 2009, for the locations a loop only reads).
+//!
+//! A loop that reads a static field, a field of an object it does not change, or an array element
+//! at a fixed index (`while (i < limit)`, `for (j = 0; j < a[k]; j++)`) reads an unknown value
+//! anew on every iteration, so no ranking function relates the iterations. When nothing the loop
+//! runs can write that location (no store to a field of that name, no store into an array of that
+//! element type, no method call), every read returns the same value, fixed but unknown. This pass
+//! gives the loop's procedures one more input per such location, the *ghost*: every read keeps
+//! its statement (and the exceptions it raises) into a fresh variable and the read variable
+//! becomes a copy of the ghost; the calls that enter the loop pass a value of no known origin (a
+//! read of [`GHOST_CLASS`], which no code has), the loop's own calls pass the ghost on.
+//!
+//! The rewritten method over-approximates the original: each run of the original is the run of
+//! the rewrite whose entering value is the one every read returned. It is meant for the analyses
+//! only, never for execution.
+//!
+//! Invariants: ghosts are appended to the inputs of every procedure of the loop's cycle (after
+//! its own inputs) and listed in `MethodIr::ghosts`; calls into the cycle from outside it enter it
+//! only at its header (a loop entered anywhere else is left alone); a location is ghosted only
+//! when no statement of any procedure the header reaches may write it.
+
+use super::{
+    source_name, ElemTy, FieldRef, HandlerEdge, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty, VarDecl, VarId,
+};
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The owner class of the reads that give a loop's ghosts their entering value: no class of that
+/// name exists, so the read stands for an unknown value of the field's type.
+pub const GHOST_CLASS: &str = "<ghost>";
+
+/// Whether a statement is the read that gives a ghost its entering value (it reads no heap and
+/// raises nothing).
+pub fn is_entering_value(kind: &StmtKind) -> bool {
+    matches!(kind, StmtKind::GetStatic { field, .. } if field.class == GHOST_CLASS)
+}
+
+/// A heap location a loop reads, with the invariant inputs of its header it is addressed by.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Location {
+    /// A static field, by name and descriptor (a subclass may name it).
+    Static { name: String, descriptor: String },
+    /// A field of the object in the header's input `object`.
+    Field {
+        object: usize,
+        name: String,
+        descriptor: String,
+    },
+    /// An element of the array in the header's input `array`, at a constant index or at the one
+    /// in an input of the header.
+    Element { array: usize, index: Index, elem: ElemKey },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Index {
+    Constant(i32),
+    Input(usize),
+}
+
+/// An array element type, as a key (`ElemTy` without ordering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct ElemKey(u8);
+
+impl ElemKey {
+    fn of(elem: ElemTy) -> ElemKey {
+        ElemKey(elem as u8)
+    }
+
+    /// The descriptor of the element type (of the numeric ones, which are the only ones ghosted).
+    fn descriptor(self) -> &'static str {
+        match self.0 {
+            x if x == ElemTy::Long as u8 => "J",
+            x if x == ElemTy::Byte as u8 => "B",
+            x if x == ElemTy::Char as u8 => "C",
+            x if x == ElemTy::Short as u8 => "S",
+            _ => "I",
+        }
+    }
+}
+
+/// What the statements a loop reaches may write.
+#[derive(Default)]
+struct Writes {
+    /// A method call: anything.
+    any: bool,
+    statics: BTreeSet<(String, String)>,
+    fields: BTreeSet<(String, String)>,
+    elements: BTreeSet<ElemKey>,
+}
+
+impl Writes {
+    fn spares(&self, location: &Location) -> bool {
+        !self.any
+            && match location {
+                Location::Static { name, descriptor } => !self.statics.contains(&(name.clone(), descriptor.clone())),
+                Location::Field { name, descriptor, .. } => !self.fields.contains(&(name.clone(), descriptor.clone())),
+                Location::Element { elem, .. } => !self.elements.contains(elem),
+            }
+    }
+}
+
+/// Rewrites every loop of `ir` whose invariant heap reads can be ghosts (see the module's doc).
+pub fn ghost_invariant_reads(ir: &mut MethodIr) {
+    let graph = CallGraph::of(ir);
+    let components = petgraph::algo::tarjan_scc(&graph.graph);
+    for component in &components {
+        let members: BTreeSet<usize> = component.iter().map(|n| n.index()).collect();
+        let heads: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&p| ir.procs[p].kind == ProcKind::Loop)
+            .collect();
+        let [head] = heads.as_slice() else {
+            continue;
+        };
+        if members.len() < 2 && !graph.graph.contains_edge(component[0], component[0]) {
+            continue;
+        }
+        if !graph.entered_only_at(&members, *head) {
+            continue;
+        }
+        let writes = writes_reached(ir, &graph, *head);
+        if writes.any {
+            continue;
+        }
+        let invariant = invariant_inputs(ir, &members, *head);
+        let locations = read_locations(ir, &members, &invariant, &writes);
+        if !locations.is_empty() {
+            rewrite(ir, &members, *head, &invariant, &locations);
+        }
+    }
+}
+
+/// The method's procedures and their calls (tail calls and handler edges included).
+struct CallGraph {
+    graph: DiGraph<(), ()>,
+}
+
+impl CallGraph {
+    fn of(ir: &MethodIr) -> CallGraph {
+        let mut graph = DiGraph::new();
+        let nodes: Vec<NodeIndex> = ir.procs.iter().map(|_| graph.add_node(())).collect();
+        for (p, proc) in ir.procs.iter().enumerate() {
+            for stmt in proc.rules.iter().flat_map(|r| &r.body) {
+                for callee in callees(stmt) {
+                    if let Some(&to) = nodes.get(callee.index()) {
+                        graph.update_edge(nodes[p], to, ());
+                    }
+                }
+            }
+        }
+        CallGraph { graph }
+    }
+
+    /// Whether every call into `members` from outside them calls `head`.
+    fn entered_only_at(&self, members: &BTreeSet<usize>, head: usize) -> bool {
+        self.graph.edge_indices().all(|e| {
+            let (from, to) = self.graph.edge_endpoints(e).expect("an edge of the graph");
+            members.contains(&from.index()) || !members.contains(&to.index()) || to.index() == head
+        })
+    }
+
+    fn reached_from(&self, head: usize) -> Vec<usize> {
+        let mut dfs = petgraph::visit::Dfs::new(&self.graph, NodeIndex::new(head));
+        let mut out = Vec::new();
+        while let Some(n) = dfs.next(&self.graph) {
+            out.push(n.index());
+        }
+        out
+    }
+}
+
+/// The procedures a statement calls: its own call's and its handler's.
+fn callees(stmt: &Stmt) -> impl Iterator<Item = ProcId> + '_ {
+    let call = match &stmt.kind {
+        StmtKind::Call { proc, .. } => Some(*proc),
+        _ => None,
+    };
+    call.into_iter().chain(stmt.handler.as_ref().map(|h| h.proc))
+}
+
+/// What the procedures `head` reaches may write.
+fn writes_reached(ir: &MethodIr, graph: &CallGraph, head: usize) -> Writes {
+    let mut writes = Writes::default();
+    for p in graph.reached_from(head) {
+        for stmt in ir.procs[p].rules.iter().flat_map(|r| &r.body) {
+            match &stmt.kind {
+                StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } => writes.any = true,
+                StmtKind::PutStatic { field, .. } => {
+                    writes.statics.insert((field.name.clone(), field.descriptor.clone()));
+                }
+                StmtKind::PutField { field, .. } => {
+                    writes.fields.insert((field.name.clone(), field.descriptor.clone()));
+                }
+                StmtKind::ArrayStore { elem, .. } => {
+                    writes.elements.insert(ElemKey::of(*elem));
+                }
+                _ => {}
+            }
+        }
+    }
+    writes
+}
+
+/// Per procedure of the cycle, which of its variables hold which input of the header unchanged
+/// (the header's inputs that every call back to it passes on as they came).
+type Invariant = HashMap<usize, HashMap<VarId, usize>>;
+
+/// The invariant inputs of the cycle `members` around `head`: a greatest fixpoint, starting from
+/// every input of the header and dropping those some call changes.
+fn invariant_inputs(ir: &MethodIr, members: &BTreeSet<usize>, head: usize) -> Invariant {
+    let mut at_head: BTreeSet<usize> = (0..ir.procs[head].inputs.len()).collect();
+    loop {
+        let mut held: Invariant = HashMap::new();
+        held.insert(head, at_head.iter().map(|&k| (ir.procs[head].inputs[k], k)).collect());
+        let mut changed = true;
+        let mut dropped = BTreeSet::new();
+        while changed {
+            changed = false;
+            for &p in members {
+                let Some(inputs) = held.get(&p).cloned() else {
+                    continue;
+                };
+                for rule in &ir.procs[p].rules {
+                    let copies = rule_copies(&rule.body, &inputs);
+                    for stmt in &rule.body {
+                        for (callee, args) in calls_with_args(ir, stmt) {
+                            let q = callee.index();
+                            if !members.contains(&q) {
+                                continue;
+                            }
+                            let passed: HashMap<VarId, usize> = args
+                                .iter()
+                                .filter_map(|(input, arg)| match arg {
+                                    Some(Operand::Var(v)) => copies.get(v).map(|&k| (*input, k)),
+                                    _ => None,
+                                })
+                                .collect();
+                            if q == head {
+                                for &k in &at_head {
+                                    if passed.get(&ir.procs[head].inputs[k]) != Some(&k) {
+                                        dropped.insert(k);
+                                    }
+                                }
+                                continue;
+                            }
+                            changed |= meet(&mut held, q, passed);
+                        }
+                    }
+                }
+            }
+        }
+        if dropped.is_empty() {
+            return held;
+        }
+        at_head.retain(|k| !dropped.contains(k));
+    }
+}
+
+/// Narrows what procedure `q` is known to hold to what one more call passes it; whether it changed.
+fn meet(held: &mut Invariant, q: usize, passed: HashMap<VarId, usize>) -> bool {
+    match held.get_mut(&q) {
+        None => {
+            held.insert(q, passed);
+            true
+        }
+        Some(known) => {
+            let before = known.len();
+            known.retain(|v, k| passed.get(v) == Some(k));
+            known.len() != before
+        }
+    }
+}
+
+/// The variables of a rule that hold an invariant input: the procedure's own and their copies.
+fn rule_copies(body: &[Stmt], inputs: &HashMap<VarId, usize>) -> HashMap<VarId, usize> {
+    let mut copies = inputs.clone();
+    for stmt in body {
+        if let StmtKind::Assign {
+            dst,
+            src: Operand::Var(src),
+        } = &stmt.kind
+        {
+            if let Some(&k) = copies.get(src) {
+                copies.insert(*dst, k);
+            }
+        }
+    }
+    copies
+}
+
+/// What a call passes: each input of the callee with the operand it receives (`None` where the JVM
+/// supplies it).
+type Passed<'a> = Vec<(VarId, Option<&'a Operand>)>;
+
+/// The calls of a statement as (callee, (callee's input, the operand it receives or `None` when
+/// the JVM supplies it)) lists: its own call and its handler edge.
+fn calls_with_args<'a>(ir: &'a MethodIr, stmt: &'a Stmt) -> Vec<(ProcId, Passed<'a>)> {
+    let mut out = Vec::new();
+    if let StmtKind::Call { proc, args, .. } = &stmt.kind {
+        let inputs = &ir.proc(*proc).inputs;
+        out.push((*proc, inputs.iter().copied().zip(args.iter().map(Some)).collect()));
+    }
+    if let Some(HandlerEdge { proc, args }) = &stmt.handler {
+        let inputs = &ir.proc(*proc).inputs;
+        let passed = std::iter::once(None).chain(args.iter().map(Some));
+        out.push((*proc, inputs.iter().copied().zip(passed).collect()));
+    }
+    out
+}
+
+/// The location a statement of a rule reads, when it is a numeric (or array) value addressed by
+/// invariant inputs, with the variable it defines.
+fn location_of(kind: &StmtKind, copies: &HashMap<VarId, usize>) -> Option<(VarId, Location)> {
+    let wanted = |descriptor: &str| {
+        matches!(
+            descriptor.as_bytes().first(),
+            Some(b'Z' | b'B' | b'C' | b'S' | b'I' | b'J' | b'[')
+        )
+    };
+    let input = |operand: &Operand| match operand {
+        Operand::Var(v) => copies.get(v).copied(),
+        _ => None,
+    };
+    match kind {
+        // `$assertionsDisabled` is a constant the value analysis knows (assertions are off).
+        StmtKind::GetStatic { dst, field }
+            if field.class != GHOST_CLASS && field.name != "$assertionsDisabled" && wanted(&field.descriptor) =>
+        {
+            Some((
+                *dst,
+                Location::Static {
+                    name: field.name.clone(),
+                    descriptor: field.descriptor.clone(),
+                },
+            ))
+        }
+        StmtKind::GetField { dst, object, field } if wanted(&field.descriptor) => Some((
+            *dst,
+            Location::Field {
+                object: input(object)?,
+                name: field.name.clone(),
+                descriptor: field.descriptor.clone(),
+            },
+        )),
+        StmtKind::ArrayLoad {
+            dst,
+            elem,
+            array,
+            index,
+        } if !matches!(elem, ElemTy::Float | ElemTy::Double | ElemTy::Ref) => {
+            let index = match index {
+                Operand::Int(c) => Index::Constant(*c),
+                other => Index::Input(input(other)?),
+            };
+            Some((
+                *dst,
+                Location::Element {
+                    array: input(array)?,
+                    index,
+                    elem: ElemKey::of(*elem),
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The locations the cycle reads that no write reached from its header may change.
+fn read_locations(
+    ir: &MethodIr,
+    members: &BTreeSet<usize>,
+    invariant: &Invariant,
+    writes: &Writes,
+) -> BTreeMap<Location, Ty> {
+    let mut found = BTreeMap::new();
+    for &p in members {
+        let Some(inputs) = invariant.get(&p) else {
+            continue;
+        };
+        for rule in &ir.procs[p].rules {
+            let copies = rule_copies(&rule.body, inputs);
+            for stmt in &rule.body {
+                if let Some((dst, location)) = location_of(&stmt.kind, &copies) {
+                    if writes.spares(&location) {
+                        found.insert(location, ir.var(dst).ty);
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A name for a ghost: the location as the source writes it.
+fn ghost_name(ir: &MethodIr, head: usize, location: &Location) -> String {
+    let input = |k: usize| source_name(&ir.var(ir.procs[head].inputs[k]).name).to_owned();
+    match location {
+        Location::Static { name, .. } => name.clone(),
+        Location::Field { object, name, .. } => format!("{}.{name}", input(*object)),
+        Location::Element { array, index, .. } => match index {
+            Index::Constant(c) => format!("{}[{c}]", input(*array)),
+            Index::Input(k) => format!("{}[{}]", input(*array), input(*k)),
+        },
+    }
+}
+
+/// The descriptor of a location's value, for the read that gives its ghost the entering value.
+fn descriptor_of(location: &Location) -> String {
+    match location {
+        Location::Static { descriptor, .. } | Location::Field { descriptor, .. } => descriptor.clone(),
+        Location::Element { elem, .. } => elem.descriptor().to_owned(),
+    }
+}
+
+/// A new variable of the method, named `base` or, where that is taken, `base#k` (the IR's names
+/// are unique).
+fn new_var(ir: &mut MethodIr, base: String, ty: Ty) -> VarId {
+    let taken = |name: &str| ir.vars.iter().any(|v| v.name == name);
+    let name = match taken(&base) {
+        false => base,
+        true => (2..)
+            .map(|k| format!("{base}#{k}"))
+            .find(|n| !taken(n))
+            .expect("some suffix is free"),
+    };
+    ir.vars.push(VarDecl { name, ty });
+    VarId::from_index(ir.vars.len() - 1)
+}
+
+/// Gives the cycle's procedures their ghosts and rewrites its reads and the calls into it.
+fn rewrite(
+    ir: &mut MethodIr,
+    members: &BTreeSet<usize>,
+    head: usize,
+    invariant: &Invariant,
+    locations: &BTreeMap<Location, Ty>,
+) {
+    let ghosts: Vec<(Location, VarId, Ty)> = locations
+        .iter()
+        .map(|(location, &ty)| {
+            let name = ghost_name(ir, head, location);
+            (location.clone(), new_var(ir, name, ty), ty)
+        })
+        .collect();
+    ir.ghosts.extend(ghosts.iter().map(|(_, v, _)| *v));
+    for p in 0..ir.procs.len() {
+        let inside = members.contains(&p);
+        let inputs = invariant.get(&p).cloned().unwrap_or_default();
+        let mut rules = std::mem::take(&mut ir.procs[p].rules);
+        for rule in &mut rules {
+            let copies = if inside {
+                rule_copies(&rule.body, &inputs)
+            } else {
+                HashMap::new()
+            };
+            let body = std::mem::take(&mut rule.body);
+            rule.body = body
+                .into_iter()
+                .flat_map(|stmt| rewrite_stmt(ir, stmt, inside, head, members, &copies, &ghosts))
+                .collect();
+        }
+        ir.procs[p].rules = rules;
+        if inside {
+            ir.procs[p].inputs.extend(ghosts.iter().map(|(_, v, _)| *v));
+        }
+    }
+}
+
+/// One statement of the rewrite: a ghosted read becomes the read into a fresh variable and a copy
+/// of the ghost; a call into the cycle gets the ghosts (the caller's own inside the cycle, values
+/// of no known origin from outside it).
+fn rewrite_stmt(
+    ir: &mut MethodIr,
+    mut stmt: Stmt,
+    inside: bool,
+    head: usize,
+    members: &BTreeSet<usize>,
+    copies: &HashMap<VarId, usize>,
+    ghosts: &[(Location, VarId, Ty)],
+) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let enters = |proc: ProcId| members.contains(&proc.index());
+    let calls_in = matches!(&stmt.kind, StmtKind::Call { proc, .. } if enters(*proc))
+        || stmt.handler.as_ref().is_some_and(|h| enters(h.proc));
+    if calls_in {
+        let passed: Vec<Operand> = ghosts
+            .iter()
+            .map(|(location, ghost, ty)| {
+                if inside {
+                    return Operand::Var(*ghost);
+                }
+                debug_assert!(
+                    matches!(&stmt.kind, StmtKind::Call { proc, .. } if proc.index() == head)
+                        || stmt.handler.as_ref().is_some_and(|h| h.proc.index() == head)
+                );
+                let entering = new_var(ir, format!("{}.in", source_name(&ir.var(*ghost).name)), *ty);
+                out.push(Stmt {
+                    pc: stmt.pc,
+                    bytecodes: stmt.bytecodes,
+                    kind: StmtKind::GetStatic {
+                        dst: entering,
+                        field: FieldRef {
+                            class: GHOST_CLASS.to_owned(),
+                            name: source_name(&ir.var(*ghost).name).to_owned(),
+                            descriptor: descriptor_of(location),
+                        },
+                    },
+                    handler: None,
+                });
+                Operand::Var(entering)
+            })
+            .collect();
+        if let StmtKind::Call { proc, args, .. } = &mut stmt.kind {
+            if enters(*proc) {
+                args.extend(passed.iter().cloned());
+            }
+        }
+        if let Some(handler) = &mut stmt.handler {
+            if enters(handler.proc) {
+                handler.args.extend(passed);
+            }
+        }
+    }
+    if !inside {
+        out.push(stmt);
+        return out;
+    }
+    let ghosted = location_of(&stmt.kind, copies)
+        .and_then(|(dst, location)| ghosts.iter().find(|(l, ..)| *l == location).map(|(_, g, _)| (dst, *g)));
+    let Some((dst, ghost)) = ghosted else {
+        out.push(stmt);
+        return out;
+    };
+    let read = new_var(ir, format!("{}.read", source_name(&ir.var(dst).name)), ir.var(dst).ty);
+    let (pc, bytecodes) = (stmt.pc, stmt.bytecodes);
+    redefine(&mut stmt.kind, read);
+    out.push(stmt);
+    out.push(Stmt {
+        pc,
+        bytecodes,
+        kind: StmtKind::Assign {
+            dst,
+            src: Operand::Var(ghost),
+        },
+        handler: None,
+    });
+    out
+}
+
+/// Points a read's result at another variable.
+fn redefine(kind: &mut StmtKind, to: VarId) {
+    match kind {
+        StmtKind::GetStatic { dst, .. } | StmtKind::GetField { dst, .. } | StmtKind::ArrayLoad { dst, .. } => *dst = to,
+        _ => {}
+    }
+}
