@@ -439,7 +439,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     /// function was found from every head (each lies on every cycle of the component), among the
     /// cycles recorded from `loops_before` on. Unreachable procedures terminate vacuously.
     fn component_terminates(&self, component: &[AbsProcId], cyclic: bool, loops_before: usize) -> bool {
-        let calls_out_terminate = component.iter().all(|&p| {
+        let calls_out_terminate = self.calls_out_terminate(component);
+        if !cyclic || !calls_out_terminate {
+            return calls_out_terminate;
+        }
+        let recorded = &self.loops[loops_before..];
+        !recorded.is_empty() && recorded.iter().all(|l| l.ranking.is_some())
+    }
+
+    /// Whether no reachable procedure of a component has an opaque item or calls a procedure
+    /// outside it that may not terminate.
+    fn calls_out_terminate(&self, component: &[AbsProcId]) -> bool {
+        component.iter().all(|&p| {
             self.pre(p).is_none()
                 || self.program.procs[p]
                     .rules
@@ -452,12 +463,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         }
                         _ => true,
                     })
-        });
-        if !cyclic || !calls_out_terminate {
-            return calls_out_terminate;
-        }
-        let recorded = &self.loops[loops_before..];
-        !recorded.is_empty() && recorded.iter().all(|l| l.ranking.is_some())
+        })
     }
 
     /// The cost of a procedure that is not on a cycle.
@@ -1059,8 +1065,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             Ok(ranked) => ranked,
             Err(reason) => {
                 // The cost is lost (a callee's or an amount's is not bounded by the inputs), but
-                // the loop may still be shown to terminate.
-                if let Ok(ranked) = self.rank(head, component, &pre, &params, true) {
+                // the loop may still be shown to terminate, when all it calls does.
+                let retry = self.calls_out_terminate(component);
+                if let Some(Ok(ranked)) = retry.then(|| self.rank(head, component, &pre, &params, true)) {
                     let iterations = ranked
                         .ranking
                         .as_ref()
@@ -1392,7 +1399,9 @@ impl<D: NumericDomain> Solver<'_, D> {
             mode: modes[0],
             last_iteration: false,
         };
-        for mode in &modes[1..] {
+        // Without costs (for termination alone), the wrapping cases, the slowest, are not tried.
+        let tried = if costless { &modes[1..2] } else { &modes[1..] };
+        for mode in tried {
             if ranked.ranking.is_some() {
                 break;
             }

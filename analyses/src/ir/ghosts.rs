@@ -1,8 +1,8 @@
 //! Heap values a loop reads but never changes, made loop variables (COSTA's field-sensitive
 //! analysis by ghost variables, Albert et al., SAS 2009, for the locations a loop only reads).
 //!
-//! A loop that reads a static field, a field of an object it does not change, or an array element
-//! at a fixed index (`while (i < limit)`, `for (j = 0; j < a[k]; j++)`) reads an unknown value
+//! A loop that reads a number from a static field, a field of an object it does not change, or an
+//! array element at a fixed index (`while (i < limit)`, `for (j = 0; j < a[k]; j++)`) reads an unknown value
 //! anew on every iteration, so no ranking function relates the iterations. When nothing the loop
 //! runs can write that location (no store to a field of that name, no store into an array of that
 //! element type, no method call), every read returns the same value, fixed but unknown. This pass
@@ -310,13 +310,14 @@ fn calls_with_args<'a>(ir: &'a MethodIr, stmt: &'a Stmt) -> Vec<(ProcId, Passed<
     out
 }
 
-/// The location a statement of a rule reads, when it is a numeric (or array) value addressed by
-/// invariant inputs, with the variable it defines.
+/// The location a statement of a rule reads, when it is a numeric value addressed by invariant
+/// inputs, with the variable it defines. References are left alone: one read from a field already
+/// has a size the analysis relates to its object's (`|o.f| < |o|`), which a ghost would lose.
 fn location_of(kind: &StmtKind, copies: &HashMap<VarId, usize>) -> Option<(VarId, Location)> {
     let wanted = |descriptor: &str| {
         matches!(
             descriptor.as_bytes().first(),
-            Some(b'Z' | b'B' | b'C' | b'S' | b'I' | b'J' | b'[')
+            Some(b'Z' | b'B' | b'C' | b'S' | b'I' | b'J')
         )
     };
     let input = |operand: &Operand| match operand {
