@@ -529,7 +529,7 @@ impl Rounds {
         let kind = report.reason.as_ref().map(|r| r.kind);
         let retry = match kind {
             _ if report.status == AnalysisStatus::Unbounded => overflows.own,
-            Some(ReasonKind::NotBoundedByInputs) => overflows.own,
+            Some(ReasonKind::Unranked | ReasonKind::NotBoundedByInputs) => overflows.own,
             Some(ReasonKind::UnrankedCallee) => overflows.reached,
             _ => false,
         };

@@ -18,9 +18,10 @@ pub const REPORT_VERSION: u32 = 1;
 pub enum AnalysisStatus {
     /// A bound was proven.
     Bounded,
-    /// No bound: a loop or recursion without a ranking function.
+    /// No bound, shown: a loop that never exits once reached, or an input on which the method
+    /// does not terminate.
     Unbounded,
-    /// No bound for another reason (a call outside the program, a budget, ...).
+    /// No bound found (no ranking function, a call outside the program, a budget, ...).
     Unknown,
     /// The method could not be analysed (it was not lifted).
     Error,
@@ -76,7 +77,8 @@ pub enum Budget {
 pub enum ReasonKind {
     /// The method could not be lifted.
     NotLifted,
-    /// A loop or recursion has no ranking function (the method is `unbounded`).
+    /// No ranking function was found for a loop or recursion (the method is `unknown`, or
+    /// `unbounded` when the loop never exits once reached).
     Unranked,
     /// The cost depends on values the inputs do not bound (`cost::NOT_BOUNDED_BY_INPUTS`).
     NotBoundedByInputs,

@@ -254,7 +254,12 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
         }
         Bound::Unknown(reason) => {
             if let Some(loop_reason) = unranked {
-                report.status = AnalysisStatus::Unbounded;
+                // `unbounded` is a claim: only a loop that never exits once reached makes it. A
+                // ranking function not found leaves the cost unknown.
+                report.status = match never_exits {
+                    true => AnalysisStatus::Unbounded,
+                    false => AnalysisStatus::Unknown,
+                };
                 report.terminates = if never_exits { Some(false) } else { None };
                 report.reason = Some(Reason::new(ReasonKind::Unranked, loop_reason));
             } else {

@@ -18,6 +18,7 @@
 
 use super::cases;
 use super::compare;
+use super::divide;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
 use crate::cost_model::CostModel;
@@ -30,7 +31,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use petgraph::graphmap::DiGraphMap;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Paths explored per cycle before giving up (the cost of a cycle is exponential in its branches).
 pub const MAX_PATHS: usize = 512;
@@ -117,6 +118,8 @@ pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>
         loops: Vec::new(),
         amortised: HashMap::new(),
         terminates: vec![false; n],
+        size_reliant: vec![false; n],
+        sized_heads: HashSet::new(),
     };
     // Tarjan's algorithm yields components callees first.
     for component in petgraph::algo::tarjan_scc(&graph) {
@@ -129,8 +132,10 @@ pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>
             solver.bounds[p] = solver.acyclic(p);
         }
         let terminates = solver.component_terminates(&component, cyclic, loops_before);
+        let size_reliant = solver.component_size_reliant(&component, loops_before);
         for &p in &component {
             solver.terminates[p] = terminates;
+            solver.size_reliant[p] = size_reliant;
         }
     }
     Costs {
@@ -151,6 +156,12 @@ struct Solver<'a, D> {
     amortised: HashMap<AbsProcId, Amortised<D>>,
     /// Per procedure solved so far, whether all its runs terminate (`Costs::terminates`).
     terminates: Vec<bool>,
+    /// Per procedure solved so far, whether its termination may rest on the acyclic heap it
+    /// starts from: a ranking function of it or of a callee mentions a reference's size, or a
+    /// library method's summary (which may) stands for a callee.
+    size_reliant: Vec<bool>,
+    /// The loop heads whose ranking functions all mention a reference's size.
+    sized_heads: HashSet<AbsProcId>,
 }
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
@@ -259,6 +270,63 @@ fn logarithmic_depth_nodes(f: &Linear, e: i64) -> CostExpr {
     CostExpr::mul(std::iter::once(CostExpr::pow2(Linear::constant(e))).chain(factors))
 }
 
+/// The calls of a recursion of `branching` calls per node whose branches nest at most
+/// `iterations` calls: at most `b^(depth+1)`.
+fn branching_nodes(iterations: &CostExpr, branching: usize) -> Option<CostExpr> {
+    let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
+    Some(match iterations {
+        CostExpr::Nat(f) => CostExpr::pow2(f.plus(&Linear::constant(1)).times(exponent_factor)),
+        CostExpr::Log2(f) => logarithmic_depth_nodes(f, exponent_factor),
+        CostExpr::Const(c) => CostExpr::pow2(
+            Linear {
+                constant: c + BigRational::one(),
+                terms: Default::default(),
+            }
+            .times(exponent_factor),
+        ),
+        _ => return None,
+    })
+}
+
+/// A linear ranking function of the same transitions without one of `f`'s variables that is at
+/// most `f` wherever the loop runs (`pre`) and below it somewhere, hence bounds its iterations
+/// better: the guard's `hi - j` rather than the `|a| - 1 - j` that an array access also implies.
+fn tighter_ranking<D: NumericDomain>(
+    inputs: usize,
+    pre: &D,
+    ranked: &Ranked<D>,
+    f: &Affine,
+    ghosts: &[Dimension],
+) -> Option<Affine> {
+    let support: Vec<Dimension> = (0..inputs).filter(|&d| !f.coefficients[d].is_zero()).collect();
+    if support.len() < 2 {
+        return None;
+    }
+    support.iter().find_map(|&d| {
+        let avoided: Vec<Dimension> = ghosts.iter().copied().chain(std::iter::once(d)).collect();
+        let Some(Ranking::Linear(g)) = ranking::find_without(inputs, &ranked.ranked, &avoided, ranked.last_iteration)
+        else {
+            return None;
+        };
+        // f - g ≥ 0 under pre, and not g - f ≥ 0 too (an equal one is no better).
+        let terms: Vec<(Dimension, BigRational)> = (0..inputs)
+            .map(|i| (i, &f.coefficients[i] - &g.coefficients[i]))
+            .collect();
+        let (difference, _) = scaled(&terms, &(&f.constant - &g.constant))?;
+        let below = pre.entails(&Constraint::greater_or_equal_zero(difference.clone()));
+        let equal = below && pre.entails(&Constraint::greater_or_equal_zero(difference.checked_neg()?));
+        (below && !equal).then_some(g)
+    })
+}
+
+/// The linear function a ranking function decreases, as a measure of a call tree's size.
+fn ranking_measure(ranking: &Ranking) -> Option<Linear> {
+    match ranking {
+        Ranking::Linear(f) | Ranking::Halving(f) => Some(affine_to_linear(f)),
+        _ => None,
+    }
+}
+
 fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
         Ranking::Lexicographic(_) => return None,
@@ -318,10 +386,22 @@ struct PathState<D> {
     /// In amortising mode, the costs without the amortised parts of inner loops.
     cost_rest: Vec<CostExpr>,
     back_calls: usize,
+    joint: Joint<D>,
     may_escape: bool,
     /// Whether the current rule's outputs are the head's outputs (every step so far was a tail
     /// call passing its outputs on).
     linked: bool,
+}
+
+/// The calls back to the head of a path, related (see [`Path::joint`]).
+#[derive(Clone)]
+enum Joint<D> {
+    /// No call back yet.
+    None,
+    /// One rule made them all: over (head inputs, the arguments of each call in turn).
+    Related(D),
+    /// Several rules made them.
+    Unrelated,
 }
 
 /// How paths are enumerated.
@@ -360,6 +440,9 @@ struct Ranked<D> {
     mode: PathMode,
     /// Whether `ranked` leaves out the last iteration (see [`cases::chained`]).
     last_iteration: bool,
+    /// Whether every ranking function of the transitions mentions a reference's size (so that
+    /// termination rests on the acyclic heap the method starts from).
+    rests_on_sizes: bool,
 }
 
 impl<D> Ranked<D> {
@@ -403,6 +486,9 @@ struct Path<D> {
     cost: CostExpr,
     cost_rest: CostExpr,
     back_calls: usize,
+    /// When one rule makes all its calls back to the head: their relation over (head inputs, the
+    /// arguments of each call in turn), for the level sums of divide and conquer.
+    joint: Option<D>,
     /// For an exit path that returns the head's outputs: the final state over the leading
     /// dimensions (entry values, head inputs) and the outputs.
     exit: Option<D>,
@@ -447,23 +533,59 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         !recorded.is_empty() && recorded.iter().all(|l| l.ranking.is_some())
     }
 
-    /// Whether no reachable procedure of a component has an opaque item or calls a procedure
-    /// outside it that may not terminate.
+    /// Whether no reachable procedure of a component has an opaque item, calls a procedure
+    /// outside it that may not terminate, or gives a structure that may be cyclic to a callee
+    /// whose termination rests on acyclicity.
     fn calls_out_terminate(&self, component: &[AbsProcId]) -> bool {
+        let outside = |item: &Item| match item {
+            Item::Call { callee, .. } | Item::Charge { callee, .. } => (!component.contains(callee)).then_some(*callee),
+            _ => None,
+        };
+        let item_terminates = |item: &Item| match item {
+            Item::Opaque { .. } => false,
+            _ => outside(item).is_none_or(|callee| self.terminates.get(callee).copied().unwrap_or(false)),
+        };
+        let cycle_safe = |r: &AbstractRule| {
+            r.cyclic_call.is_none()
+                || !r
+                    .items
+                    .iter()
+                    .filter_map(outside)
+                    .any(|callee| self.size_reliant.get(callee).copied().unwrap_or(true))
+        };
         component.iter().all(|&p| {
             self.pre(p).is_none()
                 || self.program.procs[p]
                     .rules
                     .iter()
-                    .flat_map(|r| &r.items)
-                    .all(|item| match item {
-                        Item::Opaque { .. } => false,
-                        Item::Call { callee, .. } | Item::Charge { callee, .. } => {
-                            component.contains(callee) || self.terminates.get(*callee).copied().unwrap_or(false)
-                        }
-                        _ => true,
-                    })
+                    .all(|r| cycle_safe(r) && r.items.iter().all(item_terminates))
         })
+    }
+
+    /// Whether a solved component's termination may rest on acyclicity (see `size_reliant`).
+    fn component_size_reliant(&self, component: &[AbsProcId], loops_before: usize) -> bool {
+        let ranks_sizes = self.loops[loops_before..]
+            .iter()
+            .any(|l| self.sized_heads.contains(&l.head));
+        ranks_sizes
+            || component.iter().any(|&p| {
+                let proc = &self.program.procs[p];
+                proc.rules.iter().any(|r| {
+                    let calls: Vec<AbsProcId> = r
+                        .items
+                        .iter()
+                        .filter_map(|i| match i {
+                            Item::Call { callee, .. } | Item::Charge { callee, .. } => Some(*callee),
+                            _ => None,
+                        })
+                        .collect();
+                    // A dispatch rule without a call stands for a library method's summary.
+                    (matches!(proc.origin, Origin::Dispatch(_)) && calls.is_empty())
+                        || calls
+                            .iter()
+                            .any(|c| !component.contains(c) && self.size_reliant.get(*c).copied().unwrap_or(true))
+                })
+            })
     }
 
     /// The cost of a procedure that is not on a cycle.
@@ -526,6 +648,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             .flatten()
             .flat_map(|e| e.terms().map(|(d, _)| d).collect::<Vec<_>>())
             .chain(params.iter().copied())
+            .chain(related_call_arguments(rule, cycle))
             .collect();
         let dead_after = dead_dimensions(rule, kept, &symbolic);
         *state = state.project_out(&dead_after[0]);
@@ -913,6 +1036,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 cost: Vec::new(),
                 cost_rest: Vec::new(),
                 back_calls: 0,
+                joint: Joint::None,
                 may_escape: false,
                 linked: true,
             },
@@ -994,9 +1118,13 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     })
                     .collect();
                 let mut next: Option<(CycleCall<D>, bool)> = None;
+                let mut related: Vec<Dimension> = (base..base + inputs).collect();
+                let mut last_back: Option<D> = None;
                 for call in outcome.cycle_calls {
                     if call.callee == head || self.passes_to(call.callee, head) {
                         back_calls += 1;
+                        related.extend(call.args.iter().copied());
+                        last_back = Some(call.state.clone());
                         // The transition: this iteration's head inputs and the next one's, from
                         // the state at the call (what follows the call need not happen).
                         let mut keep: Vec<Dimension> = (base..base + inputs).collect();
@@ -1011,6 +1139,11 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         next = Some((call, passes_outputs));
                     }
                 }
+                let joint = match (&path.joint, last_back) {
+                    (joint, None) => joint.clone(),
+                    (Joint::None, Some(state)) => Joint::Related(restrict(&state, &related)),
+                    (_, Some(_)) => Joint::Unrelated,
+                };
                 match next {
                     None => {
                         let exit =
@@ -1025,6 +1158,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                             cost: CostExpr::add(cost_so_far),
                             cost_rest: CostExpr::add(rest_so_far),
                             back_calls,
+                            joint: match joint {
+                                Joint::Related(j) => Some(j),
+                                _ => None,
+                            },
                             exit,
                         })
                     }
@@ -1041,6 +1178,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                                 cost: cost_so_far,
                                 cost_rest: rest_so_far,
                                 back_calls,
+                                joint,
                                 may_escape,
                                 linked,
                             },
@@ -1068,6 +1206,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 // the loop may still be shown to terminate, when all it calls does.
                 let retry = self.calls_out_terminate(component);
                 if let Some(Ok(ranked)) = retry.then(|| self.rank(head, component, &pre, &params, true)) {
+                    if ranked.rests_on_sizes {
+                        self.sized_heads.insert(head);
+                    }
                     let iterations = ranked
                         .ranking
                         .as_ref()
@@ -1083,6 +1224,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
         };
         let never_exits = ranked.never_exits();
+        if ranked.rests_on_sizes {
+            self.sized_heads.insert(head);
+        }
         let Some(ranking) = ranked.ranking.clone() else {
             self.loops.push(LoopInfo {
                 head,
@@ -1096,6 +1240,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let Ranked {
             transitions,
             mode: plain,
+            first,
             ..
         } = ranked;
         let Some(iterations) = iterations else {
@@ -1130,21 +1275,31 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 exit_cost.clone(),
             ])
         } else {
-            // At most b^(depth+1) calls, each costing at most the largest path.
-            let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
-            let nodes = match &iterations {
-                CostExpr::Nat(f) => CostExpr::pow2(f.plus(&Linear::constant(1)).times(exponent_factor)),
-                CostExpr::Log2(f) => logarithmic_depth_nodes(f, exponent_factor),
-                CostExpr::Const(c) => CostExpr::pow2(
-                    Linear {
-                        constant: c + BigRational::one(),
-                        terms: Default::default(),
-                    }
-                    .times(exponent_factor),
-                ),
-                _ => return Err("branching recursion depth of an unexpected shape".into()),
-            };
-            CostExpr::mul([nodes, CostExpr::max([iteration_cost.clone(), exit_cost.clone()])])
+            let nodes = branching_nodes(&iterations, branching);
+            let largest = nodes
+                .clone()
+                .map(|n| CostExpr::mul([n, CostExpr::max([iteration_cost.clone(), exit_cost.clone()])]));
+            let ranking = self.loops.last().and_then(|l| l.ranking.as_ref());
+            let divided = divide::recursion_cost(&divide::Recursion {
+                inputs,
+                paths: first
+                    .iter()
+                    .map(|p| divide::NodePath {
+                        cost: &p.cost,
+                        calls: p.back_calls,
+                        joint: p.joint.as_ref(),
+                    })
+                    .collect(),
+                depth: &iterations,
+                measures: ranking.and_then(ranking_measure).into_iter().collect(),
+                nodes: nodes.filter(|n| n.growth().exponential == 0),
+            });
+            match (largest, divided) {
+                (Some(l), Some(d)) if compare::class_order(&l, &d) == compare::ClassOrder::Smaller => d,
+                (Some(l), _) => l,
+                (None, Some(d)) => d,
+                (None, None) => return Err("branching recursion depth of an unexpected shape".into()),
+            }
         };
         if branching <= 1 {
             if let Some(Ranking::Linear(g)) = self.loops.last().and_then(|l| l.ranking.as_ref()) {
@@ -1317,6 +1472,23 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
 
 /// Adds `iteration · count(args, outs)` of a summarised loop call to the accumulator `acc` of
 /// `state`; `false` (state unchanged) when the count does not fit the polyhedra's numbers.
+/// The arguments of a rule's calls of cycle members when it makes several: they stay to the
+/// rule's end, so that the last call's state relates them all (see [`Path::joint`]).
+fn related_call_arguments<'r>(rule: &'r AbstractRule, cycle: Option<&[AbsProcId]>) -> Vec<Dimension> {
+    let calls: Vec<&'r [Dimension]> = rule
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Call { callee, args, .. } if cycle.is_some_and(|c| c.contains(callee)) => Some(args.as_slice()),
+            _ => None,
+        })
+        .collect();
+    match calls.len() {
+        0 | 1 => Vec::new(),
+        _ => calls.concat(),
+    }
+}
+
 fn accumulate<D: NumericDomain>(
     state: &mut D,
     acc: Dimension,
@@ -1398,6 +1570,7 @@ impl<D: NumericDomain> Solver<'_, D> {
             transitions,
             mode: modes[0],
             last_iteration: false,
+            rests_on_sizes: false,
         };
         // Without costs (for termination alone), the wrapping cases, the slowest, are not tried.
         let tried = if costless { &modes[1..2] } else { &modes[1..] };
@@ -1432,6 +1605,7 @@ impl<D: NumericDomain> Solver<'_, D> {
                     transitions,
                     // The later passes need no wrap cases: those only serve the ranking function.
                     mode: modes[1],
+                    rests_on_sizes: false,
                 };
             }
         }
@@ -1442,6 +1616,21 @@ impl<D: NumericDomain> Solver<'_, D> {
                 if let Some(better) = ranking::find_without(inputs, &ranked.ranked, ghosts, ranked.last_iteration) {
                     ranked.ranking = Some(better);
                 }
+            }
+        }
+        if let Some(found) = &ranked.ranking {
+            let sizes: Vec<Dimension> = ranges
+                .iter()
+                .filter(|(_, w)| *w == Width::Size)
+                .map(|(d, _)| *d)
+                .collect();
+            ranked.rests_on_sizes = found.mentions(&sizes)
+                && ranking::find_without(inputs, &ranked.ranked, &sizes, ranked.last_iteration).is_none();
+        }
+        if let Some(Ranking::Linear(f)) = &ranked.ranking {
+            let ghosts = self.program.ghost_inputs.get(&head).map_or(&[][..], Vec::as_slice);
+            if let Some(tighter) = tighter_ranking(inputs, pre, &ranked, f, ghosts) {
+                ranked.ranking = Some(Ranking::Linear(tighter));
             }
         }
         Ok(ranked)
@@ -1575,6 +1764,7 @@ fn renumber_rule(rule: &AbstractRule, dims: usize, map: &dyn Fn(Dimension) -> Di
         may_throw: rule.may_throw,
         source: rule.source,
         ranges: rule.ranges.iter().map(|(d, w)| (map(*d), *w)).collect(),
+        cyclic_call: rule.cyclic_call.clone(),
     }
 }
 

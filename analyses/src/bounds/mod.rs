@@ -2,6 +2,7 @@
 pub mod cases;
 pub mod compare;
 pub mod cost;
+mod divide;
 pub mod expr;
 pub mod parse;
 pub mod ranking;

@@ -51,7 +51,7 @@ pub fn rule_cost(bound: &CostExpr, inputs: usize) -> Option<RuleCost> {
 }
 
 /// A sum of `coefficient · Π nat(factor)` at least `expr`.
-fn expand(expr: &CostExpr) -> Option<Vec<(BigRational, Vec<Linear>)>> {
+pub(super) fn expand(expr: &CostExpr) -> Option<Vec<(BigRational, Vec<Linear>)>> {
     Some(match expr {
         CostExpr::Const(c) => vec![(c.clone(), Vec::new())],
         CostExpr::Nat(l) | CostExpr::Log2(l) => vec![(BigRational::one(), vec![l.clone()])],

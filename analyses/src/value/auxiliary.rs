@@ -353,6 +353,7 @@ pub fn procedure(op: AuxOp) -> AbstractProc {
                 may_throw: false,
                 source: None,
                 ranges: Vec::new(),
+                cyclic_call: None,
             })
             .collect(),
         origin: Origin::Aux(op),

@@ -99,6 +99,9 @@ pub struct AbstractRule {
     pub source: Option<(usize, Option<usize>)>,
     /// The JVM range of the dimensions that hold program values (for `Wrap`).
     pub ranges: Vec<(Dimension, Width)>,
+    /// Why a call of the rule may not terminate although its callee was shown to: it is given a
+    /// structure that may be cyclic, which the callee's analysis assumed acyclic.
+    pub cyclic_call: Option<String>,
 }
 
 /// What a method outside the program costs and returns, from an analysis of it on its own (for

@@ -82,6 +82,7 @@ impl RuleCompiler<'_> {
                         returns: true,
                         source: None,
                         ranges: Vec::new(),
+                        cyclic_call: None,
                     }
                 })
                 .collect();

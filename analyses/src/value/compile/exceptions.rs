@@ -163,6 +163,7 @@ impl RuleCompiler<'_> {
                     returns: true,
                     source: None,
                     ranges: Vec::new(),
+                    cyclic_call: None,
                 });
             }
         }

@@ -591,6 +591,9 @@ impl<'a> RuleCompiler<'a> {
         });
         let dims = self.next;
         let ranges = self.ranges();
+        let cyclic_call = self.plan.cyclic_calls.first().map(|(callee, at)| {
+            format!("it gives {callee} a structure that may be cyclic (from offset {at}), and {callee} reads reference fields")
+        });
         let mut out = Vec::new();
         for guard in &guards {
             out.push(AbstractRule {
@@ -602,6 +605,7 @@ impl<'a> RuleCompiler<'a> {
                 may_throw,
                 source: Some((index, None)),
                 ranges: ranges.clone(),
+                cyclic_call: cyclic_call.clone(),
             });
             for (k, alternative, partial, continues) in &handler_rules {
                 out.push(AbstractRule {
@@ -613,6 +617,7 @@ impl<'a> RuleCompiler<'a> {
                     may_throw: true,
                     source: Some((index, Some(*k))),
                     ranges: ranges.clone(),
+                    cyclic_call: cyclic_call.clone(),
                 });
             }
         }

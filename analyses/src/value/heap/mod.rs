@@ -10,9 +10,9 @@
 //!   whose objects a field write or a call may have changed;
 //! - which field reads may not be taken as shorter than their object (`RulePlan::cyclic_reads`):
 //!   the object may lie on or reach a cycle;
-//! - which calls must not be taken as the callee's summary (`RulePlan::opaque`): a possibly
-//!   cyclic structure is passed to a method that reads reference fields, whose analysis assumed
-//!   an acyclic heap.
+//! - which calls give a possibly cyclic structure to a method that reads reference fields
+//!   (`RulePlan::cyclic_calls`): the callee's termination, proven for an acyclic heap, does not
+//!   carry over to them (its cost does: the structure's size is unknown there).
 //!
 //! Facts it uses: a variable's static class (`classes.rs`): objects of a final class whose
 //! reference fields are final and stable (`String`), and arrays, never change size; an object can
@@ -95,6 +95,9 @@ pub struct HeapEffects {
     /// Whether it reads references from static fields or array elements (objects that a caller
     /// may have made cyclic without passing them).
     pub reads_roots: bool,
+    /// Whether it reads a reference field: given a cyclic structure, it may follow the cycle,
+    /// and its termination, proven for the acyclic heap every method starts from, does not hold.
+    pub walks: bool,
 }
 
 impl HeapEffects {
@@ -108,6 +111,7 @@ impl HeapEffects {
             leaks_receiver: true,
             cyclic_result: true,
             reads_roots: true,
+            walks: true,
         }
     }
 
@@ -119,6 +123,7 @@ impl HeapEffects {
         self.leaks |= other.leaks;
         self.leaks_receiver |= other.leaks_receiver;
         self.reads_roots |= other.reads_roots;
+        self.walks |= other.walks;
     }
 
     /// The effects of a native method: `Unsafe`'s accessors may write any field; the other natives
@@ -204,6 +209,27 @@ pub fn analyse(methods: &[MethodIr], resolver: &dyn CallResolver) -> HeapAnalysi
     HeapAnalysis { plans, effects }
 }
 
+/// Per procedure of `method`, whether it lies on a loop (a cycle of its procedures' calls).
+fn looping_procs(method: &MethodIr) -> Vec<bool> {
+    let mut graph = petgraph::graphmap::DiGraphMap::<usize, ()>::new();
+    for (p, proc) in method.procs.iter().enumerate() {
+        graph.add_node(p);
+        for stmt in proc.rules.iter().flat_map(|r| &r.body) {
+            if let StmtKind::Call { proc: callee, .. } = &stmt.kind {
+                graph.add_edge(p, callee.index(), ());
+            }
+        }
+    }
+    let mut looping = vec![false; method.procs.len()];
+    for component in petgraph::algo::tarjan_scc(&graph) {
+        let cyclic = component.len() > 1 || component.first().is_some_and(|&p| graph.contains_edge(p, p));
+        for p in component.into_iter().filter(|_| cyclic) {
+            looping[p] = true;
+        }
+    }
+    looping
+}
+
 /// The shared state of the analysis of one set of methods.
 struct Context<'a> {
     methods: &'a [MethodIr],
@@ -220,6 +246,7 @@ impl Context<'_> {
     /// fixpoint) and its procedures' effects.
     fn method(&mut self, m: usize) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
         let method = &self.methods[m];
+        let looping = looping_procs(method);
         let mut cyclic_inputs: Vec<Vec<bool>> = method.procs.iter().map(|p| vec![false; p.inputs.len()]).collect();
         loop {
             let plans: Vec<Vec<RulePlan>> = method
@@ -229,7 +256,7 @@ impl Context<'_> {
                 .map(|(p, proc)| {
                     proc.rules
                         .iter()
-                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], rule))
+                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], looping[p], rule))
                         .collect()
                 })
                 .collect();
@@ -243,6 +270,10 @@ impl Context<'_> {
             if grown {
                 continue;
             }
+            // A method that calls itself and reads reference fields may follow a cycle by
+            // recursion.
+            let all = || plans.iter().flatten();
+            let recursive_walk = all().any(|p| p.reads_fields) && all().any(|p| p.calls_itself);
             let effects = plans
                 .iter()
                 .map(|rules| {
@@ -250,6 +281,7 @@ impl Context<'_> {
                     for plan in rules {
                         joined.join(&plan.effects);
                     }
+                    joined.walks |= recursive_walk;
                     joined
                 })
                 .collect();

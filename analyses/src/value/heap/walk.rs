@@ -20,6 +20,13 @@ pub struct RulePlan {
     pub stale_outputs: Vec<VarId>,
     /// The procedures this rule calls (handlers included), with which arguments may be cyclic.
     pub cyclic_args: Vec<(ProcId, Vec<bool>)>,
+    /// The method calls that give a possibly cyclic structure to a method that reads reference
+    /// fields: the callee, and the offset where the structure may have become cyclic.
+    pub cyclic_calls: Vec<(String, u32)>,
+    /// Whether the rule reads a reference field of an object that may be part of a cycle.
+    pub reads_fields: bool,
+    /// Whether the rule calls its own method (a recursion that may follow the fields it reads).
+    pub calls_itself: bool,
     /// What the rule does to the heap, its callees included.
     pub effects: HeapEffects,
 }
@@ -91,7 +98,14 @@ impl State {
 
 /// Plans one rule of procedure `p` of method `m`, whose inputs are cyclic where `cyclic_inputs`
 /// says.
-pub(super) fn plan(context: &mut Context<'_>, m: usize, p: usize, cyclic_inputs: &[bool], rule: &Rule) -> RulePlan {
+pub(super) fn plan(
+    context: &mut Context<'_>,
+    m: usize,
+    p: usize,
+    cyclic_inputs: &[bool],
+    looping: bool,
+    rule: &Rule,
+) -> RulePlan {
     let method = &context.methods[m];
     let proc = &method.procs[p];
     let mut walk = Walk {
@@ -104,6 +118,7 @@ pub(super) fn plan(context: &mut Context<'_>, m: usize, p: usize, cyclic_inputs:
         cycle_prone: context.effects[m][method.entry.index()].makes_cycles,
         inputs: proc.inputs.iter().copied().collect(),
         last_use: last_uses(proc, rule),
+        looping,
     };
     let constructor_this = (method.name == "<init>" && ProcId::from_index(p) == method.entry)
         .then(|| proc.inputs.first().copied())
@@ -168,6 +183,8 @@ struct Walk<'a> {
     /// The last statement that uses each variable (outputs: past the last statement); a
     /// variable not used after a statement needs no new size.
     last_use: HashMap<VarId, usize>,
+    /// Whether the procedure lies on a loop of the method.
+    looping: bool,
 }
 
 impl Walk<'_> {
@@ -255,6 +272,19 @@ impl Walk<'_> {
                     }
                 }
                 let receiver = (method.name == "<init>").then(|| args.first()).flatten();
+                self.plan.calls_itself |= method.class == self.method.class
+                    && method.name == self.method.name
+                    && method.descriptor == self.method.descriptor;
+                let cycle = args.iter().filter_map(|a| self.state.operand_root(a)).find_map(|r| {
+                    self.state
+                        .cyclic
+                        .contains(&r)
+                        .then(|| self.state.cycle_at.get(&r).copied())
+                });
+                if let (true, Some(at)) = (effects.walks, cycle) {
+                    let callee = format!("{}.{}", method.class.replace('/', "."), method.name);
+                    self.plan.cyclic_calls.push((callee, at.unwrap_or(stmt.pc)));
+                }
                 self.call(&effects, args, receiver, dst.iter().copied(), stmt.pc, constructor_this);
             }
             StmtKind::InvokeDynamic { dst, args, .. } => self.call(
@@ -282,6 +312,13 @@ impl Walk<'_> {
     /// `dst = o.f`: shorter than `o` and unable to reach it, unless `o` may be cyclic.
     fn read_field(&mut self, dst: VarId, object: &Operand, pc: u32) {
         self.define(dst);
+        // Fields of stable objects (a `String`'s array) lead to no cycle; a loop that reads
+        // others may follow one.
+        if let Operand::Var(v) = object {
+            let unstable = self.unstable(*v);
+            self.plan.reads_fields |= unstable;
+            self.plan.effects.walks |= unstable && self.looping;
+        }
         let Some(o) = self.state.operand_root(object) else {
             return;
         };
