@@ -537,10 +537,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     /// outside it that may not terminate, or gives a structure that may be cyclic to a callee
     /// whose termination rests on acyclicity.
     fn calls_out_terminate(&self, component: &[AbsProcId]) -> bool {
-        let outside = |item: &Item| match item {
-            Item::Call { callee, .. } | Item::Charge { callee, .. } => (!component.contains(callee)).then_some(*callee),
-            _ => None,
-        };
+        let outside = |item: &Item| called(item).filter(|callee| !component.contains(callee));
         let item_terminates = |item: &Item| match item {
             Item::Opaque { .. } => false,
             _ => outside(item).is_none_or(|callee| self.terminates.get(callee).copied().unwrap_or(false)),
@@ -571,19 +568,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             || component.iter().any(|&p| {
                 let proc = &self.program.procs[p];
                 proc.rules.iter().any(|r| {
-                    let calls: Vec<AbsProcId> = r
-                        .items
-                        .iter()
-                        .filter_map(|i| match i {
-                            Item::Call { callee, .. } | Item::Charge { callee, .. } => Some(*callee),
-                            _ => None,
-                        })
-                        .collect();
+                    let mut calls = r.items.iter().filter_map(called).peekable();
                     // A dispatch rule without a call stands for a library method's summary.
-                    (matches!(proc.origin, Origin::Dispatch(_)) && calls.is_empty())
-                        || calls
-                            .iter()
-                            .any(|c| !component.contains(c) && self.size_reliant.get(*c).copied().unwrap_or(true))
+                    (matches!(proc.origin, Origin::Dispatch(_)) && calls.peek().is_none())
+                        || calls.any(|c| !component.contains(&c) && self.size_reliant.get(c).copied().unwrap_or(true))
                 })
             })
     }
@@ -1472,6 +1460,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
 
 /// Adds `iteration · count(args, outs)` of a summarised loop call to the accumulator `acc` of
 /// `state`; `false` (state unchanged) when the count does not fit the polyhedra's numbers.
+/// The procedure an item calls or charges, if any.
+fn called(item: &Item) -> Option<AbsProcId> {
+    match item {
+        Item::Call { callee, .. } | Item::Charge { callee, .. } => Some(*callee),
+        _ => None,
+    }
+}
+
 /// The arguments of a rule's calls of cycle members when it makes several: they stay to the
 /// rule's end, so that the last call's state relates them all (see [`Path::joint`]).
 fn related_call_arguments<'r>(rule: &'r AbstractRule, cycle: Option<&[AbsProcId]>) -> Vec<Dimension> {

@@ -24,12 +24,11 @@
 
 use super::compare::{class_order, ClassOrder};
 use super::expr::{CostExpr, Linear};
-use super::summary::expand;
+use super::summary::{expand, integral};
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 
 /// One path of a node: its cost over the node's inputs (`%i`) and, when it calls, the relation
 /// of its calls.
@@ -194,21 +193,7 @@ struct Check<'a, D> {
 impl<D: NumericDomain> Check<'_, D> {
     /// `scale·g` over the input dimensions, with integer coefficients, and `scale`.
     fn integral(&self, g: &Linear) -> Option<(LinearExpr, BigInt)> {
-        let scale = g
-            .terms
-            .values()
-            .chain(std::iter::once(&g.constant))
-            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
-        let to_i64 = |r: &BigRational| (r * BigRational::from_integer(scale.clone())).to_integer().to_i64();
-        let mut terms = Vec::new();
-        for (name, a) in &g.terms {
-            let index: usize = name.strip_prefix('%')?.parse().ok()?;
-            if index >= self.inputs {
-                return None;
-            }
-            terms.push((index, to_i64(a)?));
-        }
-        Some((LinearExpr::from_terms(&terms, to_i64(&g.constant)?)?, scale))
+        integral(g, self.inputs)
     }
 
     /// `e` read at call `i`'s arguments (call `0` is the node itself).

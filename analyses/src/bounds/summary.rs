@@ -89,7 +89,7 @@ pub(super) fn expand(expr: &CostExpr) -> Option<Vec<(BigRational, Vec<Linear>)>>
 }
 
 /// `d · l` over dimensions (input `%i` is dimension `i`) with integer coefficients, and `d ≥ 1`.
-fn integral(l: &Linear, inputs: usize) -> Option<(LinearExpr, BigInt)> {
+pub(super) fn integral(l: &Linear, inputs: usize) -> Option<(LinearExpr, BigInt)> {
     let denominator = l
         .terms
         .values()
