@@ -186,9 +186,15 @@ fn analyze_class(
     // The library callees lifted for the class come after its own methods.
     methods.truncate(class_methods);
     retry_alone(&context, &methods, &selected, &mut out);
+    let callees = nontermination::CalleeCode {
+        hierarchy: program.hierarchy,
+        lookup: program.lookup,
+        lifted: Default::default(),
+    };
     for (report, s) in out.iter_mut().zip(&selected) {
         if let Some(index) = s.index {
-            nontermination::search(report, unghosted[index].as_ref().unwrap_or(&methods[index]));
+            let ir = unghosted[index].as_ref().unwrap_or(&methods[index]);
+            nontermination::search(report, ir, &callees);
         }
     }
     out

@@ -9,36 +9,113 @@
 //! candidate the VM refuses, or on which the method returns or throws, is dropped; the method then
 //! keeps its `unknown` termination.
 
+use super::callees::ClassLookup;
 use super::report::{AnalysisStatus, MethodReport, Reason, ReasonKind, Witness};
+use super::summaries::Key;
 use crate::classfile::{ClassFile, ClassPath};
+use crate::lift::lift_method;
 use crate::vm_source::JvmClassSource;
-use jresa_analyses::ir::MethodIr;
-use jresa_analyses::nontermination::{self, Input, Proof};
+use jresa_analyses::hierarchy::Hierarchy;
+use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, ProcKind};
+use jresa_analyses::nontermination::{self, Callees, Input, Proof};
 use jresa_gpu_validate::{Ending, Limits, Machine, Package, RunConfig, Value};
 use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 /// Bytecodes a witness must run without the method returning before a loop counts as endless.
 pub const CONFIRM_BYTECODES: u64 = 10_000_000;
 
+/// Instructions a call target may have for the search to lift it (`nontermination::Callees`);
+/// larger ones could not be inlined anyway.
+const INLINED_INSTRUCTIONS: usize = 200;
+
+/// The lifted code of the unique targets of calls, for the search of one class's methods: each
+/// target is lifted once, as written (no ghosts, `invokedynamic` kept).
+pub(super) struct CalleeCode<'a, 'l> {
+    pub(super) hierarchy: &'a Hierarchy,
+    pub(super) lookup: &'a ClassLookup<'l>,
+    pub(super) lifted: RefCell<HashMap<Key, Option<Arc<MethodIr>>>>,
+}
+
+impl Callees for CalleeCode<'_, '_> {
+    /// The code of the call's target, when the call has exactly one and it is small.
+    fn target(&self, kind: CallKind, method: &MethodRef) -> Option<Arc<MethodIr>> {
+        let targets = self.hierarchy.targets(kind, method);
+        let key = match targets.targets.as_slice() {
+            [t] if targets.complete => (t.class.clone(), t.name.clone(), t.descriptor.clone()),
+            [] if matches!(kind, CallKind::Static | CallKind::Special) => {
+                (method.class.clone(), method.name.clone(), method.descriptor.clone())
+            }
+            _ => return None,
+        };
+        self.lifted_once(key)
+    }
+
+    fn initialiser(&self, class: &str) -> Option<Option<Arc<MethodIr>>> {
+        let file = (self.lookup)(class)?;
+        if !file.methods.iter().any(|m| m.name == "<clinit>") {
+            return Some(None);
+        }
+        let key = (class.to_owned(), "<clinit>".to_owned(), "()V".to_owned());
+        self.lifted_once(key).map(Some)
+    }
+}
+
+impl CalleeCode<'_, '_> {
+    /// The method's code, lifted at its first request.
+    fn lifted_once(&self, key: Key) -> Option<Arc<MethodIr>> {
+        if let Some(known) = self.lifted.borrow().get(&key) {
+            return known.clone();
+        }
+        let code = self.lift(&key);
+        self.lifted.borrow_mut().insert(key, code.clone());
+        code
+    }
+
+    fn lift(&self, (class, name, descriptor): &Key) -> Option<Arc<MethodIr>> {
+        let class = (self.lookup)(class)?;
+        let decl = class
+            .methods
+            .iter()
+            .find(|m| &m.name == name && &m.descriptor == descriptor)?;
+        let small = matches!(&decl.code, Some(Ok(code)) if code.instructions.len() <= INLINED_INSTRUCTIONS);
+        if !small {
+            return None;
+        }
+        lift_method(&class, decl).ok().map(Arc::new)
+    }
+}
+
 /// Runs the search for a method whose termination is not proven, over its loops (and
 /// recursion) without a ranking function.
-pub(super) fn search(report: &mut MethodReport, ir: &MethodIr) {
+pub(super) fn search(report: &mut MethodReport, ir: &MethodIr, callees: &CalleeCode<'_, '_>) {
     if report.terminates == Some(true) {
         return;
     }
-    // A bound with a precondition ranks its loops within the precondition only.
+    // A bound with a precondition speaks of the inputs within it only: every loop is searched,
+    // and so is the recursion, even those the bound's analysis found never entered.
     let conditional = report.precondition.is_some();
-    let unranked: Vec<u32> = report
-        .loops
-        .iter()
-        .filter(|l| conditional || l.ranking_function.is_none())
-        .map(|l| l.offset)
-        .collect();
-    if unranked.is_empty() {
+    let unranked: Vec<u32> = if conditional {
+        ir.procs
+            .iter()
+            .filter(|p| p.kind == ProcKind::Loop)
+            .map(|p| p.pc)
+            .collect()
+    } else {
+        report
+            .loops
+            .iter()
+            .filter(|l| l.ranking_function.is_none())
+            .map(|l| l.offset)
+            .collect()
+    };
+    if unranked.is_empty() && !conditional {
         return;
     }
-    let search = nontermination::search(ir, &unranked);
+    let search = nontermination::search(ir, &unranked, callees);
     super::debug_timing(|| {
         format!(
             "nontermination {}.{}{}: {} candidates in {:?}",
@@ -60,6 +137,7 @@ pub(crate) fn confirm(classes: &[ClassFile], classpath: Option<&ClassPath>, repo
     if pending.is_empty() {
         return;
     }
+    let started = std::time::Instant::now();
     let source = JvmClassSource::borrowing(classes.iter().cloned(), classpath);
     let key = |r: &MethodReport| (r.class.replace('.', "/"), r.name.clone(), r.descriptor.clone());
     let entries: Vec<(String, String, String)> = pending.iter().map(|&k| key(&reports[k])).collect();
@@ -84,6 +162,13 @@ pub(crate) fn confirm(classes: &[ClassFile], classpath: Option<&ClassPath>, repo
             (k, witness)
         })
         .collect();
+    super::debug_timing(|| {
+        format!(
+            "nontermination: {} methods' candidates run in {:?}",
+            pending.len(),
+            started.elapsed()
+        )
+    });
     for (k, witness) in found {
         if let Some(witness) = witness {
             let report = &mut reports[k];
@@ -182,7 +267,17 @@ pub fn value(input: &Input) -> Value {
         Input::Float { bits } => Value::Float(*bits),
         Input::Double { bits } => Value::Double(*bits),
         Input::Null => Value::Null,
-        Input::String => Value::Str(Vec::new()),
+        Input::String { length } => Value::Str(vec![u16::from(b'a'); *length as usize]),
+        Input::References {
+            descriptor,
+            length,
+            elements,
+        } => Value::Array {
+            descriptor: descriptor.clone(),
+            elements: (0..*length as usize)
+                .map(|j| elements.get(j).map_or(Value::Null, value))
+                .collect(),
+        },
         Input::Array {
             descriptor,
             length,
@@ -229,7 +324,13 @@ fn json(input: &Input) -> serde_json::Value {
         Input::Float { bits } => json!(f32::from_bits(*bits)),
         Input::Double { bits } => json!(f64::from_bits(*bits)),
         Input::Null => J::Null,
-        Input::String => json!(""),
+        Input::String { length } => json!("a".repeat(*length as usize)),
+        Input::References { length, elements, .. } if elements.len() as i64 == i64::from(*length) => {
+            J::Array(elements.iter().map(json).collect())
+        }
+        Input::References { length, elements, .. } => {
+            json!({ "length": length, "elements": elements.iter().map(json).collect::<Vec<_>>() })
+        }
         Input::Array { length, elements, .. } if elements.len() as i64 == i64::from(*length) => json!(elements),
         Input::Array { length, elements, .. } => json!({ "length": length, "elements": elements }),
         Input::Object { fields, .. } => J::Object(fields.iter().map(|(n, v)| (n.clone(), json(v))).collect()),

@@ -12,13 +12,15 @@
 //! twice gives the same value. **Exceptions a called method throws are not modelled**: the
 //! execution check of every witness covers them. A path cut by a budget counts as leaving.
 
+use super::inline::Inlined;
 use super::limits;
 use crate::ir::{
     BinOp, CallKind, CmpOp, Cond, ElemTy, FieldRef, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty, UnOp,
     VarId,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
@@ -48,7 +50,9 @@ pub(super) struct Heap {
 }
 
 impl Heap {
-    pub(super) fn of(ir: &MethodIr) -> Heap {
+    /// What `ir` and the methods inlined for it write; a call that is not inlined may write
+    /// anything.
+    pub(super) fn of(ir: &MethodIr, inlined: &Inlined) -> Heap {
         let mut heap = Heap {
             calls: false,
             fields: HashSet::new(),
@@ -57,9 +61,11 @@ impl Heap {
             read_fields: RefCell::new(Vec::new()),
             read_elements: RefCell::new(Vec::new()),
         };
-        for stmt in ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body) {
+        let code = std::iter::once(ir).chain(inlined.methods());
+        for stmt in code.flat_map(|m| &m.procs).flat_map(|p| &p.rules).flat_map(|r| &r.body) {
             match &stmt.kind {
-                StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Concat { .. } => heap.calls = true,
+                StmtKind::Invoke { kind, method, .. } => heap.calls |= !inlined.contains(*kind, method),
+                StmtKind::InvokeDynamic { .. } | StmtKind::Concat { .. } => heap.calls = true,
                 StmtKind::PutField { field, .. } => {
                     heap.fields.insert((field.class.clone(), field.name.clone()));
                 }
@@ -130,13 +136,18 @@ pub(super) enum Target {
     Loop(ProcId),
     /// Calls of the method itself (static or without dispatch).
     Recursion,
+    /// Nothing: an inlined method called on a loop's path.
+    Nothing,
 }
 
 /// How a path ends.
 pub(super) enum End {
     /// At the target, with the arguments of the call.
     Reached(Vec<BV>),
-    /// Out of the explored procedure (returned, threw, or cut by a budget).
+    /// Out of the explored procedure by a return, with its outputs and the static fields the
+    /// path knows.
+    Returned(Vec<BV>, Statics),
+    /// Out of the explored procedure by an exception, a state no rule takes, or a budget's cut.
     Left,
 }
 
@@ -156,11 +167,20 @@ struct Frame {
     outs: Vec<VarId>,
 }
 
+/// The values of static fields a path stored (or, in a fresh run, read before any store), by
+/// class and field name.
+pub(super) type Statics = Vec<((String, String), BV)>;
+
 #[derive(Clone)]
 struct State {
     frames: Vec<Frame>,
     cond: Vec<Bool>,
     unrolls: Vec<(ProcId, u8)>,
+    statics: Statics,
+    /// Whether the path started with the program's first code (a run of the method in a fresh
+    /// JVM, as the witness's check runs it): static fields not stored yet hold their initial
+    /// values.
+    fresh_run: bool,
 }
 
 /// Paths found so far and the states still to follow.
@@ -181,7 +201,14 @@ impl Work {
 /// A symbolic executor of one method toward one target.
 pub(super) struct Explorer<'a> {
     pub ir: &'a MethodIr,
+    /// The searched method (`ir` itself, or the method that inlined it).
+    root: &'a MethodIr,
     heap: &'a Heap,
+    inlined: &'a Inlined,
+    /// Inlined calls open around this executor's method.
+    depth: usize,
+    /// Statements executed by the exploration under way, inlined calls' included.
+    steps: Rc<Cell<usize>>,
     target: Target,
     /// Procedures from which the target can be reached (entered rather than summarised).
     reaches: Vec<bool>,
@@ -193,10 +220,31 @@ pub(super) struct Explorer<'a> {
 }
 
 impl<'a> Explorer<'a> {
-    pub(super) fn new(ir: &'a MethodIr, heap: &'a Heap, target: Target, inline_loops: bool) -> Explorer<'a> {
+    pub(super) fn new(
+        ir: &'a MethodIr,
+        heap: &'a Heap,
+        inlined: &'a Inlined,
+        target: Target,
+        inline_loops: bool,
+    ) -> Explorer<'a> {
+        let steps = Rc::new(Cell::new(0));
+        Explorer::within(ir, ir, heap, inlined, target, inline_loops, (0, steps))
+    }
+
+    /// The executor of `ir`, inlined at a depth for the search of `root`, counting its steps
+    /// with those of the exploration that inlines it.
+    fn within(
+        ir: &'a MethodIr,
+        root: &'a MethodIr,
+        heap: &'a Heap,
+        inlined: &'a Inlined,
+        target: Target,
+        inline_loops: bool,
+        (depth, steps): (usize, Rc<Cell<usize>>),
+    ) -> Explorer<'a> {
         let is_target = |stmt: &Stmt| match (&stmt.kind, target) {
             (StmtKind::Call { proc, .. }, Target::Loop(head)) => *proc == head,
-            (StmtKind::Invoke { kind, method, .. }, Target::Recursion) => is_self_call(ir, *kind, method),
+            (StmtKind::Invoke { kind, method, .. }, Target::Recursion) => is_self_call(root, *kind, method),
             _ => false,
         };
         let reaches = fixpoint(ir, |p, known| {
@@ -213,7 +261,11 @@ impl<'a> Explorer<'a> {
         });
         Explorer {
             ir,
+            root,
             heap,
+            inlined,
+            depth,
+            steps,
             target,
             reaches,
             throws_out,
@@ -221,8 +273,18 @@ impl<'a> Explorer<'a> {
         }
     }
 
-    /// Every path from `root` called with `inputs`, and whether none was cut by a budget.
+    /// Every path from `root` called with `inputs` in any state of the heap, and whether none
+    /// was cut by a budget.
     pub(super) fn explore(&self, root: ProcId, inputs: &[BV]) -> (Vec<Path>, bool) {
+        self.explore_from(root, inputs, Statics::new(), false)
+    }
+
+    /// `explore` from the method's start in a fresh run (static fields at their initial values).
+    pub(super) fn explore_fresh(&self, root: ProcId, inputs: &[BV]) -> (Vec<Path>, bool) {
+        self.explore_from(root, inputs, Statics::new(), true)
+    }
+
+    fn explore_from(&self, root: ProcId, inputs: &[BV], statics: Statics, fresh_run: bool) -> (Vec<Path>, bool) {
         let mut work = Work {
             pending: Vec::new(),
             paths: Vec::new(),
@@ -231,13 +293,17 @@ impl<'a> Explorer<'a> {
             frames: Vec::new(),
             cond: Vec::new(),
             unrolls: Vec::new(),
+            statics,
+            fresh_run,
         };
         self.enter(start, root, inputs.to_vec(), Vec::new(), &mut work);
-        let mut steps = 0;
+        if self.depth == 0 {
+            self.steps.set(0);
+        }
         let mut complete = true;
         while let Some(state) = work.pending.pop() {
-            steps += 1;
-            if steps > limits::MAX_STEPS || work.paths.len() >= limits::MAX_PATHS {
+            self.steps.set(self.steps.get() + 1);
+            if self.steps.get() > limits::MAX_STEPS || work.paths.len() >= limits::MAX_PATHS {
                 complete = false;
                 work.leave(&state);
                 continue;
@@ -310,7 +376,10 @@ impl<'a> Explorer<'a> {
             .map(|v| frame.env.get(v).cloned().unwrap_or_else(|| self.fresh(*v)))
             .collect();
         let Some(caller) = state.frames.last_mut() else {
-            work.leave(&state);
+            work.paths.push(Path {
+                cond: Bool::and(&state.cond),
+                end: End::Returned(outputs, state.statics),
+            });
             return;
         };
         for (v, value) in frame.outs.iter().zip(outputs) {
@@ -384,16 +453,12 @@ impl<'a> Explorer<'a> {
                 defs.push((*dst, read));
             }
             StmtKind::PutField { object, .. } => throws.push(value(object, &mut cond).eq(null())),
-            StmtKind::PutStatic { .. } => {}
+            StmtKind::PutStatic { field, value: v } => {
+                let v = value(v, &mut cond);
+                store(&mut state.statics, field, v);
+            }
             StmtKind::GetStatic { dst, field } => {
-                let read = if self.heap.static_frozen(field) {
-                    BV::new_const(
-                        format!("static {}.{}", field.class, field.name),
-                        width(self.ir.var(*dst).ty),
-                    )
-                } else {
-                    self.fresh(*dst)
-                };
+                let read = self.read_static(state, field, width(self.ir.var(*dst).ty));
                 defs.push((*dst, read));
             }
             StmtKind::ArrayLoad {
@@ -404,7 +469,7 @@ impl<'a> Explorer<'a> {
             } => {
                 let (array, index) = (value(array, &mut cond), value(index, &mut cond));
                 self.check_index(&array, &index, &mut cond, &mut throws);
-                let read = if self.heap.elements_frozen(*elem) && elem.value_ty() != Ty::Ref {
+                let read = if self.heap.elements_frozen(*elem) {
                     self.heap.read_elements.borrow_mut().push(*elem);
                     narrow(element_of(&array, &index, *elem), *elem)
                 } else {
@@ -448,7 +513,7 @@ impl<'a> Explorer<'a> {
                 ..
             } => {
                 let args: Vec<BV> = args.iter().map(|a| value(a, &mut cond)).collect();
-                if self.target == Target::Recursion && is_self_call(self.ir, *kind, method) {
+                if self.target == Target::Recursion && is_self_call(self.root, *kind, method) {
                     work.paths.push(Path {
                         cond: Bool::and(&cond),
                         end: End::Reached(args),
@@ -460,7 +525,28 @@ impl<'a> Explorer<'a> {
                         throws.push(receiver.eq(null()));
                     }
                 }
-                defs.extend(dst.map(|d| (d, self.fresh(d))));
+                if let Some(result) = string_model(method, &args) {
+                    cond.push(strlen(&args[0]).bvsge(int(0)));
+                    defs.extend(dst.map(|d| (d, result)));
+                    state.cond = cond;
+                    for t in throws {
+                        self.may_throw(state, t, work);
+                    }
+                    let frame = state.frames.last_mut().expect("a state has a frame");
+                    frame.env.extend(defs);
+                    return true;
+                }
+                let callee = self.inlined.target(*kind, method);
+                match callee.filter(|_| self.depth < limits::MAX_INLINE_DEPTH) {
+                    Some(callee) => {
+                        state.cond = cond;
+                        for t in throws {
+                            self.may_throw(state, t, work);
+                        }
+                        return self.inline(state, callee, &args, *dst, work);
+                    }
+                    None => defs.extend(dst.map(|d| (d, self.fresh(d)))),
+                }
             }
             StmtKind::InvokeDynamic { dst, .. } => defs.extend(dst.map(|d| (d, self.fresh(d)))),
             StmtKind::Concat { dst, .. } => defs.push((*dst, self.nonnull(&mut cond))),
@@ -494,6 +580,117 @@ impl<'a> Explorer<'a> {
         let frame = state.frames.last_mut().expect("a state has a frame");
         frame.env.extend(defs);
         true
+    }
+
+    /// A call of an inlined method: its paths that reach the target are paths of this
+    /// exploration, those that throw raise at the call, and the state goes on where it returns,
+    /// with the result each returning path gives (`false` when no path returns).
+    fn inline(&self, state: &mut State, callee: &MethodIr, args: &[BV], dst: Option<VarId>, work: &mut Work) -> bool {
+        let target = match self.target {
+            Target::Recursion => Target::Recursion,
+            _ => Target::Nothing,
+        };
+        let explorer = Explorer::within(
+            callee,
+            self.root,
+            self.heap,
+            self.inlined,
+            target,
+            false,
+            (self.depth + 1, self.steps.clone()),
+        );
+        let (paths, _) = explorer.explore_from(callee.entry, args, state.statics.clone(), state.fresh_run);
+        let mut result = dst.map(|d| self.fresh(d));
+        let mut stored: Vec<(Bool, Statics)> = Vec::new();
+        let mut returns = Vec::new();
+        let mut throws = Vec::new();
+        for path in paths {
+            match path.end {
+                End::Reached(at) => {
+                    let mut cond = state.cond.clone();
+                    cond.push(path.cond);
+                    work.paths.push(Path {
+                        cond: Bool::and(&cond),
+                        end: End::Reached(at),
+                    });
+                }
+                End::Returned(outputs, statics) => {
+                    if let (Some(value), Some(first)) = (result.as_mut(), outputs.first()) {
+                        if first.get_size() == value.get_size() {
+                            *value = path.cond.ite(first, value);
+                        }
+                    }
+                    stored.push((path.cond.clone(), statics));
+                    returns.push(path.cond);
+                }
+                End::Left => throws.push(path.cond),
+            }
+        }
+        self.may_throw(state, Bool::or(&throws), work);
+        if returns.is_empty() {
+            return false;
+        }
+        self.merge_statics(state, &stored);
+        state.cond.push(Bool::or(&returns));
+        let frame = state.frames.last_mut().expect("a state has a frame");
+        frame.env.extend(dst.zip(result));
+        true
+    }
+
+    /// A static field's value: the last the path stored; else, where nothing the search runs
+    /// writes it, one constant (its initial value in a fresh run); else in a fresh run its
+    /// initial value where known (remembered as if stored); else a fresh value.
+    fn read_static(&self, state: &mut State, field: &FieldRef, bits: u32) -> BV {
+        let key = (field.class.clone(), field.name.clone());
+        if let Some((_, v)) = state.statics.iter().find(|(k, _)| *k == key) {
+            return v.clone();
+        }
+        let initial = self.inlined.initial(&field.class, &field.name);
+        if self.heap.static_frozen(field) {
+            return match initial {
+                Some(v) => BV::from_i64(v, bits),
+                None => BV::new_const(format!("static {}.{}", field.class, field.name), bits),
+            };
+        }
+        match initial.filter(|_| state.fresh_run) {
+            Some(v) => {
+                let v = BV::from_i64(v, bits);
+                state.statics.push((key, v.clone()));
+                v
+            }
+            None => BV::fresh_const("havoc", bits),
+        }
+    }
+
+    /// The static fields after an inlined call: each as the returning path that ran stored it
+    /// (what the caller knew before where a path did not store it, a fresh value where the
+    /// caller knew nothing).
+    fn merge_statics(&self, state: &mut State, stored: &[(Bool, Statics)]) {
+        let mut keys: Vec<&(String, String)> = stored.iter().flat_map(|(_, s)| s.iter().map(|(k, _)| k)).collect();
+        keys.sort();
+        keys.dedup();
+        let mut merged = Statics::new();
+        for key in keys {
+            let before = state.statics.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+            let Some(bits) = stored
+                .iter()
+                .flat_map(|(_, s)| s)
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.get_size())
+            else {
+                continue;
+            };
+            let mut value = before.unwrap_or_else(|| BV::fresh_const("havoc", bits));
+            for (cond, statics) in stored {
+                if let Some((_, v)) = statics.iter().find(|(k, _)| k == key) {
+                    value = cond.ite(v, &value);
+                }
+            }
+            merged.push((key.clone(), value));
+        }
+        for (key, value) in merged {
+            store_key(&mut state.statics, key, value);
+        }
     }
 
     /// A call of a procedure of the method: the target, a summarised inner loop, or entered.
@@ -625,7 +822,14 @@ impl<'a> Explorer<'a> {
             Operand::Float(bits) => BV::from_u64(u64::from(*bits), 32),
             Operand::Double(bits) => BV::from_u64(*bits, 64),
             Operand::Null => null(),
-            Operand::Str(text) | Operand::Class(text) => {
+            Operand::Str(text) => {
+                let literal = BV::new_const(format!("literal {text}"), 64);
+                cond.push(literal.eq(null()).not());
+                let units = text.encode_utf16().count() as i64;
+                cond.push(strlen(&literal).eq(int(units)));
+                literal
+            }
+            Operand::Class(text) => {
                 let literal = BV::new_const(format!("literal {text}"), 64);
                 cond.push(literal.eq(null()).not());
                 literal
@@ -648,6 +852,38 @@ impl<'a> Explorer<'a> {
         cond.push(v.bvsge(int(low)));
         cond.push(v.bvsle(int(high)));
         v
+    }
+}
+
+/// Stores a static field's value in a path's knowledge.
+fn store(statics: &mut Statics, field: &FieldRef, value: BV) {
+    store_key(statics, (field.class.clone(), field.name.clone()), value);
+}
+
+fn store_key(statics: &mut Statics, key: (String, String), value: BV) {
+    match statics.iter_mut().find(|(k, _)| *k == key) {
+        Some(slot) => slot.1 = value,
+        None => statics.push((key, value)),
+    }
+}
+
+/// The length of the string at an address (an uninterpreted function: strings never change).
+pub(super) fn strlen(string: &BV) -> BV {
+    let f = FuncDecl::new("string length", &[&Sort::bitvector(64)], &Sort::bitvector(32));
+    f.apply(&[string]).as_bv().expect("length is a bit-vector function")
+}
+
+/// The result of a `String` method the search models exactly over `strlen` (`length`,
+/// `isEmpty`), for its arguments (the receiver first, never null past the call's check).
+fn string_model(method: &crate::ir::MethodRef, args: &[BV]) -> Option<BV> {
+    if method.class != "java/lang/String" {
+        return None;
+    }
+    let length = strlen(args.first()?);
+    match (method.name.as_str(), method.descriptor.as_str()) {
+        ("length", "()I") => Some(length),
+        ("isEmpty", "()Z") => Some(length.eq(int(0)).ite(&int(1), &int(0))),
+        _ => None,
     }
 }
 

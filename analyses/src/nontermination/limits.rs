@@ -21,7 +21,7 @@ pub const METHOD_QUERIES: usize = 200;
 /// recurrent set can then exclude.
 pub const MAX_PATHS: usize = 128;
 
-/// Statements one exploration may execute, over all its paths.
+/// Statements one exploration may execute, over all its paths and the calls it inlines.
 pub const MAX_STEPS: usize = 20_000;
 
 /// Procedure frames one path may have open: inlining is bounded even where the IR's blocks form a
@@ -55,3 +55,19 @@ pub const MAX_OBSERVABLES: usize = 10;
 
 /// Array elements a witness lists (longer arrays are reported and built with zeros past these).
 pub const MAX_WITNESS_ELEMENTS: i64 = 64;
+
+/// Methods whose code the search runs at their calls, over the searched method and them: a
+/// call of any other gets a fresh result.
+pub const MAX_INLINED: usize = 12;
+
+/// Statements an inlined method may have (getters, `Math.abs`, small helpers; not whole
+/// algorithms, whose paths would multiply the searched loop's).
+pub const MAX_INLINED_STATEMENTS: usize = 80;
+
+/// Inlined calls one path may have open at once (calls nested deeper get fresh results).
+pub const MAX_INLINE_DEPTH: usize = 3;
+
+/// The lengths a witness's arrays and strings are kept within where the recurrent set allows it
+/// (so that a user can read the input), tried in turn; else they are as long as z3's model makes
+/// them.
+pub const WITNESS_LENGTHS: &[i64] = &[1, 8];

@@ -14,11 +14,13 @@
 //! VM ran the method on the witness input and saw it run on (see `src/analyze/nontermination.rs`).**
 
 mod explore;
+mod inline;
 pub mod limits;
 mod recurrent;
 mod terms;
 
 use crate::ir::MethodIr;
+pub use inline::Callees;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -41,13 +43,21 @@ pub enum Input {
         bits: u64,
     },
     Null,
-    /// The empty string.
-    String,
+    /// A string of `length` letters `a` (the search models a string's length only).
+    String {
+        length: i32,
+    },
     /// An array of the array type `descriptor` and `length` elements: `elements` first, zeros after.
     Array {
         descriptor: String,
         length: i32,
         elements: Vec<i64>,
+    },
+    /// An array of references of the array type `descriptor`: these elements, nulls after.
+    References {
+        descriptor: String,
+        length: i32,
+        elements: Vec<Input>,
     },
     /// An object of `class` built without a constructor: these fields set, the others zero.
     Object {
@@ -64,7 +74,23 @@ impl std::fmt::Display for Input {
             Input::Float { bits } => write!(f, "{}f", f32::from_bits(*bits)),
             Input::Double { bits } => write!(f, "{}", f64::from_bits(*bits)),
             Input::Null => write!(f, "null"),
-            Input::String => write!(f, "\"\""),
+            Input::String { length } if *length <= 16 => write!(f, "\"{}\"", "a".repeat(*length as usize)),
+            Input::String { length } => write!(f, "\"a\".repeat({length})"),
+            Input::References {
+                descriptor,
+                length,
+                elements,
+            } => {
+                let (element, dims) = element_name(descriptor);
+                let shown: Vec<String> = elements.iter().map(Input::to_string).collect();
+                if shown.len() as i64 == i64::from(*length) {
+                    write!(f, "new {element}[]{dims}{{{}}}", shown.join(", "))
+                } else if shown.is_empty() {
+                    write!(f, "new {element}[{length}]{dims}")
+                } else {
+                    write!(f, "new {element}[{length}]{dims} starting {}", shown.join(", "))
+                }
+            }
             Input::Array {
                 descriptor,
                 length,
@@ -146,12 +172,14 @@ pub struct Search {
 
 /// Searches the loops of the method whose heads are at the bytecode offsets `heads` (those
 /// without a ranking function), and its recursion, for a recurrent set, within the budgets of
-/// `limits`.
-pub fn search(ir: &MethodIr, heads: &[u32]) -> Search {
+/// `limits`. The calls `callees` resolves to small methods run their code (`inline`); the others
+/// give fresh results.
+pub fn search(ir: &MethodIr, heads: &[u32], callees: &dyn Callees) -> Search {
     let started = Instant::now();
     let config = z3::Config::new();
     let deadline = started + limits::METHOD_TIME;
-    let proofs = z3::with_z3_config(&config, || recurrent::search(ir, heads, deadline));
+    let inlined = inline::Inlined::collect(ir, callees);
+    let proofs = z3::with_z3_config(&config, || recurrent::search(ir, heads, &inlined, deadline));
     Search {
         proofs,
         time: started.elapsed(),
@@ -180,5 +208,12 @@ mod tests {
             fields: vec![("count".into(), Input::Int { value: 0 })],
         };
         assert_eq!(object.to_string(), "Counter{count = 0}");
+        let strings = Input::References {
+            descriptor: "[Ljava/lang/String;".into(),
+            length: 2,
+            elements: vec![Input::String { length: 3 }, Input::Null],
+        };
+        assert_eq!(strings.to_string(), "new String[]{\"aaa\", null}");
+        assert_eq!(Input::String { length: 40 }.to_string(), "\"a\".repeat(40)");
     }
 }

@@ -1,7 +1,8 @@
 //! The search for a closed recurrent set at one loop head: cycles of states first, then the
 //! weakening of facts true at a reachable state (see the module above).
 
-use super::explore::{self, element_of, field_of, length_of, narrow, width, End, Explorer, Heap, Target};
+use super::explore::{self, element_of, field_of, length_of, narrow, strlen, width, End, Explorer, Heap, Target};
+use super::inline::Inlined;
 use super::terms;
 use super::{limits, Input, Proof};
 use crate::ir::{source_name, split_method_descriptor, ElemTy, MethodIr, ProcId, ProcKind, StmtKind, Ty};
@@ -12,8 +13,8 @@ use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Model, SatResult, Solver};
 
 /// The loops at `offsets`, then the method's recursion, until the budget is spent.
-pub(super) fn search(ir: &MethodIr, offsets: &[u32], deadline: Instant) -> Vec<Proof> {
-    let heap = Heap::of(ir);
+pub(super) fn search(ir: &MethodIr, offsets: &[u32], inlined: &Inlined, deadline: Instant) -> Vec<Proof> {
+    let heap = Heap::of(ir, inlined);
     let mut heads: Vec<(Target, ProcId)> = ir
         .procs
         .iter()
@@ -26,7 +27,7 @@ pub(super) fn search(ir: &MethodIr, offsets: &[u32], deadline: Instant) -> Vec<P
         ir.procs.iter().flat_map(|p| &p.rules).flat_map(|r| &r.body).any(
             |s| matches!(&s.kind, StmtKind::Invoke { kind, method, .. } if explore::is_self_call(ir, *kind, method)),
         );
-    if recursive {
+    if recursive || inlined.reach(ir) {
         heads.push((Target::Recursion, ir.entry));
     }
     let mut proofs = Vec::new();
@@ -41,9 +42,9 @@ pub(super) fn search(ir: &MethodIr, offsets: &[u32], deadline: Instant) -> Vec<P
         }
         let inner_loops = ir.procs.iter().filter(|p| p.kind == ProcKind::Loop).count() > 1;
         let modes: &[bool] = if inner_loops { &[false, true] } else { &[false] };
-        let found = modes
-            .iter()
-            .find_map(|&inline| Head::new(ir, &heap, target, head, n, inline, &budget).and_then(|h| h.prove()));
+        let found = modes.iter().find_map(|&inline| {
+            Head::new(ir, &heap, inlined, (target, head), n, inline, &budget).and_then(|h| h.prove())
+        });
         if let Some(proof) = found {
             proofs.push(proof);
         }
@@ -116,16 +117,17 @@ struct Head<'a> {
 }
 
 impl<'a> Head<'a> {
+    /// The search at the `n`th head, the procedure `head` whose calls `target` names.
     fn new(
         ir: &'a MethodIr,
         heap: &'a Heap,
-        target: Target,
-        head: ProcId,
+        inlined: &'a Inlined,
+        (target, head): (Target, ProcId),
         n: usize,
         inline_loops: bool,
         budget: &'a Budget<'a>,
     ) -> Option<Head<'a>> {
-        let explorer = Explorer::new(ir, heap, target, inline_loops);
+        let explorer = Explorer::new(ir, heap, inlined, target, inline_loops);
         let procedure = ir.proc(head);
         let state: Vec<BV> = procedure
             .inputs
@@ -150,7 +152,7 @@ impl<'a> Head<'a> {
         for path in paths {
             match path.end {
                 End::Reached(args) => back.push((path.cond, args)),
-                End::Left => exits.push(path.cond),
+                End::Returned(..) | End::Left => exits.push(path.cond),
             }
         }
         if back.is_empty() {
@@ -159,12 +161,12 @@ impl<'a> Head<'a> {
         let stems = if recursion {
             vec![(Bool::from_bool(true), inputs.clone())]
         } else {
-            let (paths, _) = explorer.explore(ir.entry, &inputs);
+            let (paths, _) = explorer.explore_fresh(ir.entry, &inputs);
             paths
                 .into_iter()
                 .filter_map(|p| match p.end {
                     End::Reached(args) => Some((p.cond, args)),
-                    End::Left => None,
+                    End::Returned(..) | End::Left => None,
                 })
                 .collect()
         };
@@ -253,7 +255,7 @@ impl<'a> Head<'a> {
                     return Some(proof);
                 }
                 match self.weaken(&seed) {
-                    Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
+                    Ok(atoms) => return Some(self.proof(&seed, &atoms)),
                     Err(set) => failed.push(set),
                 }
                 break;
@@ -266,7 +268,7 @@ impl<'a> Head<'a> {
                 break;
             };
             match self.weaken(&seed) {
-                Ok(atoms) => return Some(self.proof(&seed, self.describe(&atoms))),
+                Ok(atoms) => return Some(self.proof(&seed, &atoms)),
                 Err(set) => failed.push(set),
             }
         }
@@ -276,7 +278,7 @@ impl<'a> Head<'a> {
                 continue;
             };
             if let Ok(atoms) = self.weaken(&seed) {
-                return Some(self.proof(&seed, self.describe(&atoms)));
+                return Some(self.proof(&seed, &atoms));
             }
         }
         // A lasso: the variables the exits depend on cycle after some iterations (a counter
@@ -297,7 +299,7 @@ impl<'a> Head<'a> {
     /// The proof by a cycle of states, when the set of its states is closed.
     fn cycle_proof(&self, seed: &Seed, states: &[Vec<BV>], watched: &[usize]) -> Option<Proof> {
         let (set, text) = self.cycle_set(seed, states, watched);
-        self.closed(&set).then(|| self.proof(seed, text))
+        self.closed(&set).then(|| self.witnessed(seed, &set, text))
     }
 
     /// Each integer variable of the state at its type's largest and smallest value.
@@ -673,17 +675,65 @@ impl<'a> Head<'a> {
         }
     }
 
-    fn proof(&self, seed: &Seed, set: String) -> Proof {
+    /// The proof by a set of atoms that every iteration keeps.
+    fn proof(&self, seed: &Seed, atoms: &[Atom]) -> Proof {
+        let set = Bool::and(&atoms.iter().map(|a| a.formula.clone()).collect::<Vec<_>>());
+        self.witnessed(seed, &set, self.describe(atoms))
+    }
+
+    /// The proof that `set` (described by `text`) is a closed recurrent set, with a witness
+    /// input that reaches it: one with short arrays and strings where there is one, else the
+    /// seed's.
+    fn witnessed(&self, seed: &Seed, set: &Bool, text: String) -> Proof {
+        let reached = self.reached(&self.state);
+        let smaller = limits::WITNESS_LENGTHS.iter().find_map(|&most| {
+            let short = self.short_inputs(most)?;
+            match self.check(&[&reached, set, &short]) {
+                Answer::Sat(model) => Some(model),
+                _ => None,
+            }
+        });
         Proof {
             offset: if self.recursion { 0 } else { self.ir.proc(self.head).pc },
             recursion: self.recursion,
-            inputs: self.witness(&seed.model),
-            set,
+            inputs: self.witness(smaller.as_ref().unwrap_or(&seed.model)),
+            set: text,
         }
+    }
+
+    /// The arrays and strings of the inputs are at most `length` long (the first `length`
+    /// strings of an array of strings too); `None` when there are none.
+    fn short_inputs(&self, length: i64) -> Option<Bool> {
+        let most = BV::from_i64(length, 32);
+        let mut facts = Vec::new();
+        for (descriptor, term) in self.parameter_types().iter().zip(&self.inputs) {
+            if descriptor.starts_with('[') {
+                facts.push(length_of(term).bvsle(&most));
+            }
+            if descriptor == "Ljava/lang/String;" {
+                facts.push(strlen(term).bvsle(&most));
+            }
+            if descriptor == "[Ljava/lang/String;" {
+                for j in 0..length {
+                    let element = element_of(term, &BV::from_i64(j, 32), ElemTy::Ref);
+                    facts.push(strlen(&element).bvsle(&most));
+                }
+            }
+        }
+        (!facts.is_empty()).then(|| Bool::and(&facts))
     }
 
     /// The method's arguments in the model, by parameter type.
     fn witness(&self, model: &Model) -> Vec<Input> {
+        self.parameter_types()
+            .iter()
+            .zip(&self.inputs)
+            .map(|(descriptor, term)| self.input(model, descriptor, term))
+            .collect()
+    }
+
+    /// The descriptors of the method's parameters, `this` first for an instance method.
+    fn parameter_types(&self) -> Vec<String> {
         let mut types: Vec<String> = Vec::new();
         if !self.ir.is_static {
             types.push(format!("L{};", self.ir.class));
@@ -692,10 +742,6 @@ impl<'a> Head<'a> {
             types.extend(params.iter().map(|p| (*p).to_owned()));
         }
         types
-            .iter()
-            .zip(&self.inputs)
-            .map(|(descriptor, term)| self.input(model, descriptor, term))
-            .collect()
     }
 
     fn input(&self, model: &Model, descriptor: &str, term: &BV) -> Input {
@@ -705,7 +751,7 @@ impl<'a> Head<'a> {
             Some(b'F') => Input::Float { bits: value as u32 },
             Some(b'D') => Input::Double { bits: value as u64 },
             Some(b'L' | b'[') if value == 0 => Input::Null,
-            Some(b'L') if descriptor == "Ljava/lang/String;" => Input::String,
+            Some(b'L') if descriptor == "Ljava/lang/String;" => self.string(model, term),
             Some(b'L') => {
                 let class = descriptor[1..descriptor.len() - 1].to_owned();
                 let fields = self
@@ -725,6 +771,28 @@ impl<'a> Head<'a> {
                     })
                     .collect();
                 Input::Object { class, fields }
+            }
+            Some(b'[') if descriptor == "[Ljava/lang/String;" => {
+                let length = evaluate(model, &length_of(term)).unwrap_or(0).clamp(0, 1 << 16) as i32;
+                let read = self.heap.read_elements.borrow().contains(&ElemTy::Ref);
+                let known = if read {
+                    i64::from(length).min(limits::MAX_WITNESS_ELEMENTS)
+                } else {
+                    0
+                };
+                let mut elements: Vec<Input> = (0..known)
+                    .map(|j| self.string(model, &element_of(term, &BV::from_i64(j, 32), ElemTy::Ref)))
+                    .collect();
+                // Nulls past the strings given, as Java allocates them.
+                let given = elements.iter().rposition(|e| *e != Input::Null).map_or(0, |k| k + 1);
+                if given < elements.len() {
+                    elements.truncate(given);
+                }
+                Input::References {
+                    descriptor: descriptor.to_owned(),
+                    length,
+                    elements,
+                }
             }
             Some(b'[') => {
                 let length = evaluate(model, &length_of(term)).unwrap_or(0).clamp(0, 1 << 16) as i32;
@@ -747,6 +815,17 @@ impl<'a> Head<'a> {
             }
             _ => Input::Int { value: value as i32 },
         }
+    }
+}
+
+impl Head<'_> {
+    /// The string at an address in the model: null, or a string of the length the model gives.
+    fn string(&self, model: &Model, term: &BV) -> Input {
+        if evaluate(model, term).unwrap_or(0) == 0 {
+            return Input::Null;
+        }
+        let length = evaluate(model, &strlen(term)).unwrap_or(0).clamp(0, 1 << 16) as i32;
+        Input::String { length }
     }
 }
 
