@@ -115,7 +115,17 @@ pub(super) fn search(report: &mut MethodReport, ir: &MethodIr, callees: &CalleeC
     if unranked.is_empty() && !conditional {
         return;
     }
-    let search = nontermination::search(ir, &unranked, callees);
+    // A fault in the search (z3's bindings panic on a malformed term) costs this method its
+    // search only, never the run.
+    let Ok(search) = catch_unwind(AssertUnwindSafe(|| nontermination::search(ir, &unranked, callees))) else {
+        super::debug_timing(|| {
+            format!(
+                "nontermination {}.{}{}: the search failed",
+                ir.class, ir.name, ir.descriptor
+            )
+        });
+        return;
+    };
     super::debug_timing(|| {
         format!(
             "nontermination {}.{}{}: {} candidates in {:?}",

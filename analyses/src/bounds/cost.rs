@@ -892,8 +892,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             };
             solved.push((head, bound));
         }
+        // The other procedures of the cycle share the first unranked head's reason, which names
+        // the head: a caller sees which recursion or loop has no ranking function.
+        let unranked = solved.iter().find_map(|(_, bound)| match bound {
+            Bound::Unknown(reason) if reason.starts_with(NO_RANKING_FUNCTION) => Some(reason.clone()),
+            _ => None,
+        });
         for &p in component {
-            self.bounds[p] = Bound::Unknown(INSIDE_A_CYCLE.into());
+            self.bounds[p] = Bound::Unknown(unranked.clone().unwrap_or_else(|| INSIDE_A_CYCLE.into()));
         }
         for (head, bound) in solved {
             self.bounds[head] = bound;
