@@ -525,7 +525,7 @@ impl<'a> Explorer<'a> {
                         throws.push(receiver.eq(null()));
                     }
                 }
-                if let Some(result) = string_model(method, &args) {
+                if let Some(result) = string_model(*kind, method, &args) {
                     cond.push(strlen(&args[0]).bvsge(int(0)));
                     defs.extend(dst.map(|d| (d, result)));
                     state.cond = cond;
@@ -875,14 +875,15 @@ pub(super) fn strlen(string: &BV) -> BV {
 
 /// The result of a `String` method the search models exactly over `strlen` (`length`,
 /// `isEmpty`), for its arguments (the receiver first, never null past the call's check).
-fn string_model(method: &crate::ir::MethodRef, args: &[BV]) -> Option<BV> {
-    if method.class != "java/lang/String" {
+fn string_model(kind: CallKind, method: &crate::ir::MethodRef, args: &[BV]) -> Option<BV> {
+    let receiver = args.first().filter(|r| r.get_size() == 64)?;
+    if method.class != "java/lang/String" || kind != CallKind::Virtual {
         return None;
     }
-    let length = strlen(args.first()?);
+    let length = || strlen(receiver);
     match (method.name.as_str(), method.descriptor.as_str()) {
-        ("length", "()I") => Some(length),
-        ("isEmpty", "()Z") => Some(length.eq(int(0)).ite(&int(1), &int(0))),
+        ("length", "()I") => Some(length()),
+        ("isEmpty", "()Z") => Some(length().eq(int(0)).ite(&int(1), &int(0))),
         _ => None,
     }
 }
