@@ -81,6 +81,17 @@ public class Calls {
         return n;
     }
 
+    // A string of one char has length 1, so the loop never runs (a static String method whose
+    // argument is not a string).
+    // expect: yes
+    static int oneCharString(char c) {
+        int n = 0;
+        while (String.valueOf(c).length() != 1) {
+            n++;
+        }
+        return n;
+    }
+
     // Math.abs of anything but MIN_VALUE is not negative, and MIN_VALUE is replaced by 0 first.
     // expect: yes
     static int absAfterClamp(int x) {
