@@ -67,3 +67,19 @@ fn methods_too_large_for_the_value_analysis_keep_the_bounds_that_need_no_invaria
     assert_eq!(counted["status"], "confirmed", "{counted}");
     assert_eq!(counted["violations"], 0);
 }
+
+#[test]
+fn a_call_with_no_analysed_target_says_why() {
+    let dir = support::scratch("analyze-degraded", "unimplemented");
+    let source = dir.join("Unimplemented.java");
+    let text = "public class Unimplemented {\n    interface Shape {\n        int area();\n    }\n\n    static int areaOf(Shape s) {\n        return s.area();\n    }\n}\n";
+    std::fs::write(&source, text).expect("write the class");
+    let classes = support::compile_fixture(&source, &dir);
+    let report = support::analyze_all(&classes);
+    let method = support::find(&report, "Unimplemented", "areaOf").expect("the method");
+    assert_eq!(method.status, "unknown", "{method:?}");
+    assert_eq!(
+        method.reason_text(),
+        Some("calls Unimplemented$Shape.area()I, which is not analysed (no class in the program implements it)")
+    );
+}

@@ -263,17 +263,16 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
     );
     let search =
         |a: Vec<i32>, lo: i32, hi: i32, key: i32| vec![Arg::IntArray(a), Arg::Int(lo), Arg::Int(hi), Arg::Int(key)];
-    o.insert(
-        "Halving.search",
-        vec![
-            search(vec![], 0, 0, 3),
-            search(upto(1), 0, 1, 0),
-            search(upto(8), 0, 8, 7),
-            search(upto(8), 0, 8, -2),
-            search(upto(64), 3, 60, 40),
-            search(upto(64), 0, 64, 64),
-        ],
-    );
+    let searches = vec![
+        search(vec![], 0, 0, 3),
+        search(upto(1), 0, 1, 0),
+        search(upto(8), 0, 8, 7),
+        search(upto(8), 0, 8, -2),
+        search(upto(64), 3, 60, 40),
+        search(upto(64), 0, 64, 64),
+    ];
+    o.insert("Halving.search", searches.clone());
+    o.insert("Halving.searchUnsigned", searches);
     // Methods that do not terminate for some inputs: only inputs for which they do.
     o.insert("Nonterminating.spinWhenPositive", ints(&[-3, -1, 0]));
     o.insert("Nonterminating.forever", Vec::new());

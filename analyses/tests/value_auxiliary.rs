@@ -94,4 +94,8 @@ fn rules_give_the_precision_the_loop_bounds_need() {
     assert!(point_ok && !point_bad);
     // Halving: 0 < x/2 ≤ x/2 for x ≥ 2 divided by 2.
     assert!(holds(AuxOp::Div, &[9, 2, 4, 1]) && !holds(AuxOp::Div, &[9, 2, 5, -1]));
+    // A wrapped midpoint: -2 >>> 1 is exactly (2^32 - 2) / 2, nothing else.
+    let wrapped = (1i64 << 31) - 1;
+    assert!(holds(AuxOp::Ushr(32), &[-2, 1, wrapped, 0]));
+    assert!(!holds(AuxOp::Ushr(32), &[-2, 1, wrapped - 1, 0]) && !holds(AuxOp::Ushr(32), &[-2, 1, 0, 0]));
 }

@@ -70,9 +70,31 @@ impl CallResolver for Resolver<'_> {
             .iter()
             .map(|key| match self.index.get(key) {
                 Some(&analysed) => Some(Target::Analysed(analysed)),
-                None => summaries.of(key).map(Target::Summarised),
+                None => summaries.of(key).ok().map(Target::Summarised),
             })
             .collect()
+    }
+
+    fn why_not_analysed(&self, kind: CallKind, method: &MethodRef) -> Option<String> {
+        let Some(targets) = self.targets(kind, method) else {
+            let found = self.hierarchy.targets(kind, method);
+            return Some(match found.complete {
+                true => "no class in the program implements it".into(),
+                false => "not every class it may dispatch to is known".into(),
+            });
+        };
+        let summaries = self.summaries?;
+        targets
+            .iter()
+            .filter(|key| !self.index.contains_key(*key))
+            .find_map(|key| {
+                let why = summaries.of(key).err()?;
+                let same = key.0 == method.class && key.1 == method.name && key.2 == method.descriptor;
+                Some(match same {
+                    true => why,
+                    false => format!("its target {}.{}: {why}", key.0.replace('/', "."), key.1),
+                })
+            })
     }
 
     fn hierarchy(&self) -> Option<&Hierarchy> {

@@ -41,8 +41,8 @@ pub const SUMMARY_STATEMENTS: usize = 150;
 /// Library methods lifted for the analysis of a summarised method.
 pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
 
-/// A summary, once computed (`None`: the method has none).
-type Cell = OnceLock<Option<Arc<Summary>>>;
+/// A summary, once computed, or why the method has none.
+type Cell = OnceLock<Result<Arc<Summary>, String>>;
 
 /// The access flag of a static method.
 const ACC_STATIC: u16 = 0x0008;
@@ -75,10 +75,13 @@ impl<'a, 'l> Summaries<'a, 'l> {
         }
     }
 
-    /// The summary of method `key`, computed at its first request.
-    pub(super) fn of(&self, key: &Key) -> Option<Arc<Summary>> {
+    /// The summary of method `key`, computed at its first request, or why it has none.
+    pub(super) fn of(&self, key: &Key) -> Result<Arc<Summary>, String> {
         let cell = {
-            let mut cells = self.cells.lock().ok()?;
+            let mut cells = self
+                .cells
+                .lock()
+                .map_err(|_| "the summaries are unavailable".to_owned())?;
             Arc::clone(cells.entry(key.clone()).or_default())
         };
         cell.get_or_init(|| {
@@ -90,7 +93,10 @@ impl<'a, 'l> Summaries<'a, 'l> {
                     key.0,
                     key.1,
                     key.2,
-                    if summary.is_some() { "found" } else { "none" },
+                    match &summary {
+                        Ok(_) => "found".to_owned(),
+                        Err(why) => format!("none ({why})"),
+                    },
                     started.elapsed().as_secs_f64()
                 )
             });
@@ -99,19 +105,24 @@ impl<'a, 'l> Summaries<'a, 'l> {
         .clone()
     }
 
-    /// Analyses `target` alone, with the callees it needs lifted as for a class.
-    fn compute(&self, (class_name, name, descriptor): &Key) -> Option<Summary> {
+    /// Analyses `target` alone, with the callees it needs lifted as for a class; the error says
+    /// why it has no summary.
+    fn compute(&self, (class_name, name, descriptor): &Key) -> Result<Summary, String> {
         if self.lambdas.contains_key(class_name) {
-            return None;
+            return Err("it belongs to a lambda class".into());
         }
-        let class = (self.lookup)(class_name)?;
+        let class = (self.lookup)(class_name).ok_or("its class is not among the inputs or on the classpath")?;
         let decl = class
             .methods
             .iter()
-            .find(|m| &m.name == name && &m.descriptor == descriptor)?;
-        let mut ir = lift_method(&class, decl).ok()?;
-        if statement_count(&ir) > SUMMARY_STATEMENTS {
-            return None;
+            .find(|m| &m.name == name && &m.descriptor == descriptor)
+            .ok_or("its class does not declare it")?;
+        let mut ir = lift_method(&class, decl).map_err(|e| format!("it cannot be lifted: {e}"))?;
+        let statements = statement_count(&ir);
+        if statements > SUMMARY_STATEMENTS {
+            return Err(format!(
+                "it has {statements} statements, more than a summarised method may have ({SUMMARY_STATEMENTS})"
+            ));
         }
         if !self.lambdas.is_empty() {
             lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
@@ -139,26 +150,35 @@ impl<'a, 'l> Summaries<'a, 'l> {
         let condition: Polyhedron = overflow::entry_condition(&widths, 0);
         let fixpoint = fixpoint::solve_within(&program, &[(entry, condition)], SUMMARY_EVALUATIONS, &|| false);
         if fixpoint.exhausted {
-            return None;
+            return Err(format!(
+                "its value analysis exceeded the {SUMMARY_EVALUATIONS} rule evaluations of a summary"
+            ));
         }
-        let post = fixpoint.post[entry].as_ref()?.constraints().to_vec();
+        let post = fixpoint.post[entry]
+            .as_ref()
+            .ok_or("it never returns")?
+            .constraints()
+            .to_vec();
         let costs = cost::solve(&program, &fixpoint, self.model);
-        let Bound::Bounded(bound) = &costs.bounds[entry] else {
-            return None;
+        let bound = match &costs.bounds[entry] {
+            Bound::Bounded(bound) => bound,
+            Bound::Unknown(why) => return Err(why.clone()),
         };
         if !costs.terminates[entry] {
-            return None;
+            return Err("its termination is not proven".into());
         }
         // A call's dispatch passes the receiver and the arguments, and takes the result.
-        let (params, ret) = parse_method_descriptor(descriptor)?;
+        let (params, ret) = parse_method_descriptor(descriptor).ok_or("its descriptor is malformed")?;
         let inputs = params.len() + usize::from(decl.access & ACC_STATIC == 0);
         let proc = &program.procs[entry];
         if proc.inputs != inputs || proc.outputs != usize::from(ret.is_some()) {
-            return None;
+            return Err("its entry does not match its descriptor".into());
         }
-        Some(Summary {
+        let cost =
+            rule_cost(bound, inputs).ok_or_else(|| format!("its bound, {bound}, has no form a caller can charge"))?;
+        Ok(Summary {
             post,
-            cost: rule_cost(bound, inputs)?,
+            cost,
             effects: program.heap_effects[0].clone(),
         })
     }

@@ -22,14 +22,14 @@ use super::divide;
 use super::expr::{CostExpr, Linear};
 use super::ranking::{self, Affine, Ranking};
 use crate::cost_model::CostModel;
-use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
+use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Relation};
 use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
 use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin, Width};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{HashMap, HashSet};
 
@@ -271,9 +271,32 @@ fn logarithmic_depth_nodes(f: &Linear, e: i64) -> CostExpr {
 }
 
 /// The calls of a recursion of `branching` calls per node whose branches nest at most
-/// `iterations` calls: at most `b^(depth+1)`.
+/// `iterations` calls: at most `b^(depth+1)`. A depth `c + d` (a constant more than `d`, as when
+/// the last call of a branch is left out of the ranking) has `b^c` times the nodes of depth `d`.
 fn branching_nodes(iterations: &CostExpr, branching: usize) -> Option<CostExpr> {
     let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
+    if let CostExpr::Add(parts) = iterations {
+        let (constants, rest): (Vec<&CostExpr>, Vec<&CostExpr>) =
+            parts.iter().partition(|p| matches!(p, CostExpr::Const(_)));
+        let constant: BigRational = constants
+            .into_iter()
+            .map(|c| match c {
+                CostExpr::Const(c) => c.clone(),
+                _ => BigRational::zero(),
+            })
+            .sum();
+        let ([depth], false) = (rest.as_slice(), constant.is_negative()) else {
+            return None;
+        };
+        let extra = Linear {
+            constant,
+            terms: Default::default(),
+        };
+        return Some(CostExpr::mul([
+            CostExpr::pow2(extra.times(exponent_factor)),
+            branching_nodes(depth, branching)?,
+        ]));
+    }
     Some(match iterations {
         CostExpr::Nat(f) => CostExpr::pow2(f.plus(&Linear::constant(1)).times(exponent_factor)),
         CostExpr::Log2(f) => logarithmic_depth_nodes(f, exponent_factor),
@@ -1531,6 +1554,47 @@ fn accumulate<D: NumericDomain>(
     true
 }
 
+/// The dimensions a rule fixes to a constant, by its guard or a `Constrain` item (`a·d + c = 0`).
+fn constant_dimensions(rule: &AbstractRule) -> HashMap<Dimension, BigRational> {
+    let items = rule.items.iter().filter_map(|item| match item {
+        Item::Constrain(constraints) => Some(constraints.iter()),
+        _ => None,
+    });
+    rule.guard
+        .iter()
+        .chain(items.flatten())
+        .filter(|c| c.relation() == Relation::Equal)
+        .filter_map(|c| {
+            let e = c.expression();
+            let mut terms = e.terms();
+            let (d, a) = terms.next()?;
+            if terms.next().is_some() || a == 0 {
+                return None;
+            }
+            Some((d, BigRational::new(BigInt::from(-e.constant_term()), BigInt::from(a))))
+        })
+        .collect()
+}
+
+/// Whether some constraint of an auxiliary operation's `case` over its inputs alone is false for
+/// the constant values the call's arguments have.
+fn refuted_by_constants(case: &AbstractRule, args: &[Dimension], constants: &HashMap<Dimension, BigRational>) -> bool {
+    case.guard.iter().any(|c| {
+        let e = c.expression();
+        let mut value = BigRational::from_integer(BigInt::from(e.constant_term()));
+        for (d, a) in e.terms() {
+            let Some(v) = args.get(d).and_then(|arg| constants.get(arg)) else {
+                return false;
+            };
+            value += v * BigRational::from_integer(BigInt::from(a));
+        }
+        match c.relation() {
+            Relation::Equal => !value.is_zero(),
+            Relation::GreaterOrEqual => value.is_negative(),
+        }
+    })
+}
+
 /// A rule whose dimensions at or above `at` move up by one, leaving `at` free.
 fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
     renumber_rule(rule, rule.dims + 1, &|d| if d >= at { d + 1 } else { d })
@@ -1594,6 +1658,24 @@ impl<D: NumericDomain> Solver<'_, D> {
                     match ranking::find_phased(inputs, &chained) {
                         Some(found) => (Some(found), chained),
                         None => (ranking::find_phased(inputs, &boxed), boxed),
+                    }
+                }
+                // Too many pairs to chain: the transitions possible within the types' ranges.
+                None if mode.split_wraps => {
+                    let live: Vec<D> = transitions
+                        .iter()
+                        .filter(|t| !cases::boxed(inputs, *t, &ranges).is_empty())
+                        .cloned()
+                        .collect();
+                    match ranking::find_phased(inputs, &live) {
+                        Some(found) => (Some(found), live),
+                        None => {
+                            let boxed: Vec<D> = live.iter().map(|t| cases::boxed(inputs, t, &ranges)).collect();
+                            match ranking::find_phased(inputs, &boxed) {
+                                Some(found) => (Some(found), boxed),
+                                None => (ranking::find(inputs, &live), live),
+                            }
+                        }
                     }
                 }
                 None => (ranking::find(inputs, &transitions), transitions.clone()),
@@ -1676,6 +1758,7 @@ impl<D: NumericDomain> Solver<'_, D> {
 
     fn aux_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
         let mut variants = vec![rule.clone()];
+        let constants = constant_dimensions(rule);
         for (k, item) in rule.items.iter().enumerate() {
             let Item::Call { callee, args, outs } = item else {
                 continue;
@@ -1684,15 +1767,19 @@ impl<D: NumericDomain> Solver<'_, D> {
             if !matches!(aux.origin, Origin::Aux(_)) || aux.rules.len() < 2 {
                 continue;
             }
-            if variants.len() * aux.rules.len() > MAX_AUX_VARIANTS
-                || args.len() != aux.inputs
-                || outs.len() != aux.outputs
+            // The cases a constant argument (a shift's distance, a divisor) rules out are left out.
+            let cases: Vec<&AbstractRule> = aux
+                .rules
+                .iter()
+                .filter(|case| !refuted_by_constants(case, args, &constants))
+                .collect();
+            if variants.len() * cases.len() > MAX_AUX_VARIANTS || args.len() != aux.inputs || outs.len() != aux.outputs
             {
                 return vec![rule.clone()];
             }
-            let mut next = Vec::with_capacity(variants.len() * aux.rules.len());
+            let mut next = Vec::with_capacity(variants.len() * cases.len());
             for variant in &variants {
-                for case in &aux.rules {
+                for case in cases.iter().copied() {
                     // Case dimensions: inputs, outputs, then locals (fresh in the variant).
                     let fresh = variant.dims;
                     let map = |d: Dimension| -> Dimension {

@@ -137,11 +137,15 @@ pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[us
     found.filter(|r| !r.mentions(avoided))
 }
 
-/// Searches linear and two-phase ranking functions only: for transitions whose large constants
-/// (the cases of wrapping arithmetic) make the many linear programs of the other shapes slow.
+/// Searches halving, linear and two-phase ranking functions only (one linear program each): for
+/// transitions whose large constants (the cases of wrapping arithmetic) make the many linear
+/// programs of the other shapes slow. Halving comes first, as in [`find`]: a midpoint whose sum
+/// may wrap still halves the range in every case.
 pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
-    linear(n, &live).or_else(|| multiphase(n, &live))
+    halving(n, &live)
+        .or_else(|| linear(n, &live))
+        .or_else(|| multiphase(n, &live))
 }
 
 /// The exact conditions of a two-phase ranking function (`Ranking::Multiphase`).

@@ -293,9 +293,23 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
             if !logical {
                 rules.push(vec![is(X, -1), is(Z, -1)]);
             }
+            // A negative `int` shifted right by one without sign is half of `x + 2^32`: exact, so
+            // the midpoint `(lo + hi) >>> 1` of a sum that wrapped is still `(lo + hi) / 2`.
+            let exact_negative_half = logical && w == 32;
+            if exact_negative_half {
+                let two_to_32 = 1i64 << 32;
+                rules.push(vec![
+                    is(Y, 1),
+                    at_most(X, -1),
+                    c(&[(X, 1), (Z, -2)], two_to_32, false),
+                    c(&[(Z, 2), (X, -1)], 1 - two_to_32, false),
+                ]);
+            }
             for (low, high) in [(1, w - 1), (-(w - 1), -1)] {
-                // Positive values shifted by exactly one are the halving rule's.
+                // Positive values shifted by exactly one are the halving rule's, negative ones
+                // the exact rule's where there is one.
                 let positive_low = if low == 1 { 2 } else { low };
+                let negative_low = if low == 1 && exact_negative_half { 2 } else { low };
                 rules.push(vec![
                     at_least(X, 1),
                     at_least(Y, positive_low),
@@ -305,7 +319,12 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
                     at_least(Z, 0),
                 ]);
                 if logical {
-                    rules.push(vec![at_most(X, -1), at_least(Y, low), at_most(Y, high), at_least(Z, 0)]);
+                    rules.push(vec![
+                        at_most(X, -1),
+                        at_least(Y, negative_low),
+                        at_most(Y, high),
+                        at_least(Z, 0),
+                    ]);
                 } else {
                     rules.push(vec![
                         at_most(X, -2),

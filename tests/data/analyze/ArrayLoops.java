@@ -62,9 +62,9 @@ public class ArrayLoops {
         }
     }
 
-    // `lo + hi` can exceed Integer.MAX_VALUE for huge arrays (`>>> 1` repairs it, which the value
-    // analysis does not see): the bound is proven for arrays shorter than 2^30.
-    // expect: O(log(|a|)) for inputs within limits
+    // `lo + hi` can exceed Integer.MAX_VALUE for huge arrays, and `>>> 1` repairs it: in every case
+    // of the sum, the midpoint halves the range, so the bound holds for every array.
+    // expect: O(log(|a|))
     static int binarySearch(int[] a, int key) {
         int lo = 0;
         int hi = a.length - 1;

@@ -44,8 +44,10 @@ public class Halving {
     }
 
     // `(lo + hi) >>> 1` is the midpoint even where `lo + hi` wraps, but only for ranges inside the
-    // array's indices, which nothing here says.
-    // expect: unbounded
+    // array's indices, which nothing here says: a negative `lo + hi` gives a midpoint above `hi`,
+    // and the range grows. Only an array shorter than the midpoint of a negative sum (2^30, once the
+    // inputs are 2^30 from the limits) stops that at the array access.
+    // expect: O(log(hi) + log(lo)) for inputs within limits
     static int searchUnsigned(int[] a, int lo, int hi, int key) {
         if (lo >= hi) {
             return -1;

@@ -23,7 +23,10 @@ impl RuleCompiler<'_> {
             },
             true => Item::Marker { bytecodes: 0 },
             false => Item::Opaque {
-                reason: format!("calls {name}, which is not analysed"),
+                reason: match self.resolver.why_not_analysed(kind, method) {
+                    Some(why) => format!("calls {name}, which is not analysed ({why})"),
+                    None => format!("calls {name}, which is not analysed"),
+                },
             },
         }
     }

@@ -50,6 +50,11 @@ pub trait CallResolver {
         None
     }
 
+    /// Why a call that is neither resolved nor summarised has no analysed target, when known.
+    fn why_not_analysed(&self, _kind: CallKind, _method: &MethodRef) -> Option<String> {
+        None
+    }
+
     /// Whether every target of the call is a native method: it executes no bytecode, invokes and
     /// allocates nothing the cost models count (callbacks from native code into Java are not
     /// modelled), and returns an unconstrained value.
