@@ -276,15 +276,14 @@ fn logarithmic_depth_nodes(f: &Linear, e: i64) -> CostExpr {
 fn branching_nodes(iterations: &CostExpr, branching: usize) -> Option<CostExpr> {
     let exponent_factor = i64::from(usize::BITS - (branching - 1).leading_zeros());
     if let CostExpr::Add(parts) = iterations {
-        let (constants, rest): (Vec<&CostExpr>, Vec<&CostExpr>) =
-            parts.iter().partition(|p| matches!(p, CostExpr::Const(_)));
-        let constant: BigRational = constants
-            .into_iter()
-            .map(|c| match c {
-                CostExpr::Const(c) => c.clone(),
-                _ => BigRational::zero(),
-            })
-            .sum();
+        let mut constant = BigRational::zero();
+        let mut rest = Vec::new();
+        for part in parts {
+            match part {
+                CostExpr::Const(c) => constant += c,
+                other => rest.push(other),
+            }
+        }
         let ([depth], false) = (rest.as_slice(), constant.is_negative()) else {
             return None;
         };
@@ -1554,6 +1553,20 @@ fn accumulate<D: NumericDomain>(
     true
 }
 
+/// A phased ranking function of `transitions` (wrap cases: large constants), else of their forms
+/// boxed in the types' `ranges`, with the transitions it ranks.
+fn phased_or_boxed<D: NumericDomain>(
+    inputs: usize,
+    transitions: Vec<D>,
+    ranges: &[(Dimension, Width)],
+) -> (Option<Ranking>, Vec<D>) {
+    if let Some(found) = ranking::find_phased(inputs, &transitions) {
+        return (Some(found), transitions);
+    }
+    let boxed: Vec<D> = transitions.iter().map(|t| cases::boxed(inputs, t, ranges)).collect();
+    (ranking::find_phased(inputs, &boxed), boxed)
+}
+
 /// The dimensions a rule fixes to a constant, by its guard or a `Constrain` item (`a·d + c = 0`).
 fn constant_dimensions(rule: &AbstractRule) -> HashMap<Dimension, BigRational> {
     let items = rule.items.iter().filter_map(|item| match item {
@@ -1652,33 +1665,21 @@ impl<D: NumericDomain> Solver<'_, D> {
                 true => cases::chained(inputs, &transitions, &ranges),
                 false => None,
             };
-            let (found, candidates) = match chained {
-                Some(chained) => {
-                    let boxed: Vec<D> = chained.iter().map(|t| cases::boxed(inputs, t, &ranges)).collect();
-                    match ranking::find_phased(inputs, &chained) {
-                        Some(found) => (Some(found), chained),
-                        None => (ranking::find_phased(inputs, &boxed), boxed),
-                    }
-                }
+            let (found, candidates) = match (mode.split_wraps, chained) {
+                (true, Some(chained)) => phased_or_boxed(inputs, chained, &ranges),
                 // Too many pairs to chain: the transitions possible within the types' ranges.
-                None if mode.split_wraps => {
+                (true, None) => {
                     let live: Vec<D> = transitions
                         .iter()
                         .filter(|t| !cases::boxed(inputs, *t, &ranges).is_empty())
                         .cloned()
                         .collect();
-                    match ranking::find_phased(inputs, &live) {
-                        Some(found) => (Some(found), live),
-                        None => {
-                            let boxed: Vec<D> = live.iter().map(|t| cases::boxed(inputs, t, &ranges)).collect();
-                            match ranking::find_phased(inputs, &boxed) {
-                                Some(found) => (Some(found), boxed),
-                                None => (ranking::find(inputs, &live), live),
-                            }
-                        }
+                    match phased_or_boxed(inputs, live.clone(), &ranges) {
+                        (None, _) => (ranking::find(inputs, &live), live),
+                        found => found,
                     }
                 }
-                None => (ranking::find(inputs, &transitions), transitions.clone()),
+                (false, _) => (ranking::find(inputs, &transitions), transitions.clone()),
             };
             if found.is_some() {
                 ranked = Ranked {
