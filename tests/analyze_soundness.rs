@@ -187,6 +187,9 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
         |v: &[(i32, i32)]| -> Vec<Vec<Arg>> { v.iter().map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)]).collect() };
     let sorted = |v: Vec<i32>| Arg::IntArray(v);
     let mut o = BTreeMap::new();
+    // A negative input, or a sum over 100, ends in a helper that always throws.
+    o.insert("Failing.checked", ints(&[0, 1, 5, 17, 64]));
+    o.insert("Failing.failsAfterLoop", ints(&[-3, 0, 1, 5, 14]));
     // 2^n calls.
     o.insert("Recursive.fib", ints(&[-3, 0, 1, 2, 5, 10, 17]));
     // n^3 iterations.

@@ -109,8 +109,9 @@ pub struct AbstractRule {
 /// costs `cost` and constrains its inputs and outputs by `post`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
-    /// Over dimensions `0..inputs` (the arguments, receiver first) and `inputs..inputs+outputs`.
-    pub post: Vec<Constraint>,
+    /// Over dimensions `0..inputs` (the arguments, receiver first) and `inputs..inputs+outputs`;
+    /// `None` when the method never returns normally (every run of it throws).
+    pub post: Option<Vec<Constraint>>,
     /// The method's whole cost, over its inputs; the method terminates.
     pub cost: RuleCost,
     /// What it may do to the heap's path lengths.

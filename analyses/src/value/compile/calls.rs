@@ -64,7 +64,9 @@ impl RuleCompiler<'_> {
             let rules = targets
                 .iter()
                 .map(|target| {
-                    let (cost, item) = match target {
+                    // A summarised method that never returns normally costs its bound and ends
+                    // the caller's rule, as a `throw` does.
+                    let (cost, items, returns) = match target {
                         Target::Analysed(t) => {
                             let entry = self.program.of_ir[*t][self.methods[*t].entry.index()];
                             let call = Item::Call {
@@ -72,17 +74,20 @@ impl RuleCompiler<'_> {
                                 args: (0..inputs).collect(),
                                 outs: (inputs..inputs + outputs).collect(),
                             };
-                            (RuleCost::default(), call)
+                            (RuleCost::default(), vec![call], true)
                         }
-                        Target::Summarised(summary) => (summary.cost.clone(), Item::Constrain(summary.post.clone())),
+                        Target::Summarised(summary) => match &summary.post {
+                            Some(post) => (summary.cost.clone(), vec![Item::Constrain(post.clone())], true),
+                            None => (summary.cost.clone(), Vec::new(), false),
+                        },
                     };
                     AbstractRule {
                         dims: inputs + outputs,
                         cost,
-                        may_throw: false,
+                        may_throw: !returns,
                         guard: Vec::new(),
-                        items: vec![item],
-                        returns: true,
+                        items,
+                        returns,
                         source: None,
                         ranges: Vec::new(),
                         cyclic_call: None,
