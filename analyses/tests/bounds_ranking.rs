@@ -197,3 +197,84 @@ fn a_loop_with_two_phases_has_a_multiphase_ranking_function() {
     let swapped = Ranking::Multiphase(second.clone(), first.clone());
     assert!(!verify(2, &[&t], &swapped));
 }
+
+/// The two transitions of `while (x != k) if (x > k) x--; else x++;` over (x, k): neither can
+/// follow the other, and neither a linear, lexicographic nor multiphase function ranks both.
+fn toward_target() -> [Polyhedron; 2] {
+    let down = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1), (1, -1)], -1),
+            eq(&[(2, 1), (0, -1)], 1),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    let up = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    [down, up]
+}
+
+#[test]
+fn a_loop_towards_a_target_from_either_side_is_ranked_in_phases() {
+    let transitions = toward_target();
+    let found = find(2, &transitions).expect("ranked");
+    let Ranking::Phases(phases) = &found else {
+        panic!("expected phases, got {found:?}");
+    };
+    assert_eq!(phases.len(), 2, "{phases:?}");
+    assert!(
+        phases.iter().all(|p| p.transitions.len() == 1 && p.ranking.is_some()),
+        "{phases:?}"
+    );
+    let live: Vec<&Polyhedron> = transitions.iter().collect();
+    assert!(verify(2, &live, &found));
+}
+
+#[test]
+fn phases_that_claim_an_order_the_transitions_break_fail_the_exact_check() {
+    use jresa_analyses::bounds::phases::Phase;
+    // One transition i < n, i' = i + 1 that can follow itself, claimed to run once.
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(1, 1), (0, -1)], -1),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    let [down, up] = toward_target();
+    let once = Ranking::Phases(vec![
+        Phase {
+            transitions: vec![0],
+            ranking: None,
+        },
+        Phase {
+            transitions: vec![1],
+            ranking: None,
+        },
+    ]);
+    assert!(!verify(2, &[&t, &down], &once));
+    // Both transitions in one phase that is not ranked, or a transition in two phases.
+    let joined = Ranking::Phases(vec![Phase {
+        transitions: vec![0, 1],
+        ranking: None,
+    }]);
+    assert!(!verify(2, &[&down, &up], &joined));
+    let twice = Ranking::Phases(vec![
+        Phase {
+            transitions: vec![0, 1],
+            ranking: None,
+        },
+        Phase {
+            transitions: vec![1],
+            ranking: None,
+        },
+    ]);
+    assert!(!verify(2, &[&down, &up], &twice));
+}

@@ -147,6 +147,40 @@ pub(super) fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize
     (text.join(", "), ranges.into_iter().map(|(r, _)| r).collect())
 }
 
+/// A ranking function as the report shows it, over the loop head's variable names.
+fn ranking_text(ranking: &Ranking, names: &[String]) -> String {
+    match ranking {
+        Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, names),
+        Ranking::Absolute(f) => {
+            let absolute: Vec<String> = names.iter().map(|n| format!("abs({n})")).collect();
+            affine_text(f, &absolute)
+        }
+        Ranking::Multiphase(first, second) => format!(
+            "multiphase ({}, {})",
+            affine_text(first, names),
+            affine_text(second, names)
+        ),
+        Ranking::Lexicographic(components) => {
+            let texts: Vec<String> = components.iter().map(|f| affine_text(f, names)).collect();
+            format!("lexicographic ({})", texts.join(", "))
+        }
+        Ranking::Doubling { growing, bound } => {
+            format!("log2({} / {})", affine_text(bound, names), affine_text(growing, names))
+        }
+        Ranking::Phases(phases) => {
+            let texts: Vec<String> = phases
+                .iter()
+                .map(|p| {
+                    p.ranking
+                        .as_deref()
+                        .map_or_else(|| "once".to_owned(), |r| ranking_text(r, names))
+                })
+                .collect();
+            format!("phases ({})", texts.join("; "))
+        }
+    }
+}
+
 pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
     let names = parameter_names(ir);
     report.parameters = names.clone();
@@ -165,29 +199,7 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
         let head = ir.proc(proc);
         let head_names = variable_names(ir, &head.inputs);
         let line = ir.line_of(head.pc);
-        let ranking_function = info.ranking.as_ref().map(|r| match r {
-            Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, &head_names),
-            Ranking::Absolute(f) => {
-                let absolute: Vec<String> = head_names.iter().map(|n| format!("abs({n})")).collect();
-                affine_text(f, &absolute)
-            }
-            Ranking::Multiphase(first, second) => format!(
-                "multiphase ({}, {})",
-                affine_text(first, &head_names),
-                affine_text(second, &head_names)
-            ),
-            Ranking::Lexicographic(components) => {
-                let texts: Vec<String> = components.iter().map(|f| affine_text(f, &head_names)).collect();
-                format!("lexicographic ({})", texts.join(", "))
-            }
-            Ranking::Doubling { growing, bound } => {
-                format!(
-                    "log2({} / {})",
-                    affine_text(bound, &head_names),
-                    affine_text(growing, &head_names)
-                )
-            }
-        });
+        let ranking_function = info.ranking.as_ref().map(|r| ranking_text(r, &head_names));
         let reason = if info.ranking.is_none() {
             let over = if head_names.is_empty() {
                 "the loop carries no variable a ranking function could decrease".to_owned()

@@ -20,6 +20,7 @@ use super::cases;
 use super::compare;
 use super::divide;
 use super::expr::{CostExpr, Linear};
+use super::phases::Phase;
 use super::ranking::{self, Affine, Ranking};
 use crate::cost_model::CostModel;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Relation};
@@ -341,6 +342,137 @@ fn tighter_ranking<D: NumericDomain>(
     })
 }
 
+/// The head's states `(x0, x)` on entry to a loop (`2n` dims): `x = x0`, where `pre` holds.
+fn entry_state<D: NumericDomain>(n: usize, pre: &D) -> D {
+    let mut entry = pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n);
+    for d in 0..n {
+        if let Some(e) = LinearExpr::from_terms(&[(d, 1), (n + d, -1)], 0) {
+            entry.add_constraint(Constraint::equal_zero(e));
+        }
+    }
+    entry
+}
+
+/// The states `(x0, x)` reachable from `start` by `transitions`, with widening; `None` when the
+/// iteration does not stabilise within `INVARIANT_STEPS`.
+fn closure<D: NumericDomain>(n: usize, start: D, transitions: &[D]) -> Option<D> {
+    let mut current = start;
+    for step in 0..INVARIANT_STEPS {
+        let mut next = current.clone();
+        for t in transitions {
+            next = next.join(&after(n, &current, t, None));
+        }
+        if current.includes(&next) {
+            return Some(current);
+        }
+        current = if step >= INVARIANT_DELAY {
+            current.widen(&next, &[])
+        } else {
+            next
+        };
+    }
+    None
+}
+
+/// The states `(x0, x')` after transition `t` from the states `(x0, x)` of `reached` (`2n` dims
+/// each), with `x'` in `domain` (over `0..n`) when given.
+fn after<D: NumericDomain>(n: usize, reached: &D, t: &D, domain: Option<&D>) -> D {
+    // (x0, x) ∘ (x, x') over (x0, x, x'), then forget x.
+    let lifted = reached.add_dims(n);
+    let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(n + d)).collect();
+    let mut composed = lifted.meet(&t.map_dims(&mapping, 3 * n));
+    if let Some(domain) = domain {
+        let next: Vec<Dimension> = (2 * n..3 * n).collect();
+        composed = composed.meet(&crate::value::fixpoint::embed(domain, &next, 3 * n));
+    }
+    let mapping: Vec<Option<Dimension>> = (0..3 * n)
+        .map(|d| match d {
+            d if d < n => Some(d),
+            d if d >= 2 * n => Some(d - n),
+            _ => None,
+        })
+        .collect();
+    composed.map_dims(&mapping, 2 * n)
+}
+
+/// Starts kept per phase; more are joined into one.
+const MAX_PHASE_STARTS: usize = 8;
+
+/// The states `(x0, x)` at which each phase of a loop may start, in the phases' order: on entry
+/// (`entry`) in the domain of one of its transitions, or after a transition of an earlier phase
+/// into the domain of one of its own, from the states that phase reaches from one of its starts.
+/// `None` when a phase's reachable states do not stabilise.
+fn phase_starts<D: NumericDomain>(n: usize, entry: &D, live: &[&D], phases: &[Phase]) -> Option<Vec<Vec<D>>> {
+    let current: Vec<Dimension> = (0..n).collect();
+    let next: Vec<Dimension> = (n..2 * n).collect();
+    let domains: Vec<D> = live
+        .iter()
+        .map(|t| crate::value::fixpoint::restrict(*t, &current))
+        .collect();
+    let mut starts: Vec<Vec<D>> = Vec::new();
+    for (k, phase) in phases.iter().enumerate() {
+        let mut mine: Vec<D> = phase
+            .transitions
+            .iter()
+            .map(|&u| entry.meet(&crate::value::fixpoint::embed(&domains[u], &next, 2 * n)))
+            .collect();
+        for (earlier, from) in phases[..k].iter().zip(&starts) {
+            let own: Vec<D> = earlier.transitions.iter().map(|&i| live[i].clone()).collect();
+            for start in from {
+                let reached = match earlier.ranking {
+                    None => start.clone(),
+                    Some(_) => closure(n, start.clone(), &own)?,
+                };
+                for &t in &earlier.transitions {
+                    for &u in &phase.transitions {
+                        mine.push(after(n, &reached, live[t], Some(&domains[u])));
+                    }
+                }
+            }
+        }
+        mine.retain(|s| !s.is_empty());
+        if mine.len() > MAX_PHASE_STARTS {
+            let joined = mine.iter().skip(1).fold(mine[0].clone(), |acc, s| acc.join(s));
+            mine = vec![joined];
+        }
+        starts.push(mine);
+    }
+    Some(starts)
+}
+
+/// `ranking` with each function that bounds its iterations replaced by an upper bound of it over
+/// `invariant` (states, dimensions `n..2n`, relative to the loop's entry values `0..n`), for
+/// the shapes whose iterations grow with those functions; `None` for the others.
+fn bounded_over<D: NumericDomain>(invariant: &D, n: usize, ranking: &Ranking) -> Option<Ranking> {
+    let names: Vec<String> = (0..n).map(input_name).collect();
+    let params: Vec<Dimension> = (0..n).collect();
+    let bound = |f: &Affine| -> Option<Affine> {
+        let terms: Vec<(Dimension, BigRational)> = (0..n).map(|i| (n + i, f.coefficients[i].clone())).collect();
+        let (expr, scale) = scaled(&terms, &f.constant)?;
+        let upper = upper_bound(invariant, &expr, &params, &names)?;
+        let scale = BigRational::from_integer(scale);
+        let mut coefficients = vec![BigRational::zero(); n];
+        for (name, a) in &upper.terms {
+            let index: usize = name.strip_prefix('%')?.parse().ok()?;
+            *coefficients.get_mut(index)? = a / &scale;
+        }
+        Some(Affine {
+            coefficients,
+            constant: &upper.constant / &scale,
+        })
+    };
+    Some(match ranking {
+        Ranking::Linear(f) => Ranking::Linear(bound(f)?),
+        Ranking::Halving(f) => Ranking::Halving(bound(f)?),
+        Ranking::Multiphase(first, second) => Ranking::Multiphase(bound(first)?, bound(second)?),
+        Ranking::Doubling { growing, bound: limit } => Ranking::Doubling {
+            growing: growing.clone(),
+            bound: bound(limit)?,
+        },
+        Ranking::Absolute(_) | Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
+    })
+}
+
 /// The linear function a ranking function decreases, as a measure of a call tree's size.
 fn ranking_measure(ranking: &Ranking) -> Option<Linear> {
     match ranking {
@@ -351,7 +483,8 @@ fn ranking_measure(ranking: &Ranking) -> Option<Linear> {
 
 fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
-        Ranking::Lexicographic(_) => return None,
+        // Phases start from values the loop computes: `Solver::phase_iterations` bounds them.
+        Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
         Ranking::Multiphase(first, second) => multiphase_iterations(first, second),
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
@@ -1252,7 +1385,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
-        let iterations = Self::iterations(inputs, &ranking, &ranked);
+        let iterations = Self::iterations(inputs, &ranking, &ranked)
+            .or_else(|| self.phase_iterations(inputs, &pre, &ranked, &ranking));
         let Ranked {
             transitions,
             mode: plain,
@@ -1445,44 +1579,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
     /// `(x0, x)` (`2n` dims): `x = x0` on entry, closed under the transitions, with widening.
     fn invariant(&self, n: usize, pre: &D, transitions: &[D]) -> D {
-        let mut current = pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n);
-        for d in 0..n {
-            if let Some(e) = LinearExpr::from_terms(&[(d, 1), (n + d, -1)], 0) {
-                current.add_constraint(Constraint::equal_zero(e));
-            }
-        }
-        for step in 0..INVARIANT_STEPS {
-            let mut next = current.clone();
-            for t in transitions {
-                // (x0, x) ∘ (x, x') over (x0, x, x'), then forget x.
-                let lifted = current.add_dims(n);
-                let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(n + d)).collect();
-                let shifted_t = t.map_dims(&mapping, 3 * n);
-                let composed = lifted.meet(&shifted_t);
-                let mapping: Vec<Option<Dimension>> = (0..3 * n)
-                    .map(|d| {
-                        if d < n {
-                            Some(d)
-                        } else if d >= 2 * n {
-                            Some(d - n)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                next = next.join(&composed.map_dims(&mapping, 2 * n));
-            }
-            if current.includes(&next) {
-                return current;
-            }
-            current = if step >= INVARIANT_DELAY {
-                current.widen(&next, &[])
-            } else {
-                next
-            };
-        }
-        // Out of steps: only the entry values' precondition is known of them; nothing of x.
-        pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n)
+        closure(n, entry_state(n, pre), transitions)
+            // Out of steps: only the entry values' precondition is known of them; nothing of x.
+            .unwrap_or_else(|| pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n))
     }
 }
 
@@ -1740,6 +1839,40 @@ impl<D: NumericDomain> Solver<'_, D> {
         iterations.map(|i| match ranked.last_iteration {
             true => CostExpr::add([i, CostExpr::constant(1)]),
             false => i,
+        })
+    }
+
+    /// The iterations of a loop that goes through phases (`Ranking::Phases`), summed over the
+    /// phases: a phase that cannot repeat runs once, a ranked one at most what its ranking
+    /// function allows from the largest of its starts (`phase_starts`); a phase no run enters
+    /// adds nothing.
+    fn phase_iterations(&self, inputs: usize, pre: &D, ranked: &Ranked<D>, ranking: &Ranking) -> Option<CostExpr> {
+        let Ranking::Phases(phases) = ranking else {
+            return None;
+        };
+        // The phases index the transitions the search kept (`ranking::find` drops empty ones).
+        let live: Vec<&D> = ranked.ranked.iter().filter(|t| !t.is_empty()).collect();
+        if !ranking::verify(inputs, &live, ranking) {
+            return None;
+        }
+        let starts = phase_starts(inputs, &entry_state(inputs, pre), &live, phases)?;
+        let mut parts = Vec::new();
+        for (phase, starts) in phases.iter().zip(&starts).filter(|(_, s)| !s.is_empty()) {
+            parts.push(match phase.ranking.as_deref() {
+                None => CostExpr::constant(1),
+                Some(r) => {
+                    let bounds: Option<Vec<CostExpr>> = starts
+                        .iter()
+                        .map(|start| iterations_of(&bounded_over(start, inputs, r)?))
+                        .collect();
+                    CostExpr::max(bounds?)
+                }
+            });
+        }
+        let total = CostExpr::add(parts);
+        Some(match ranked.last_iteration {
+            true => CostExpr::add([total, CostExpr::constant(1)]),
+            false => total,
         })
     }
 

@@ -5,5 +5,6 @@ pub mod cost;
 mod divide;
 pub mod expr;
 pub mod parse;
+pub mod phases;
 pub mod ranking;
 pub mod summary;

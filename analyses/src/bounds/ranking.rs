@@ -12,12 +12,15 @@
 //!   the signs of the (at most [`MAX_SIGNED`]) variables that may be negative before or after it,
 //!   each piece is mapped to the absolute values (exactly: a dimension negated), and a linear
 //!   ranking function with non-negative coefficients on those variables is searched on the pieces:
-//!   at most `nat(f(|x0|))` iterations.
+//!   at most `nat(f(|x0|))` iterations;
+//! - lexicographic and two-phase (multiphase) ones, and, last, the phases of [`phases`]: the
+//!   components of the graph of which transition may follow which, each ranked on its own.
 //!
 //! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
 //! are rounded to small rationals and every condition is re-proved by exact polyhedral entailment.
 //! A candidate that fails the exact check is discarded.**
 
+use super::phases::{self, Phase};
 use crate::value::domain::{Constraint, LinearExpr, NumericDomain, Relation};
 use good_lp::{microlp, variable, Expression, ProblemVariables, Solution, SolverModel, Variable};
 use num_bigint::BigInt;
@@ -62,6 +65,10 @@ pub enum Ranking {
     /// increase. It proves termination; its iterations are bounded only where no component ever
     /// increases (`bounds::cost`).
     Lexicographic(Vec<Affine>),
+    /// The phases a run goes through, each at most once, with a ranking function each
+    /// ([`phases`]): the iterations are at most the sum of the phases' iterations, each bounded at
+    /// the values the phase starts from.
+    Phases(Vec<Phase>),
 }
 
 /// An affine function of `2n` variables to be required non-negative on a transition, as the sum
@@ -93,6 +100,7 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         .or_else(|| absolute(n, &live))
         .or_else(|| lexicographic(n, &live))
         .or_else(|| multiphase(n, &live))
+        .or_else(|| phases::find(n, &live))
 }
 
 impl Ranking {
@@ -103,6 +111,11 @@ impl Ranking {
             Ranking::Doubling { growing, bound } => vec![growing, bound],
             Ranking::Multiphase(first, second) => vec![first, second],
             Ranking::Lexicographic(components) => components.iter().collect(),
+            Ranking::Phases(phases) => phases
+                .iter()
+                .filter_map(|p| p.ranking.as_deref())
+                .flat_map(Ranking::functions)
+                .collect(),
         }
     }
 
@@ -672,6 +685,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
             return verify(n, &live, &Ranking::Linear(f.clone()));
         }
         Ranking::Multiphase(first, second) => multiphase_conditions(n, first, second),
+        Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
         Ranking::Lexicographic(components) => {
             let levels: Option<Vec<(Vec<Constraint>, Vec<Constraint>)>> = components
                 .iter()
