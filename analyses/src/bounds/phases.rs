@@ -20,7 +20,7 @@ use crate::value::fixpoint::{embed, restrict};
 use petgraph::graphmap::DiGraphMap;
 
 /// Transitions past which the successor graph (quadratic in them) is not built.
-const MAX_TRANSITIONS: usize = 24;
+const MAX_TRANSITIONS: usize = 16;
 
 /// One strongly connected component of the successor graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
