@@ -383,7 +383,7 @@ fn after<D: NumericDomain>(n: usize, reached: &D, t: &D, domain: Option<&D>) -> 
     let mut composed = lifted.meet(&t.map_dims(&mapping, 3 * n));
     if let Some(domain) = domain {
         let next: Vec<Dimension> = (2 * n..3 * n).collect();
-        composed = composed.meet(&crate::value::fixpoint::embed(domain, &next, 3 * n));
+        composed = composed.meet(&embed(domain, &next, 3 * n));
     }
     let mapping: Vec<Option<Dimension>> = (0..3 * n)
         .map(|d| match d {
@@ -405,16 +405,13 @@ const MAX_PHASE_STARTS: usize = 8;
 fn phase_starts<D: NumericDomain>(n: usize, entry: &D, live: &[&D], phases: &[Phase]) -> Option<Vec<Vec<D>>> {
     let current: Vec<Dimension> = (0..n).collect();
     let next: Vec<Dimension> = (n..2 * n).collect();
-    let domains: Vec<D> = live
-        .iter()
-        .map(|t| crate::value::fixpoint::restrict(*t, &current))
-        .collect();
+    let domains: Vec<D> = live.iter().map(|t| restrict(*t, &current)).collect();
     let mut starts: Vec<Vec<D>> = Vec::new();
     for (k, phase) in phases.iter().enumerate() {
         let mut mine: Vec<D> = phase
             .transitions
             .iter()
-            .map(|&u| entry.meet(&crate::value::fixpoint::embed(&domains[u], &next, 2 * n)))
+            .map(|&u| entry.meet(&embed(&domains[u], &next, 2 * n)))
             .collect();
         for (earlier, from) in phases[..k].iter().zip(&starts) {
             let own: Vec<D> = earlier.transitions.iter().map(|&i| live[i].clone()).collect();
