@@ -278,3 +278,76 @@ fn phases_that_claim_an_order_the_transitions_break_fail_the_exact_check() {
     ]);
     assert!(!verify(2, &[&down, &up], &twice));
 }
+
+/// Gopan and Reps' loop over (x, y): `x ≤ 50: y' = y + 1` or `x ≥ 51: y' = y - 1`, then `y' ≥ 0`
+/// and `x' = x + 1`, plus the case of `x + 1` wrapping at the top of the `int` range.
+fn gopan_reps_transitions() -> Vec<Polyhedron> {
+    let climb = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, -1)], 50),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], -1),
+            ge(&[(3, 1)], 0),
+        ],
+    );
+    let fall = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1)], -51),
+            ge(&[(0, -1)], i64::from(i32::MAX) - 1),
+            eq(&[(2, 1), (0, -1)], -1),
+            eq(&[(3, 1), (1, -1)], 1),
+            ge(&[(3, 1)], 0),
+        ],
+    );
+    let wrap = Polyhedron::from_constraints(
+        4,
+        [
+            eq(&[(0, 1)], -i64::from(i32::MAX)),
+            eq(&[(2, 1)], -i64::from(i32::MIN)),
+            eq(&[(3, 1), (1, -1)], 1),
+            ge(&[(3, 1)], 0),
+        ],
+    );
+    vec![climb, fall, wrap]
+}
+
+#[test]
+fn refining_by_the_last_transition_drops_a_wrap_no_run_reaches() {
+    use jresa_analyses::bounds::refine::by_last_transition;
+    let transitions = gopan_reps_transitions();
+    // From the head's single invariant (x ≥ 0, y ≥ 0) the wrap may follow the fall: no ranking.
+    assert!(find(2, &transitions).is_none());
+    let entry = Polyhedron::from_constraints(2, [eq(&[(0, 1)], 0), eq(&[(1, 1)], 0)]);
+    let refined = by_last_transition(2, &entry, &transitions).expect("the states stabilise");
+    assert_eq!(refined.len(), 3);
+    assert!(refined[2].is_empty(), "x reaches at most 102: {}", refined[2]);
+    // The fall starts from x + y = 102 (y = x = 51 at the turn), so x ≤ 102 bounds it.
+    assert!(refined[1].entails(&eq(&[(0, 1), (1, 1)], -102)), "{}", refined[1]);
+    assert!(find(2, &refined).is_some());
+}
+
+#[test]
+fn refining_keeps_every_state_a_run_starts_a_transition_from() {
+    use jresa_analyses::bounds::refine::by_last_transition;
+    let transitions = gopan_reps_transitions();
+    let entry = Polyhedron::from_constraints(2, [eq(&[(0, 1)], 0), eq(&[(1, 1)], 0)]);
+    let refined = by_last_transition(2, &entry, &transitions).expect("the states stabilise");
+    // Run the loop concretely and check that each step lies in its refined transition.
+    let (mut x, mut y) = (0i64, 0i64);
+    loop {
+        let (k, nx, ny) = if x <= 50 { (0, x + 1, y + 1) } else { (1, x + 1, y - 1) };
+        if ny < 0 {
+            break;
+        }
+        let point = [(0, x), (1, y), (2, nx), (3, ny)];
+        let at = refined[k].meet(&Polyhedron::from_constraints(
+            4,
+            point.iter().map(|&(d, v)| eq(&[(d, 1)], -v)),
+        ));
+        assert!(!at.is_empty(), "step {k} from ({x}, {y}) is outside {}", refined[k]);
+        (x, y) = (nx, ny);
+    }
+    assert_eq!((x, y), (102, 0));
+}

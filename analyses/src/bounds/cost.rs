@@ -22,9 +22,10 @@ use super::divide;
 use super::expr::{CostExpr, Linear};
 use super::phases::Phase;
 use super::ranking::{self, Affine, Ranking};
+use super::refine;
 use crate::cost_model::CostModel;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Relation};
-use crate::value::fixpoint::{dead_dimensions, embed, restrict, Fixpoint};
+use crate::value::fixpoint::{call_context, dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
 use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin, Width};
 use num_bigint::BigInt;
@@ -1738,10 +1739,24 @@ impl<D: NumericDomain> Solver<'_, D> {
         });
         let first = self.paths(head, component, pre, 0, params, modes[0])?;
         let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        // The loop's entry from its callers, for the refined transitions (computed once, lazily).
+        let mut entry: Option<Option<D>> = None;
+        let mut loop_entry = |solver: &Self| -> Option<D> {
+            entry
+                .get_or_insert_with(|| solver.entry_context(head, component))
+                .clone()
+        };
+        let (ranking, ranked_transitions) = match ranking::find(inputs, &transitions) {
+            Some(found) => (Some(found), transitions.clone()),
+            None => match loop_entry(self).and_then(|e| refine::by_last_transition(inputs, &e, &transitions)) {
+                Some(refined) => (ranking::find(inputs, &refined), refined),
+                None => (None, transitions.clone()),
+            },
+        };
         let mut ranked = Ranked {
-            ranking: ranking::find(inputs, &transitions),
+            ranking,
             first,
-            ranked: transitions.clone(),
+            ranked: ranked_transitions,
             transitions,
             mode: modes[0],
             last_iteration: false,
@@ -1757,26 +1772,15 @@ impl<D: NumericDomain> Solver<'_, D> {
                 continue;
             };
             let transitions: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-            let chained = match mode.split_wraps {
-                true => cases::chained(inputs, &transitions, &ranges),
-                false => None,
-            };
-            let (found, candidates) = match (mode.split_wraps, chained) {
-                (true, Some(chained)) => phased_or_boxed(inputs, chained, &ranges),
-                // Too many pairs to chain: the transitions possible within the types' ranges.
-                (true, None) => {
-                    let live: Vec<D> = transitions
-                        .iter()
-                        .filter(|t| !cases::boxed(inputs, *t, &ranges).is_empty())
-                        .cloned()
-                        .collect();
-                    match phased_or_boxed(inputs, live.clone(), &ranges) {
-                        (None, _) => (ranking::find(inputs, &live), live),
-                        found => found,
-                    }
+            let (mut found, mut candidates) = Self::attempt(inputs, *mode, &transitions, &ranges);
+            if found.is_none() {
+                let refined = loop_entry(self).and_then(|e| refine::by_last_transition(inputs, &e, &transitions));
+                // Refined transitions start where runs from the entry do: no chaining is needed.
+                if let Some(refined) = refined {
+                    found = ranking::find(inputs, &refined);
+                    candidates = refined;
                 }
-                (false, _) => (ranking::find(inputs, &transitions), transitions.clone()),
-            };
+            }
             if found.is_some() {
                 ranked = Ranked {
                     ranking: found,
@@ -1815,6 +1819,57 @@ impl<D: NumericDomain> Solver<'_, D> {
             }
         }
         Ok(ranked)
+    }
+
+    /// A ranking function of a pass's transitions, and the transitions it ranks: in a mode that
+    /// splits wrapping arithmetic, of the transitions another iteration can follow (chained, or
+    /// those possible within the types' ranges when there are too many pairs to chain).
+    fn attempt(
+        inputs: usize,
+        mode: PathMode,
+        transitions: &[D],
+        ranges: &[(Dimension, Width)],
+    ) -> (Option<Ranking>, Vec<D>) {
+        if !mode.split_wraps {
+            return (ranking::find(inputs, transitions), transitions.to_vec());
+        }
+        match cases::chained(inputs, transitions, ranges) {
+            Some(chained) => phased_or_boxed(inputs, chained, ranges),
+            None => {
+                let live: Vec<D> = transitions
+                    .iter()
+                    .filter(|t| !cases::boxed(inputs, *t, ranges).is_empty())
+                    .cloned()
+                    .collect();
+                match phased_or_boxed(inputs, live.clone(), ranges) {
+                    (None, _) => (ranking::find(inputs, &live), live),
+                    found => found,
+                }
+            }
+        }
+    }
+
+    /// The states in which a cycle's head is entered from outside its component: the join of the
+    /// contexts of every reachable call from outside. `None` when the head is a method's entry
+    /// (an analysis entry, whose precondition is not a call's) or no call from outside is found;
+    /// the head's precondition then stands for its entry.
+    fn entry_context(&self, head: AbsProcId, component: &[AbsProcId]) -> Option<D> {
+        if self.program.procs[head].is_method_entry {
+            return None;
+        }
+        self.program
+            .procs
+            .iter()
+            .enumerate()
+            .filter(|(c, caller)| {
+                !component.contains(c)
+                    && caller
+                        .rules
+                        .iter()
+                        .any(|r| r.items.iter().any(|i| called(i) == Some(head)))
+            })
+            .filter_map(|(c, _)| call_context(self.program, self.fixpoint, c, head))
+            .reduce(|a, b| a.join(&b))
     }
 
     /// The iterations a ranking function bounds (`None` for a lexicographic one some component

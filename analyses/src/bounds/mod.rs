@@ -7,4 +7,5 @@ pub mod expr;
 pub mod parse;
 pub mod phases;
 pub mod ranking;
+pub mod refine;
 pub mod summary;

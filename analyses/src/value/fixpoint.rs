@@ -263,69 +263,20 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         }
     }
 
-    /// Evaluates one rule under precondition `psi`: its result over the procedure's inputs and
-    /// outputs, or `None` when the rule cannot complete normally.
+    /// Evaluates one rule under precondition `psi` (see [`walk_rule`]), passing the calls' states
+    /// on as preconditions and recording the operations that may overflow.
     fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &D) -> Option<D> {
-        let proc = &self.program.procs[q];
-        let dims = rule.dims.max(proc.inputs + proc.outputs);
-        let kept = proc.inputs + proc.outputs;
-        let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
-        state.add_constraints(rule.guard.iter().cloned());
-        if state.is_empty() {
-            return None;
+        let mut calls = Vec::new();
+        let mut overflows = Vec::new();
+        let result = walk_rule(self.program, &self.post, q, rule, psi, &mut |event| match event {
+            Event::Call { callee, args, state } => calls.push((callee, restrict(state, args))),
+            Event::Overflow(pc) => overflows.push(pc),
+        });
+        for (callee, condition) in calls {
+            self.add_pre(callee, condition);
         }
-        // Dimensions other than the inputs and outputs are projected out after their last use,
-        // which keeps the state small in long rules (exact: nothing later mentions them).
-        let dead_after = dead_dimensions(rule, kept, &[]);
-        state = state.project_out(&dead_after[0]);
-        for (k, item) in rule.items.iter().enumerate() {
-            match item {
-                Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
-                Item::Opaque { .. } | Item::Marker { .. } => {}
-                Item::Wrap {
-                    dim,
-                    width,
-                    pc,
-                    factors,
-                    ..
-                } => {
-                    if !overflow::wrap(&mut state, *dim, *width, *factors, &rule.ranges) {
-                        self.overflows.insert((q, *pc));
-                    }
-                }
-                Item::Charge { callee, args } => {
-                    if *callee < self.program.procs.len() {
-                        self.add_pre(*callee, restrict(&state, args));
-                    }
-                }
-                Item::Call { callee, args, outs } => {
-                    let callee = *callee;
-                    if callee >= self.program.procs.len() {
-                        continue;
-                    }
-                    self.add_pre(callee, restrict(&state, args));
-                    let post = self.post[callee].clone()?;
-                    let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
-                    state = state.meet(&embed(&post, &targets, dims));
-                    // A callee that never returns here ends the rule.
-                    if state.is_empty() {
-                        return None;
-                    }
-                }
-            }
-            if !dead_after[k + 1].is_empty() {
-                state = state.project_out(&dead_after[k + 1]);
-            }
-        }
-        if state.is_empty() {
-            return None;
-        }
-        if !rule.returns {
-            return None;
-        }
-        let keep = proc.inputs + proc.outputs;
-        let mapping: Vec<Option<Dimension>> = (0..dims).map(|d| (d < keep).then_some(d)).collect();
-        Some(state.map_dims(&mapping, keep))
+        self.overflows.extend(overflows.into_iter().map(|pc| (q, pc)));
+        result
     }
 
     fn add_pre(&mut self, q: AbsProcId, condition: D) {
@@ -395,4 +346,128 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             self.enqueue(caller);
         }
     }
+}
+
+/// What [`walk_rule`] meets on the way through a rule.
+enum Event<'s, D> {
+    /// A call or charge of `callee` with these arguments, in this state (over the rule's
+    /// dimensions).
+    Call {
+        callee: AbsProcId,
+        args: &'s [Dimension],
+        state: &'s D,
+    },
+    /// An integer operation (at this bytecode offset) whose result could not be proven in range.
+    Overflow(u32),
+}
+
+/// Evaluates one rule of `q` under precondition `psi`, with the callees' post-conditions `post`:
+/// its result over the procedure's inputs and outputs, or `None` when the rule cannot complete
+/// normally. Every call reached (including one whose callee never returns) and every possible
+/// overflow is reported to `visit`, in order.
+fn walk_rule<D: NumericDomain>(
+    program: &AbstractProgram,
+    post: &[Option<D>],
+    q: AbsProcId,
+    rule: &AbstractRule,
+    psi: &D,
+    visit: &mut dyn FnMut(Event<'_, D>),
+) -> Option<D> {
+    let proc = &program.procs[q];
+    let dims = rule.dims.max(proc.inputs + proc.outputs);
+    let kept = proc.inputs + proc.outputs;
+    let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
+    state.add_constraints(rule.guard.iter().cloned());
+    if state.is_empty() {
+        return None;
+    }
+    // Dimensions other than the inputs and outputs are projected out after their last use,
+    // which keeps the state small in long rules (exact: nothing later mentions them).
+    let dead_after = dead_dimensions(rule, kept, &[]);
+    state = state.project_out(&dead_after[0]);
+    for (k, item) in rule.items.iter().enumerate() {
+        match item {
+            Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
+            Item::Opaque { .. } | Item::Marker { .. } => {}
+            Item::Wrap {
+                dim,
+                width,
+                pc,
+                factors,
+                ..
+            } => {
+                if !overflow::wrap(&mut state, *dim, *width, *factors, &rule.ranges) {
+                    visit(Event::Overflow(*pc));
+                }
+            }
+            Item::Charge { callee, args } => {
+                if *callee < program.procs.len() {
+                    visit(Event::Call {
+                        callee: *callee,
+                        args,
+                        state: &state,
+                    });
+                }
+            }
+            Item::Call { callee, args, outs } => {
+                let callee = *callee;
+                if callee >= program.procs.len() {
+                    continue;
+                }
+                visit(Event::Call {
+                    callee,
+                    args,
+                    state: &state,
+                });
+                let post = post[callee].clone()?;
+                let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+                state = state.meet(&embed(&post, &targets, dims));
+                // A callee that never returns here ends the rule.
+                if state.is_empty() {
+                    return None;
+                }
+            }
+        }
+        if !dead_after[k + 1].is_empty() {
+            state = state.project_out(&dead_after[k + 1]);
+        }
+    }
+    if state.is_empty() || !rule.returns {
+        return None;
+    }
+    let mapping: Vec<Option<Dimension>> = (0..dims).map(|d| (d < kept).then_some(d)).collect();
+    Some(state.map_dims(&mapping, kept))
+}
+
+/// The states in which `caller`'s rules, run from its precondition, call or charge `callee`, over
+/// the callee's inputs and joined; `None` when no such call is reachable. From a fixpoint of the
+/// program, they are among the callee's precondition.
+pub fn call_context<D: NumericDomain>(
+    program: &AbstractProgram,
+    fixpoint: &Fixpoint<D>,
+    caller: AbsProcId,
+    callee: AbsProcId,
+) -> Option<D> {
+    let psi = fixpoint.pre.get(caller)?.as_ref()?;
+    let inputs = program.procs.get(callee)?.inputs;
+    let mut joined: Option<D> = None;
+    for rule in &program.procs[caller].rules {
+        walk_rule(program, &fixpoint.post, caller, rule, psi, &mut |event| {
+            if let Event::Call { callee: c, args, state } = event {
+                if c == callee {
+                    let mut context = restrict(state, args);
+                    if context.dimensions() != inputs {
+                        let mapping: Vec<Option<Dimension>> =
+                            (0..context.dimensions()).map(|d| (d < inputs).then_some(d)).collect();
+                        context = context.map_dims(&mapping, inputs);
+                    }
+                    joined = Some(match joined.take() {
+                        None => context,
+                        Some(j) => j.join(&context),
+                    });
+                }
+            }
+        });
+    }
+    joined.filter(|j| !j.is_empty())
 }
