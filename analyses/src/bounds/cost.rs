@@ -27,7 +27,7 @@ use crate::cost_model::CostModel;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Relation};
 use crate::value::fixpoint::{call_context, dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
-use crate::value::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin, Width};
+use crate::value::program::{AbsProcId, AbstractProc, AbstractProgram, AbstractRule, Item, Origin, Width};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -1850,25 +1850,27 @@ impl<D: NumericDomain> Solver<'_, D> {
     }
 
     /// The states in which a cycle's head is entered from outside its component: the join of the
-    /// contexts of every reachable call from outside. `None` when the head is a method's entry
-    /// (an analysis entry, whose precondition is not a call's) or no call from outside is found;
-    /// the head's precondition then stands for its entry.
+    /// contexts of every reachable call from outside. `None` (the head's precondition then stands
+    /// for its entry) when no call from outside is found, or when the component is entered
+    /// elsewhere too: at a method's entry (an analysis entry, whose precondition is not a call's)
+    /// or at another member, whose cost takes the head's bound at its own calls of the head.
     fn entry_context(&self, head: AbsProcId, component: &[AbsProcId]) -> Option<D> {
-        if self.program.procs[head].is_method_entry {
+        let calls =
+            |c: &AbstractProc, p: AbsProcId| c.rules.iter().any(|r| r.items.iter().any(|i| called(i) == Some(p)));
+        let outside: Vec<AbsProcId> = (0..self.program.procs.len())
+            .filter(|c| !component.contains(c))
+            .collect();
+        let entered_elsewhere = component.iter().any(|&p| {
+            self.program.procs[p].is_method_entry
+                || (p != head && outside.iter().any(|&c| calls(&self.program.procs[c], p)))
+        });
+        if entered_elsewhere {
             return None;
         }
-        self.program
-            .procs
+        outside
             .iter()
-            .enumerate()
-            .filter(|(c, caller)| {
-                !component.contains(c)
-                    && caller
-                        .rules
-                        .iter()
-                        .any(|r| r.items.iter().any(|i| called(i) == Some(head)))
-            })
-            .filter_map(|(c, _)| call_context(self.program, self.fixpoint, c, head))
+            .filter(|&&c| calls(&self.program.procs[c], head))
+            .filter_map(|&c| call_context(self.program, self.fixpoint, c, head))
             .reduce(|a, b| a.join(&b))
     }
 
