@@ -20,6 +20,7 @@ use super::cases;
 use super::compare;
 use super::divide;
 use super::expr::{CostExpr, Linear};
+use super::lexicographic;
 use super::phases::Phase;
 use super::ranking::{self, Affine, Ranking};
 use super::refine;
@@ -168,7 +169,7 @@ struct Solver<'a, D> {
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
 /// `(integer expression, positive scale)` with `e = expression / scale`.
-fn scaled(terms: &[(Dimension, BigRational)], constant: &BigRational) -> Option<(LinearExpr, BigInt)> {
+pub(super) fn scaled(terms: &[(Dimension, BigRational)], constant: &BigRational) -> Option<(LinearExpr, BigInt)> {
     let scale = terms
         .iter()
         .map(|(_, a)| a.denom().clone())
@@ -181,7 +182,12 @@ fn scaled(terms: &[(Dimension, BigRational)], constant: &BigRational) -> Option<
 
 /// An upper bound of `e` (over `state`'s dimensions) that mentions only `params` (named by
 /// `names`), from the constraints of `state`; `None` when `e` is unbounded there.
-fn upper_bound<D: NumericDomain>(state: &D, e: &LinearExpr, params: &[Dimension], names: &[String]) -> Option<Linear> {
+pub(super) fn upper_bound<D: NumericDomain>(
+    state: &D,
+    e: &LinearExpr,
+    params: &[Dimension],
+    names: &[String],
+) -> Option<Linear> {
     let rational = |x: i64| BigRational::from_integer(BigInt::from(x));
     let as_linear = |expr: &LinearExpr, divisor: &BigRational| -> Option<Linear> {
         let mut linear = Linear::constant(0);
@@ -249,7 +255,7 @@ fn substitute(e: &Linear, args: &[Dimension]) -> Option<(LinearExpr, BigInt)> {
 }
 
 /// A ranking function's affine function as a linear expression over input names.
-fn affine_to_linear(f: &Affine) -> Linear {
+pub(super) fn affine_to_linear(f: &Affine) -> Linear {
     let mut linear = Linear::constant(0);
     linear.constant = f.constant.clone();
     for (i, a) in f.coefficients.iter().enumerate() {
@@ -375,13 +381,17 @@ fn closure<D: NumericDomain>(n: usize, start: D, transitions: &[D]) -> Option<D>
     None
 }
 
+/// The steps `(x0, x, x')` of transition `t` from the states `(x0, x)` of `reached` (`3n` dims).
+pub(super) fn after_step<D: NumericDomain>(n: usize, reached: &D, t: &D) -> D {
+    let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(n + d)).collect();
+    reached.add_dims(n).meet(&t.map_dims(&mapping, 3 * n))
+}
+
 /// The states `(x0, x')` after transition `t` from the states `(x0, x)` of `reached` (`2n` dims
 /// each), with `x'` in `domain` (over `0..n`) when given.
 fn after<D: NumericDomain>(n: usize, reached: &D, t: &D, domain: Option<&D>) -> D {
     // (x0, x) ∘ (x, x') over (x0, x, x'), then forget x.
-    let lifted = reached.add_dims(n);
-    let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(n + d)).collect();
-    let mut composed = lifted.meet(&t.map_dims(&mapping, 3 * n));
+    let mut composed = after_step(n, reached, t);
     if let Some(domain) = domain {
         let next: Vec<Dimension> = (2 * n..3 * n).collect();
         composed = composed.meet(&embed(domain, &next, 3 * n));
@@ -1384,7 +1394,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
         let iterations = Self::iterations(inputs, &ranking, &ranked)
-            .or_else(|| self.phase_iterations(inputs, &pre, &ranked, &ranking));
+            .or_else(|| self.phase_iterations(inputs, &pre, &ranked, &ranking))
+            .or_else(|| self.lexicographic_iterations(inputs, &pre, &ranked, &ranking));
         let Ranked {
             transitions,
             mode: plain,
@@ -1765,7 +1776,7 @@ impl<D: NumericDomain> Solver<'_, D> {
         // Without costs (for termination alone), the wrapping cases, the slowest, are not tried.
         let tried = if costless { &modes[1..2] } else { &modes[1..] };
         for mode in tried {
-            if ranked.ranking.is_some() {
+            if ranked.ranking.is_some() && !self.wants_another(inputs, pre, &ranked) {
                 break;
             }
             let Ok(paths) = self.paths(head, component, pre, 0, params, *mode) else {
@@ -1782,7 +1793,7 @@ impl<D: NumericDomain> Solver<'_, D> {
                 }
             }
             if found.is_some() {
-                ranked = Ranked {
+                let candidate = Ranked {
                     ranking: found,
                     first: paths,
                     last_iteration: mode.split_wraps,
@@ -1792,6 +1803,17 @@ impl<D: NumericDomain> Solver<'_, D> {
                     mode: modes[1],
                     rests_on_sizes: false,
                 };
+                let better = match &ranked.ranking {
+                    None => true,
+                    // Not one that stands on a wrap where a lexicographic one needs none.
+                    Some(_) => {
+                        !candidate.ranking.as_ref().is_some_and(Ranking::weighs_by_type_range)
+                            && !self.wants_another(inputs, pre, &candidate)
+                    }
+                };
+                if better {
+                    ranked = candidate;
+                }
             }
         }
         // A ranking function over ghosts (heap values, unknown to the caller) proves termination
@@ -1819,6 +1841,17 @@ impl<D: NumericDomain> Solver<'_, D> {
             }
         }
         Ok(ranked)
+    }
+
+    /// Whether a later path mode may do better than `ranked`'s ranking function: a
+    /// lexicographic one whose iterations are not bounded (a mode that forgets a wrapped value
+    /// leaves its raises unbounded; one that splits the wrap may bound them).
+    fn wants_another(&self, inputs: usize, pre: &D, ranked: &Ranked<D>) -> bool {
+        let Some(ranking @ Ranking::Lexicographic(_)) = &ranked.ranking else {
+            return false;
+        };
+        Self::iterations(inputs, ranking, ranked).is_none()
+            && self.lexicographic_iterations(inputs, pre, ranked, ranking).is_none()
     }
 
     /// A ranking function of a pass's transitions, and the transitions it ranks: in a mode that
@@ -1924,6 +1957,26 @@ impl<D: NumericDomain> Solver<'_, D> {
             });
         }
         let total = CostExpr::add(parts);
+        Some(match ranked.last_iteration {
+            true => CostExpr::add([total, CostExpr::constant(1)]),
+            false => total,
+        })
+    }
+
+    /// The iterations of a loop ranked lexicographically where some component may increase,
+    /// each raise bounded over the loop's invariant ([`lexicographic`]).
+    fn lexicographic_iterations(
+        &self,
+        inputs: usize,
+        pre: &D,
+        ranked: &Ranked<D>,
+        ranking: &Ranking,
+    ) -> Option<CostExpr> {
+        let Ranking::Lexicographic(components) = ranking else {
+            return None;
+        };
+        let invariant = self.invariant(inputs, pre, &ranked.transitions);
+        let total = lexicographic::iterations(inputs, &invariant, &ranked.ranked, components)?;
         Some(match ranked.last_iteration {
             true => CostExpr::add([total, CostExpr::constant(1)]),
             false => total,

@@ -77,6 +77,10 @@ impl Linear {
     }
 }
 
+/// The largest power of two [`CostExpr::eval`] computes exactly (`2^65536` is far above any
+/// cost a run can reach).
+pub const MAX_EXPONENT: u32 = 1 << 16;
+
 /// A closed-form cost expression. Build it with the constructors, which normalise.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CostExpr {
@@ -299,7 +303,8 @@ impl CostExpr {
         }
     }
 
-    /// The exact value at a point (every parameter given), or `None` when a parameter is missing.
+    /// The exact value at a point (every parameter given), or `None` when a parameter is missing;
+    /// a power of two saturates at `2^MAX_EXPONENT`.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<BigRational>) -> Option<BigRational> {
         Some(match self {
             CostExpr::Const(c) => c.clone(),
@@ -338,10 +343,12 @@ impl CostExpr {
             CostExpr::Log2(e) => rational(bits(&e.eval(env)?)),
             CostExpr::Pow2(e) => {
                 let v = e.eval(env)?;
+                // Beyond `2^MAX_EXPONENT` the value saturates: no run measures a cost near it,
+                // and the exact power would not fit in memory.
                 let exponent = if v.is_negative() {
                     0
                 } else {
-                    v.ceil().to_integer().to_u32()?
+                    v.ceil().to_integer().to_u32().unwrap_or(u32::MAX).min(MAX_EXPONENT)
                 };
                 BigRational::from_integer(BigInt::one() << exponent)
             }

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod cost;
 mod divide;
 pub mod expr;
+mod lexicographic;
 pub mod parse;
 pub mod phases;
 pub mod ranking;

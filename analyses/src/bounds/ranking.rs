@@ -83,6 +83,11 @@ struct Obligation {
     fixed: Vec<(usize, f64)>,
 }
 
+/// Whether a number is as large as only the types' limits produce (`2^24` and beyond).
+pub fn is_type_range_sized(a: &BigRational) -> bool {
+    a.abs() >= BigRational::from_integer(BigInt::from(1u64 << 24))
+}
+
 /// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
 pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
@@ -117,6 +122,14 @@ impl Ranking {
                 .flat_map(Ranking::functions)
                 .collect(),
         }
+    }
+
+    /// Whether some function of it weighs a variable by a factor as large as only the types'
+    /// limits produce (a ranking function that stands on a wrap rather than on the program).
+    pub fn weighs_by_type_range(&self) -> bool {
+        self.functions()
+            .iter()
+            .any(|f| f.coefficients.iter().any(is_type_range_sized))
     }
 
     /// Whether some function of it depends on one of the variables `dims`.
@@ -237,7 +250,7 @@ fn weak_obligations() -> Vec<Obligation> {
 }
 
 /// The exact conditions of `ranked_by(0.0)` (`strict`) or `weak_obligations` on `f`.
-fn lexicographic_conditions(n: usize, f: &Affine, strict: bool) -> Option<Vec<Constraint>> {
+pub fn lexicographic_conditions(n: usize, f: &Affine, strict: bool) -> Option<Vec<Constraint>> {
     let zero = BigRational::zero();
     let decrease = exact_constraint(
         n,
@@ -264,6 +277,40 @@ pub fn lexicographic_is_monotone<D: NumericDomain>(n: usize, transitions: &[D], 
                 .all(|t| conditions.iter().all(|c| t.entails(c)))
         })
     })
+}
+
+/// The level of each transition under a lexicographic ranking function: the component that
+/// ranks it (falls by at least 1 from a non-negative value) while none before it increases;
+/// `None` when some transition has none (checked exactly).
+pub fn lexicographic_levels<D: NumericDomain>(
+    n: usize,
+    transitions: &[&D],
+    components: &[Affine],
+) -> Option<Vec<usize>> {
+    let levels: Vec<(Vec<Constraint>, Vec<Constraint>)> = components
+        .iter()
+        .map(|f| {
+            Some((
+                lexicographic_conditions(n, f, false)?,
+                lexicographic_conditions(n, f, true)?,
+            ))
+        })
+        .collect::<Option<_>>()?;
+    let holds = |t: &D, cs: &[Constraint]| cs.iter().all(|c| t.entails(c));
+    transitions
+        .iter()
+        .map(|t| {
+            for (level, (weak, strict)) in levels.iter().enumerate() {
+                if holds(t, strict) {
+                    return Some(level);
+                }
+                if !holds(t, weak) {
+                    return None;
+                }
+            }
+            None
+        })
+        .collect()
 }
 
 /// A lexicographic ranking function, built greedily (as Alias et al.): each component does not
@@ -686,33 +733,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
         }
         Ranking::Multiphase(first, second) => multiphase_conditions(n, first, second),
         Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
-        Ranking::Lexicographic(components) => {
-            let levels: Option<Vec<(Vec<Constraint>, Vec<Constraint>)>> = components
-                .iter()
-                .map(|f| {
-                    Some((
-                        lexicographic_conditions(n, f, false)?,
-                        lexicographic_conditions(n, f, true)?,
-                    ))
-                })
-                .collect();
-            let Some(levels) = levels else {
-                return false;
-            };
-            let holds = |t: &D, cs: &[Constraint]| cs.iter().all(|c| t.entails(c));
-            // Each transition: ranked by some component, none before it increasing.
-            return transitions.iter().all(|t| {
-                for (weak, strict) in &levels {
-                    if holds(t, strict) {
-                        return true;
-                    }
-                    if !holds(t, weak) {
-                        return false;
-                    }
-                }
-                false
-            });
-        }
+        Ranking::Lexicographic(components) => return lexicographic_levels(n, transitions, components).is_some(),
         Ranking::Doubling { growing, bound } => vec![
             exact_constraint(n, &[(1, growing, false)], &-one.clone()),
             exact_constraint(n, &[(1, growing, true), (-2, growing, false)], &zero),
