@@ -249,6 +249,39 @@ fn overrides() -> BTreeMap<&'static str, Vec<Vec<Arg>>> {
         .map(|&(x, n, y, m)| vec![Arg::Int(x), Arg::Int(n), Arg::Int(y), Arg::Int(m)])
         .collect(),
     );
+    // Counters reset to a parameter, to negative values, and past each other.
+    let ints3 = |v: &[(i32, i32, i32)]| -> Vec<Vec<Arg>> {
+        v.iter()
+            .map(|&(a, b, c)| vec![Arg::Int(a), Arg::Int(b), Arg::Int(c)])
+            .collect()
+    };
+    o.insert(
+        "Lexicographic.rows",
+        ints3(&[
+            (0, 0, 0),
+            (3, 0, 4),
+            (5, 7, 0),
+            (-2, 5, 3),
+            (4, -3, 9),
+            (2, 9, -5),
+            (17, 1, 64),
+        ]),
+    );
+    o.insert(
+        "Lexicographic.odometer",
+        [
+            (0, 0, 0, 0),
+            (1, 2, 3, 4),
+            (3, 0, 0, 5),
+            (2, 5, -1, 3),
+            (-1, 4, 4, 4),
+            (4, 3, 7, -2),
+            (6, 2, 1, 17),
+        ]
+        .iter()
+        .map(|&(x, y, z, m)| vec![Arg::Int(x), Arg::Int(y), Arg::Int(z), Arg::Int(m)])
+        .collect(),
+    );
     // Ranges inside the array (a range past it ends in an exception).
     let range = |a: Vec<i32>, lo: i32, hi: i32| vec![Arg::IntArray(a), Arg::Int(lo), Arg::Int(hi)];
     let upto = |n: i32| (0..n).collect::<Vec<i32>>();

@@ -18,6 +18,7 @@ mod treegraph_dags;
 mod treegraph_ir;
 mod value_auxiliary;
 mod value_filetests;
+mod value_overflow;
 
 /// The modules declared above, which must be exactly the `.rs` files of `tests/` but this one.
 const MODULES: &str = include_str!("suite.rs");

@@ -4,12 +4,16 @@
 //! (the fixpoint, the cost solver) applies [`wrap`] there.
 //!
 //! [`wrap`] keeps the mathematical constraints only when the current state proves the result
-//! within the type's range, given the range of every other typed dimension of the rule; otherwise
-//! it forgets the result, which holds whatever the JVM computes.
+//! within the type's range, given the range of every other typed dimension of the rule.
+//! Otherwise, when the result can only wrap one way (a counter stepped up from a value at least
+//! the type's minimum wraps only down), the JVM's value lies on one side of the mathematical
+//! one: it keeps the result's bounds on that side (`x' ≤ x + 1` after `x++`), so a later loop
+//! bounded by it stays bounded, a wrap only making it shorter. Else it forgets the result, which
+//! holds whatever the JVM computes.
 //!
 //! **Soundness argument.** By induction over a run: while every kept result lies in range, the
-//! JVM's values equal the mathematical ones, so the abstract states (computed with kept and
-//! forgotten results) contain the JVM's states; at the next result the state, intersected with
+//! JVM's values equal the mathematical ones or lie on the kept side of them, so the abstract
+//! states (computed with kept, one-sided and forgotten results) contain the JVM's states; at the next result the state, intersected with
 //! the type ranges that every JVM value satisfies, proves it in range, so the JVM computes the
 //! mathematical value again. The only assumption left is that a reference's size (an array's or
 //! string's length, which the JVM caps at `2^31 - 1`, or the length of a path through the heap)
@@ -40,14 +44,19 @@ impl Width {
 
     /// Constraints that imply a value within the range (for `long`, `-2^63 + 1` stands in for the
     /// lower bound: proving the stronger bound is enough).
-    fn proves(self, d: Dimension) -> Vec<Constraint> {
-        match self {
-            Width::Long => [(1, i64::MAX), (-1, i64::MAX)]
-                .into_iter()
-                .filter_map(|(a, b)| LinearExpr::from_terms(&[(d, a)], b).map(Constraint::greater_or_equal_zero))
-                .collect(),
-            other => other.holds(d),
-        }
+    /// `[at least the minimum, at most the maximum]`.
+    fn proves(self, d: Dimension) -> [Constraint; 2] {
+        let max = i64::from(i32::MAX);
+        let (lower, upper) = match self {
+            Width::Long => (i64::MAX, i64::MAX),
+            Width::Int => (max + 1, max),
+            Width::Size => (0, max),
+        };
+        [(1, lower), (-1, upper)].map(|(a, b)| {
+            // (Unrepresentable, it is `-1 ≥ 0`, which no non-empty state entails.)
+            let e = LinearExpr::from_terms(&[(d, a)], b).unwrap_or_else(|| LinearExpr::constant(-1));
+            Constraint::greater_or_equal_zero(e)
+        })
     }
 }
 
@@ -88,10 +97,40 @@ pub fn wrap<D: NumericDomain>(
             return true;
         }
     }
-    // The type's range would hold too, but its large constants make every later operation on
-    // the state slower; the checks above add it where it matters.
-    *state = state.project_out(&[dim]);
+    // A result that can only wrap one way keeps the side it wraps away from: wrapping down
+    // (the mathematical value is at least the type's minimum) subtracts multiples of the range's
+    // size, so the JVM's value is at most the mathematical one; wrapping up, at least.
+    let [at_least_min, at_most_max] = width.proves(dim);
+    *state = if width == Width::Size {
+        state.project_out(&[dim])
+    } else if boxed.entails(&at_least_min) {
+        relaxed(state, dim, 1)
+    } else if boxed.entails(&at_most_max) {
+        relaxed(state, dim, -1)
+    } else {
+        // The type's range would hold too, but its large constants make every later operation
+        // on the state slower; the checks above add it where it matters.
+        state.project_out(&[dim])
+    };
     false
+}
+
+/// `state` with `dim` replaced by a value `w` with `sign·(dim - w) ≥ 0`: at most the old value
+/// (`sign = 1`) or at least it (`sign = -1`).
+fn relaxed<D: NumericDomain>(state: &D, dim: Dimension, sign: i64) -> D {
+    let n = state.dimensions();
+    let mut extended = state.add_dims(1);
+    if let Some(e) = LinearExpr::from_terms(&[(dim, sign), (n, -sign)], 0) {
+        extended.add_constraint(Constraint::greater_or_equal_zero(e));
+    }
+    let mapping: Vec<Option<Dimension>> = (0..=n)
+        .map(|d| match d {
+            d if d == dim => None,
+            d if d == n => Some(dim),
+            d => Some(d),
+        })
+        .collect();
+    extended.map_dims(&mapping, n)
 }
 
 /// Whether every product of a value of `left` and one of `right` in `state` lies within
