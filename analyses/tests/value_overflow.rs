@@ -1,7 +1,6 @@
 //! `overflow::wrap`: a result kept where the state proves it in range, kept on one side where it
 //! can wrap only one way, forgotten otherwise; every JVM value of the result stays in the state.
 
-use jresa_analyses::value::domain::NumericDomain;
 use jresa_analyses::value::overflow::wrap;
 use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
 use jresa_analyses::value::program::Width;

@@ -123,6 +123,7 @@ pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>
         terminates: vec![false; n],
         size_reliant: vec![false; n],
         sized_heads: HashSet::new(),
+        unfolding: std::cell::Cell::new(0),
     };
     // Tarjan's algorithm yields components callees first.
     for component in petgraph::algo::tarjan_scc(&graph) {
@@ -165,7 +166,12 @@ struct Solver<'a, D> {
     size_reliant: Vec<bool>,
     /// The loop heads whose ranking functions all mention a reference's size.
     sized_heads: HashSet<AbsProcId>,
+    /// How many calls deep `unfolded_cost` is.
+    unfolding: std::cell::Cell<usize>,
 }
+
+/// The most nested calls `Solver::unfolded_cost` unfolds.
+const MAX_UNFOLDING: usize = 1;
 
 /// A linear expression over dimensions with rational coefficients, scaled to integers:
 /// `(integer expression, positive scale)` with `e = expression / scale`.
@@ -954,8 +960,73 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 ))
             }
             Bound::Unknown(reason) => Err(reason.clone()),
-            Bound::Bounded(bound) => self.map_bound(bound, callee, args, state, params, names),
+            Bound::Bounded(bound) => self
+                .map_bound(bound, callee, args, state, params, names)
+                .or_else(|reason| self.unfolded_cost(callee, args, state, params, names).ok_or(reason)),
         }
+    }
+
+    /// The cost of a call of a block of the same method (not a loop head, nor a method's entry)
+    /// whose bound, over its own inputs, has no bound in the caller's `params`: its rules costed
+    /// afresh under the caller's state, so that what the caller knows of an argument it cannot
+    /// name (a value read from the heap) bounds what the block does with it (the block's guard
+    /// `k <= n` on a `k` read from an array bounds its loop by `n`). At most `MAX_UNFOLDING`
+    /// calls deep; sound because a procedure costs at most the largest of its rules' costs.
+    fn unfolded_cost(
+        &self,
+        callee: AbsProcId,
+        args: &[Dimension],
+        state: &D,
+        params: &[Dimension],
+        names: &[String],
+    ) -> Option<CostExpr> {
+        let proc = &self.program.procs[callee];
+        let depth = self.unfolding.get();
+        let eligible = matches!(proc.origin, Origin::Ir { .. })
+            && !proc.is_method_entry
+            && !self.loops.iter().any(|l| l.head == callee)
+            && proc.rules.iter().all(|r| r.cyclic_call.is_none());
+        if !eligible || depth >= MAX_UNFOLDING || args.len() < proc.inputs {
+            return None;
+        }
+        self.unfolding.set(depth + 1);
+        let cost = self.unfold(callee, args, state, params, names);
+        self.unfolding.set(depth);
+        cost
+    }
+
+    fn unfold(
+        &self,
+        callee: AbsProcId,
+        args: &[Dimension],
+        state: &D,
+        params: &[Dimension],
+        names: &[String],
+    ) -> Option<CostExpr> {
+        let proc = &self.program.procs[callee];
+        let base = state.dimensions();
+        let mut alternatives = Vec::new();
+        for rule in &proc.rules {
+            let shifted = shift_rule(rule, base);
+            let mut context = state.add_dims(rule.dims);
+            for (i, &a) in args.iter().take(proc.inputs).enumerate() {
+                context.add_constraint(Constraint::equal_zero(LinearExpr::from_terms(
+                    &[(base + i, 1), (a, -1)],
+                    0,
+                )?));
+            }
+            context.add_constraints(shifted.guard.iter().cloned());
+            if context.is_empty() {
+                continue;
+            }
+            let kept = base + proc.inputs + proc.outputs;
+            match self.rule_cost(&shifted, &mut context, kept, params, names, None, None, false) {
+                Ok(Some(outcome)) => alternatives.push(outcome.cost),
+                Ok(None) => {}
+                Err(_) => return None,
+            }
+        }
+        Some(CostExpr::max(alternatives))
     }
 
     /// A bound over `callee`'s inputs (`%i`) rewritten in terms of `params` under `state`, each

@@ -152,4 +152,18 @@ public class ArrayLoops {
             a[i] = v + i;
         }
     }
+
+    // A count read from the array, clamped by a parameter in a branch before the loop: the
+    // branch's guard, known where the count is read, bounds the loop by n.
+    // expect: O(n)
+    static int clampedCount(int[] a, int n) {
+        int k = a.length > 0 ? a[0] : 0;
+        int s = 0;
+        if (k <= n) {
+            for (int i = 0; i < k; i++) {
+                s += i;
+            }
+        }
+        return s;
+    }
 }
