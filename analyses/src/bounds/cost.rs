@@ -753,21 +753,37 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         let params: Vec<Dimension> = (0..proc.inputs).collect();
         let names: Vec<String> = (0..proc.inputs).map(input_name).collect();
-        let mut alternatives = Vec::new();
-        for rule in &proc.rules {
-            let mut state = pre.add_dims(rule.dims.saturating_sub(pre.dimensions()));
-            state.add_constraints(rule.guard.iter().cloned());
-            if state.is_empty() {
-                continue;
-            }
-            let kept = proc.inputs + proc.outputs;
-            match self.rule_cost(rule, &mut state, kept, &params, &names, None, None, false) {
-                Ok(Some(outcome)) => alternatives.push(outcome.cost),
-                Ok(None) => {}
-                Err(reason) => return Bound::Unknown(reason),
-            }
+        let costs: Result<Vec<Option<CostExpr>>, String> = proc
+            .rules
+            .iter()
+            .map(|rule| {
+                let state = pre.add_dims(rule.dims.saturating_sub(pre.dimensions()));
+                let kept = proc.inputs + proc.outputs;
+                self.guarded_rule_cost(rule, state, kept, &params, &names)
+            })
+            .collect();
+        match costs {
+            Ok(costs) => Bound::Bounded(CostExpr::max(costs.into_iter().flatten())),
+            Err(reason) => Bound::Unknown(reason),
         }
-        Bound::Bounded(CostExpr::max(alternatives))
+    }
+
+    /// The cost of a rule of a procedure off any cycle from `state` (its guard not yet added):
+    /// `None` when the rule cannot be taken there.
+    fn guarded_rule_cost(
+        &self,
+        rule: &AbstractRule,
+        mut state: D,
+        kept: usize,
+        params: &[Dimension],
+        names: &[String],
+    ) -> Result<Option<CostExpr>, String> {
+        state.add_constraints(rule.guard.iter().cloned());
+        if state.is_empty() {
+            return Ok(None);
+        }
+        let outcome = self.rule_cost(rule, &mut state, kept, params, names, None, None, false)?;
+        Ok(outcome.map(|o| o.cost))
     }
 
     /// The cost of one rule from `state` (already holding its guard): its own cost plus its calls'
@@ -989,44 +1005,24 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         if !eligible || depth >= MAX_UNFOLDING || args.len() < proc.inputs {
             return None;
         }
-        self.unfolding.set(depth + 1);
-        let cost = self.unfold(callee, args, state, params, names);
-        self.unfolding.set(depth);
-        cost
-    }
-
-    fn unfold(
-        &self,
-        callee: AbsProcId,
-        args: &[Dimension],
-        state: &D,
-        params: &[Dimension],
-        names: &[String],
-    ) -> Option<CostExpr> {
-        let proc = &self.program.procs[callee];
         let base = state.dimensions();
-        let mut alternatives = Vec::new();
-        for rule in &proc.rules {
-            let shifted = shift_rule(rule, base);
-            let mut context = state.add_dims(rule.dims);
-            for (i, &a) in args.iter().take(proc.inputs).enumerate() {
-                context.add_constraint(Constraint::equal_zero(LinearExpr::from_terms(
-                    &[(base + i, 1), (a, -1)],
-                    0,
-                )?));
-            }
-            context.add_constraints(shifted.guard.iter().cloned());
-            if context.is_empty() {
-                continue;
-            }
-            let kept = base + proc.inputs + proc.outputs;
-            match self.rule_cost(&shifted, &mut context, kept, params, names, None, None, false) {
-                Ok(Some(outcome)) => alternatives.push(outcome.cost),
-                Ok(None) => {}
-                Err(_) => return None,
-            }
-        }
-        Some(CostExpr::max(alternatives))
+        let kept = base + proc.inputs + proc.outputs;
+        self.unfolding.set(depth + 1);
+        let costs: Option<Vec<Option<CostExpr>>> = proc
+            .rules
+            .iter()
+            .map(|rule| {
+                let mut context = state.add_dims(rule.dims);
+                for (i, &a) in args.iter().take(proc.inputs).enumerate() {
+                    let binding = LinearExpr::from_terms(&[(base + i, 1), (a, -1)], 0)?;
+                    context.add_constraint(Constraint::equal_zero(binding));
+                }
+                self.guarded_rule_cost(&shift_rule(rule, base), context, kept, params, names)
+                    .ok()
+            })
+            .collect();
+        self.unfolding.set(depth);
+        Some(CostExpr::max(costs?.into_iter().flatten()))
     }
 
     /// A bound over `callee`'s inputs (`%i`) rewritten in terms of `params` under `state`, each
