@@ -300,7 +300,7 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
 fn cost_reason(text: &str) -> Reason {
     let kind = if text.contains(cost::NOT_BOUNDED_BY_INPUTS) {
         ReasonKind::NotBoundedByInputs
-    } else if text.starts_with(cost::NO_RANKING_FUNCTION) || text == cost::INSIDE_A_CYCLE {
+    } else if text.starts_with(cost::NO_RANKING_FUNCTION) || text.starts_with(cost::INSIDE_A_CYCLE) {
         ReasonKind::UnrankedCallee
     } else {
         ReasonKind::Cost

@@ -53,8 +53,9 @@ pub const ITERATIONS_OF_LOOP: &str = "the iterations of the loop";
 /// How the reason of a loop or recursion without a ranking function starts.
 pub const NO_RANKING_FUNCTION: &str = "no ranking function found for";
 
-/// The reason of a procedure on a cycle whose head has no bound.
-pub const INSIDE_A_CYCLE: &str = "inside a cycle; see its head";
+/// How the reason of a procedure on a cycle whose head has no bound starts (the head and its
+/// reason follow).
+pub const INSIDE_A_CYCLE: &str = "inside a cycle";
 
 /// The cost of a procedure in terms of its inputs (`%0`, `%1`, ...).
 #[derive(Clone, Debug, PartialEq)]
@@ -1128,13 +1129,27 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             Bound::Unknown(reason) if reason.starts_with(NO_RANKING_FUNCTION) => Some(reason.clone()),
             _ => None,
         });
+        let reason = unranked.unwrap_or_else(|| self.inside_a_cycle(component, &solved));
         for &p in component {
-            self.bounds[p] = Bound::Unknown(unranked.clone().unwrap_or_else(|| INSIDE_A_CYCLE.into()));
+            self.bounds[p] = Bound::Unknown(reason.clone());
         }
         for (head, bound) in solved {
             self.bounds[head] = bound;
         }
         self.around_heads(component, &heads, inner_head);
+    }
+
+    /// The reason of the procedures of a cycle whose heads are solved but that have no bound of
+    /// their own: the first unbounded head's reason, with the head's name, or the cycle's methods.
+    fn inside_a_cycle(&self, component: &[AbsProcId], solved: &[(AbsProcId, Bound)]) -> String {
+        let failed = solved.iter().find_map(|(head, bound)| match bound {
+            Bound::Unknown(why) => Some((*head, why)),
+            Bound::Bounded(_) => None,
+        });
+        match failed {
+            Some((head, why)) => format!("{INSIDE_A_CYCLE} whose head, {}, has no bound: {why}", self.method_of(head)),
+            None => format!("{INSIDE_A_CYCLE} through {}", self.names(component)),
+        }
     }
 
     /// The procedures of a component other than its solved heads, which form no cycle: each
@@ -1850,6 +1865,10 @@ impl<D: NumericDomain> Solver<'_, D> {
                 continue;
             };
             let transitions: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+            if std::env::var_os("JRESA_DEBUG_RANK").is_some() {
+                eprintln!("head {} mode aux={} wraps={} inputs={inputs}", self.program.procs[head].name, mode.split_aux, mode.split_wraps);
+                for t in &transitions { let cs: Vec<String> = t.constraints().iter().map(|c| c.to_string()).collect(); eprintln!("  T {}", cs.join(", ")); }
+            }
             let (mut found, mut candidates) = Self::attempt(inputs, *mode, &transitions, &ranges);
             if found.is_none() {
                 let refined = loop_entry(self).and_then(|e| refine::by_last_transition(inputs, &e, &transitions));
