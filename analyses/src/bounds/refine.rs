@@ -16,20 +16,23 @@
 //! of the contexts of every call from outside the loop).
 
 use super::cost::{INVARIANT_DELAY, INVARIANT_STEPS};
-use crate::value::domain::{Constraint, Dimension, NumericDomain};
+use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
+use num_traits::ToPrimitive;
 use crate::value::fixpoint::{embed, restrict};
 
 /// Transitions past which no refinement is tried (its work is quadratic in them per step).
 pub const MAX_REFINED: usize = 12;
 
 /// `transitions` (over `(x, x')`, `2n` dims) each restricted to the states it may start from on a
-/// run that enters with `x` in `entry` (`n` dims); `None` when there are too many transitions or
-/// the states do not stabilise. The result is index-aligned with `transitions`; a transition no
-/// run takes is empty.
+/// run that enters with `x` in `entry` (`n` dims), after each is split by the values of the
+/// variables that only hold constants ([`split_by_constants`]); `None` when there are too many
+/// transitions or the states do not stabilise. A transition no run takes is empty.
 pub fn by_last_transition<D: NumericDomain>(n: usize, entry: &D, transitions: &[D]) -> Option<Vec<D>> {
     if transitions.len() > MAX_REFINED || transitions.iter().any(|t| t.dimensions() != 2 * n) {
         return None;
     }
+    let split = split_by_constants(n, entry, transitions);
+    let transitions = split.as_deref().unwrap_or(transitions);
     let current: Vec<Dimension> = (0..n).collect();
     let domains: Vec<D> = transitions.iter().map(|t| restrict(t, &current)).collect();
     let reached = states_after(n, entry, transitions, &domains)?;
@@ -50,6 +53,63 @@ pub fn by_last_transition<D: NumericDomain>(n: usize, entry: &D, transitions: &[
         })
         .collect();
     Some(refined)
+}
+
+/// Values a variable split by [`split_by_constants`] may hold, at most.
+const MAX_VALUES: usize = 4;
+
+/// `transitions` split by the values of each variable `v` that holds a constant on entry and that
+/// every transition either keeps (`v' = v`) or sets to a constant (a direction `d = 1` turned to
+/// `d = -1`, a flag): every state a run reaches has `v` among those constants, so the copies of
+/// each transition with `v = c`, one per constant `c`, cover its steps. The states after each copy
+/// then keep `v`'s value apart, where one invariant joins them (`-1 <= d <= 1` holds `d = 0`, on
+/// which the loop never ends). `None` when no variable splits within `MAX_REFINED` transitions.
+fn split_by_constants<D: NumericDomain>(n: usize, entry: &D, transitions: &[D]) -> Option<Vec<D>> {
+    let mut split = transitions.to_vec();
+    let mut any = false;
+    for v in 0..n {
+        let Some(values) = constant_values(n, v, entry, transitions) else {
+            continue;
+        };
+        let copies: Vec<D> = split
+            .iter()
+            .flat_map(|t| values.iter().map(move |&c| t.meet(&pinned(2 * n, v, c))))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if copies.len() > MAX_REFINED {
+            break;
+        }
+        split = copies;
+        any = true;
+    }
+    any.then_some(split)
+}
+
+/// The constants `v` holds on entry and after each transition, when it holds one on entry and
+/// every transition keeps it or sets it to a constant, and there are 2 to `MAX_VALUES` of them.
+fn constant_values<D: NumericDomain>(n: usize, v: Dimension, entry: &D, transitions: &[D]) -> Option<Vec<i64>> {
+    let value = |d: &D, terms: &[(Dimension, i64)]| -> Option<i64> {
+        let (low, high) = d.bounds(&LinearExpr::from_terms(terms, 0)?);
+        let (low, high) = (low?, high?);
+        (low == high && low.is_integer()).then(|| low.to_integer().to_i64())?
+    };
+    let mut values = vec![value(entry, &[(v, 1)])?];
+    for t in transitions.iter().filter(|t| !t.is_empty()) {
+        if value(t, &[(v + n, 1), (v, -1)]) == Some(0) {
+            continue;
+        }
+        let c = value(t, &[(v + n, 1)])?;
+        if !values.contains(&c) {
+            values.push(c);
+        }
+    }
+    (values.len() >= 2 && values.len() <= MAX_VALUES).then_some(values)
+}
+
+/// `v = c` over `dims` dimensions.
+fn pinned<D: NumericDomain>(dims: usize, v: Dimension, c: i64) -> D {
+    let constraint = LinearExpr::from_terms(&[(v, 1)], -c).map(Constraint::equal_zero);
+    D::from_constraints(dims, constraint)
 }
 
 /// `L_t` for each transition (`None` for one no run takes), by chaotic iteration with widening
