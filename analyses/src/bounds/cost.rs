@@ -1832,6 +1832,10 @@ impl<D: NumericDomain> Solver<'_, D> {
         });
         let first = self.paths(head, component, pre, 0, params, modes[0])?;
         let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        if std::env::var_os("JRESA_DEBUG_RANK").is_some() {
+            eprintln!("head {} first mode inputs={inputs} pre={pre}", self.program.procs[head].name);
+            for t in &transitions { let cs: Vec<String> = t.constraints().iter().map(|c| c.to_string()).collect(); eprintln!("  T {}", cs.join(", ")); }
+        }
         // The loop's entry from its callers, for the refined transitions (computed once, lazily).
         let mut entry: Option<Option<D>> = None;
         let mut loop_entry = |solver: &Self| -> Option<D> {

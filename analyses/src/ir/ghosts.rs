@@ -86,17 +86,42 @@ struct Writes {
     any: bool,
     statics: BTreeSet<(String, String)>,
     fields: BTreeSet<(String, String)>,
-    elements: BTreeSet<ElemKey>,
+    /// Element stores by element type and constant index (`None`: any other index).
+    elements: BTreeSet<(ElemKey, Option<i32>)>,
+    /// The fields by name and descriptor whose every store writes the same invariant input's
+    /// object from inside the cycle (`Some(k)`: that location is the loop's own variable).
+    own_fields: BTreeMap<(String, String), Option<usize>>,
 }
 
 impl Writes {
+    /// Whether no store reached may change `location`'s value.
     fn spares(&self, location: &Location) -> bool {
         !self.any
             && match location {
                 Location::Static { name, descriptor } => !self.statics.contains(&(name.clone(), descriptor.clone())),
                 Location::Field { name, descriptor, .. } => !self.fields.contains(&(name.clone(), descriptor.clone())),
-                Location::Element { elem, .. } => !self.elements.contains(elem),
+                Location::Element { elem, index, .. } => {
+                    let at = |i| self.elements.contains(&(*elem, i));
+                    match index {
+                        // A store at another constant index writes another element.
+                        Index::Constant(c) => !at(None) && !at(Some(*c)),
+                        Index::Input(_) => !self.elements.iter().any(|(e, _)| e == elem),
+                    }
+                }
             }
+    }
+
+    /// Whether `location` is a field of an invariant object that only the cycle's own stores
+    /// through that object write: its ghost follows them.
+    fn owns(&self, location: &Location) -> bool {
+        match location {
+            Location::Field {
+                object,
+                name,
+                descriptor,
+            } => !self.any && self.own_fields.get(&(name.clone(), descriptor.clone())) == Some(&Some(*object)),
+            _ => false,
+        }
     }
 }
 
@@ -120,11 +145,11 @@ pub fn ghost_invariant_reads(ir: &mut MethodIr) {
         if !graph.entered_only_at(&members, *head) {
             continue;
         }
-        let writes = writes_reached(ir, &graph, *head);
+        let invariant = invariant_inputs(ir, &members, *head);
+        let writes = writes_reached(ir, &graph, *head, &members, &invariant);
         if writes.any {
             continue;
         }
-        let invariant = invariant_inputs(ir, &members, *head);
         let locations = read_locations(ir, &members, &invariant, &writes);
         if !locations.is_empty() {
             rewrite(ir, &members, *head, &invariant, &locations);
@@ -180,27 +205,57 @@ fn callees(stmt: &Stmt) -> impl Iterator<Item = ProcId> + '_ {
     call.into_iter().chain(stmt.handler.as_ref().map(|h| h.proc))
 }
 
-/// What the procedures `head` reaches may write.
-fn writes_reached(ir: &MethodIr, graph: &CallGraph, head: usize) -> Writes {
+/// What the procedures `head` reaches may write (the cycle `members`, with the invariant inputs
+/// its procedures hold, tells which field stores write an invariant object's field).
+fn writes_reached(
+    ir: &MethodIr,
+    graph: &CallGraph,
+    head: usize,
+    members: &BTreeSet<usize>,
+    invariant: &Invariant,
+) -> Writes {
     let mut writes = Writes::default();
     for p in graph.reached_from(head) {
-        for stmt in ir.procs[p].rules.iter().flat_map(|r| &r.body) {
-            match &stmt.kind {
-                StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } => writes.any = true,
-                StmtKind::PutStatic { field, .. } => {
-                    writes.statics.insert((field.name.clone(), field.descriptor.clone()));
-                }
-                StmtKind::PutField { field, .. } => {
-                    writes.fields.insert((field.name.clone(), field.descriptor.clone()));
-                }
-                StmtKind::ArrayStore { elem, .. } => {
-                    writes.elements.insert(ElemKey::of(*elem));
-                }
-                _ => {}
+        let inputs = invariant.get(&p).filter(|_| members.contains(&p));
+        for rule in &ir.procs[p].rules {
+            let copies = inputs.map(|inputs| rule_copies(&rule.body, inputs)).unwrap_or_default();
+            for stmt in &rule.body {
+                note_write(&mut writes, &stmt.kind, &copies);
             }
         }
     }
     writes
+}
+
+/// Adds what one statement may write (`copies`: the variables holding invariant inputs).
+fn note_write(writes: &mut Writes, kind: &StmtKind, copies: &HashMap<VarId, usize>) {
+    match kind {
+        StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } => writes.any = true,
+        StmtKind::PutStatic { field, .. } => {
+            writes.statics.insert((field.name.clone(), field.descriptor.clone()));
+        }
+        StmtKind::PutField { field, object, .. } => {
+            let key = (field.name.clone(), field.descriptor.clone());
+            writes.fields.insert(key.clone());
+            // Stores of narrow types narrow their value: only `int` and `long` fields are followed.
+            let through = match object {
+                Operand::Var(v) if matches!(field.descriptor.as_str(), "I" | "J") => copies.get(v).copied(),
+                _ => None,
+            };
+            let owner = writes.own_fields.entry(key).or_insert(through);
+            if *owner != through {
+                *owner = None;
+            }
+        }
+        StmtKind::ArrayStore { elem, index, .. } => {
+            let at = match index {
+                Operand::Int(c) => Some(*c),
+                _ => None,
+            };
+            writes.elements.insert((ElemKey::of(*elem), at));
+        }
+        _ => {}
+    }
 }
 
 /// Per procedure of the cycle, which of its variables hold which input of the header unchanged
@@ -384,7 +439,7 @@ fn read_locations(
             let copies = rule_copies(&rule.body, inputs);
             for stmt in &rule.body {
                 if let Some((dst, location)) = location_of(&stmt.kind, &copies) {
-                    if writes.spares(&location) {
+                    if writes.spares(&location) || writes.owns(&location) {
                         found.insert(location, ir.var(dst).ty);
                     }
                 }
@@ -457,9 +512,12 @@ fn rewrite(
                 HashMap::new()
             };
             let body = std::mem::take(&mut rule.body);
+            // Each ghost's value so far in the rule: its input, then what the stores put.
+            let mut current: Vec<VarId> = ghosts.iter().map(|(_, v, _)| *v).collect();
+            let cycle = Cycle { head, members };
             rule.body = body
                 .into_iter()
-                .flat_map(|stmt| rewrite_stmt(ir, stmt, inside, head, members, &copies, &ghosts))
+                .flat_map(|stmt| rewrite_stmt(ir, stmt, inside, &cycle, &copies, &ghosts, &mut current))
                 .collect();
         }
         ir.procs[p].rules = rules;
@@ -469,18 +527,27 @@ fn rewrite(
     }
 }
 
+/// The loop's cycle: its header and its procedures.
+struct Cycle<'a> {
+    head: usize,
+    members: &'a BTreeSet<usize>,
+}
+
 /// One statement of the rewrite: a ghosted read becomes the read into a fresh variable and a copy
-/// of the ghost; a call into the cycle gets the ghosts (the caller's own inside the cycle, values
-/// of no known origin from outside it).
+/// of the ghost's current value; a store into a loop's own field is followed by a copy of the
+/// stored value into a fresh variable, the ghost's value from there on (`current`); a call into
+/// the cycle gets the ghosts (the caller's current values inside the cycle, values of no known
+/// origin from outside it).
 fn rewrite_stmt(
     ir: &mut MethodIr,
     mut stmt: Stmt,
     inside: bool,
-    head: usize,
-    members: &BTreeSet<usize>,
+    cycle: &Cycle<'_>,
     copies: &HashMap<VarId, usize>,
     ghosts: &[(Location, VarId, Ty)],
+    current: &mut [VarId],
 ) -> Vec<Stmt> {
+    let Cycle { head, members } = *cycle;
     let mut out = Vec::new();
     let enters = |proc: ProcId| members.contains(&proc.index());
     let calls_in = matches!(&stmt.kind, StmtKind::Call { proc, .. } if enters(*proc))
@@ -488,9 +555,10 @@ fn rewrite_stmt(
     if calls_in {
         let passed: Vec<Operand> = ghosts
             .iter()
-            .map(|(location, ghost, ty)| {
+            .zip(current.iter())
+            .map(|((location, ghost, ty), now)| {
                 if inside {
-                    return Operand::Var(*ghost);
+                    return Operand::Var(*now);
                 }
                 debug_assert!(
                     matches!(&stmt.kind, StmtKind::Call { proc, .. } if proc.index() == head)
@@ -528,8 +596,24 @@ fn rewrite_stmt(
         out.push(stmt);
         return out;
     }
-    let ghosted = location_of(&stmt.kind, copies)
-        .and_then(|(dst, location)| ghosts.iter().find(|(l, ..)| *l == location).map(|(_, g, _)| (dst, *g)));
+    if let Some((k, value)) = ghost_store(&stmt, copies, ghosts) {
+        let (ghost, ty) = (ghosts[k].1, ghosts[k].2);
+        let stored = new_var(ir, format!("{}.stored", source_name(&ir.var(ghost).name)), ty);
+        let (pc, bytecodes) = (stmt.pc, stmt.bytecodes);
+        out.push(stmt);
+        out.push(Stmt {
+            pc,
+            bytecodes,
+            kind: StmtKind::Assign { dst: stored, src: value },
+            handler: None,
+        });
+        current[k] = stored;
+        return out;
+    }
+    let ghosted = location_of(&stmt.kind, copies).and_then(|(dst, location)| {
+        let k = ghosts.iter().position(|(l, ..)| *l == location)?;
+        Some((dst, current[k]))
+    });
     let Some((dst, ghost)) = ghosted else {
         out.push(stmt);
         return out;
@@ -548,6 +632,26 @@ fn rewrite_stmt(
         handler: None,
     });
     out
+}
+
+/// The ghost (its position) whose location a store writes (a loop's own field), with the value
+/// stored.
+fn ghost_store(stmt: &Stmt, copies: &HashMap<VarId, usize>, ghosts: &[(Location, VarId, Ty)]) -> Option<(usize, Operand)> {
+    let StmtKind::PutField {
+        object: Operand::Var(object),
+        field,
+        value,
+    } = &stmt.kind
+    else {
+        return None;
+    };
+    let location = Location::Field {
+        object: *copies.get(object)?,
+        name: field.name.clone(),
+        descriptor: field.descriptor.clone(),
+    };
+    let k = ghosts.iter().position(|(l, ..)| *l == location)?;
+    Some((k, value.clone()))
 }
 
 /// Points a read's result at another variable.
