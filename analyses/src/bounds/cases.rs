@@ -59,8 +59,16 @@ fn wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension) -> Option<Vec<Abstr
     // above it is at most -2, from below at least 0.
     let w = rule.dims;
     let cases = [
-        (ge(&[(w, 1)], -TWO_TO_31)?, ge(&[(w, -1)], TWO_TO_32 - 2)?, eq(&[(dim, 1), (w, -1)], TWO_TO_32)?),
-        (ge(&[(w, -1)], -TWO_TO_31 - 1)?, ge(&[(w, 1)], TWO_TO_32)?, eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?),
+        (
+            ge(&[(w, 1)], -TWO_TO_31)?,
+            ge(&[(dim, -1)], -2)?,
+            eq(&[(dim, 1), (w, -1)], TWO_TO_32)?,
+        ),
+        (
+            ge(&[(w, -1)], -TWO_TO_31 - 1)?,
+            ge(&[(dim, 1)], 0)?,
+            eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?,
+        ),
     ];
     for (side, twice, value) in cases {
         let mut wrapped = rule.clone();

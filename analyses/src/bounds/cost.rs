@@ -1147,7 +1147,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             Bound::Bounded(_) => None,
         });
         match failed {
-            Some((head, why)) => format!("{INSIDE_A_CYCLE} whose head, {}, has no bound: {why}", self.method_of(head)),
+            Some((head, why)) => format!(
+                "{INSIDE_A_CYCLE} whose head, {}, has no bound: {why}",
+                self.method_of(head)
+            ),
             None => format!("{INSIDE_A_CYCLE} through {}", self.names(component)),
         }
     }
@@ -1753,8 +1756,24 @@ fn phased_or_boxed<D: NumericDomain>(
     if let Some(found) = ranking::find_phased(inputs, &transitions) {
         return (Some(found), transitions);
     }
+    let relaxed = without_type_limits(&transitions);
+    if let Some(found) = ranking::find_phased(inputs, &relaxed) {
+        return (Some(found), relaxed);
+    }
     let boxed: Vec<D> = transitions.iter().map(|t| cases::boxed(inputs, t, ranges)).collect();
     (ranking::find_phased(inputs, &boxed), boxed)
+}
+
+/// `transitions` without their constraints whose constant is type-range sized (a type's limit,
+/// or what a wrap case derives from it): they allow more steps, so a ranking function of these
+/// ranks the originals, and the floating-point search sometimes succeeds only without such
+/// constants.
+fn without_type_limits<D: NumericDomain>(transitions: &[D]) -> Vec<D> {
+    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
+    transitions
+        .iter()
+        .map(|t| D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned()))
+        .collect()
 }
 
 /// The dimensions a rule fixes to a constant, by its guard or a `Constrain` item (`a·d + c = 0`).
@@ -1832,10 +1851,6 @@ impl<D: NumericDomain> Solver<'_, D> {
         });
         let first = self.paths(head, component, pre, 0, params, modes[0])?;
         let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-        if std::env::var_os("JRESA_DEBUG_RANK").is_some() {
-            eprintln!("head {} first mode inputs={inputs} pre={pre}", self.program.procs[head].name);
-            for t in &transitions { let cs: Vec<String> = t.constraints().iter().map(|c| c.to_string()).collect(); eprintln!("  T {}", cs.join(", ")); }
-        }
         // The loop's entry from its callers, for the refined transitions (computed once, lazily).
         let mut entry: Option<Option<D>> = None;
         let mut loop_entry = |solver: &Self| -> Option<D> {
@@ -1869,10 +1884,6 @@ impl<D: NumericDomain> Solver<'_, D> {
                 continue;
             };
             let transitions: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-            if std::env::var_os("JRESA_DEBUG_RANK").is_some() {
-                eprintln!("head {} mode aux={} wraps={} inputs={inputs}", self.program.procs[head].name, mode.split_aux, mode.split_wraps);
-                for t in &transitions { let cs: Vec<String> = t.constraints().iter().map(|c| c.to_string()).collect(); eprintln!("  T {}", cs.join(", ")); }
-            }
             let (mut found, mut candidates) = Self::attempt(inputs, *mode, &transitions, &ranges);
             if found.is_none() {
                 let refined = loop_entry(self).and_then(|e| refine::by_last_transition(inputs, &e, &transitions));

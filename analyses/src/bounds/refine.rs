@@ -17,8 +17,8 @@
 
 use super::cost::{INVARIANT_DELAY, INVARIANT_STEPS};
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain};
-use num_traits::ToPrimitive;
 use crate::value::fixpoint::{embed, restrict};
+use num_traits::ToPrimitive;
 
 /// Transitions past which no refinement is tried (its work is quadratic in them per step).
 pub const MAX_REFINED: usize = 12;

@@ -1,5 +1,5 @@
-//! Heap values a loop reads but never changes, made loop variables (COSTA's field-sensitive
-//! analysis by ghost variables, Albert et al., SAS 2009, for the locations a loop only reads).
+//! Heap values a loop reads but never changes, or changes only itself, made loop variables
+//! (COSTA's field-sensitive analysis by ghost variables, Albert et al., SAS 2009).
 //!
 //! A loop that reads a number from a static field, a field of an object it does not change, or an
 //! array element at a fixed index (`while (i < limit)`, `for (j = 0; j < a[k]; j++)`) reads an unknown value
@@ -11,6 +11,14 @@
 //! becomes a copy of the ghost; the calls that enter the loop pass a value of no known origin (a
 //! read of [`GHOST_CLASS`], which no code has), the loop's own calls pass the ghost on.
 //!
+//! A field of an invariant object that the loop writes is a ghost too when every store of a
+//! field of that name the header reaches is the loop's own, through that object (`int` and
+//! `long` fields only, whose stores keep the value): the store keeps its statement and the
+//! stored value becomes the ghost's from there on. An element at a constant index is spared by
+//! stores at other constant indices. A call into the loop from a rule that stored into the
+//! ghost's location through the object it passes (with no call or possibly aliasing store since)
+//! passes the stored value rather than one of no known origin.
+//!
 //! The rewritten method over-approximates the original: each run of the original is the run of
 //! the rewrite whose entering value is the one every read returned. It is meant for the analyses
 //! only, never for execution.
@@ -18,7 +26,9 @@
 //! Invariants: ghosts are appended to the inputs of every procedure of the loop's cycle (after
 //! its own inputs) and listed in `MethodIr::ghosts`; calls into the cycle from outside it enter it
 //! only at its header (a loop entered anywhere else is left alone); a location is ghosted only
-//! when no statement of any procedure the header reaches may write it.
+//! when no statement of any procedure the header reaches may write it, or when every such
+//! statement is a store of the cycle into exactly that location; inside a rule, each store gives
+//! the ghost a fresh variable (a variable is defined once per rule).
 
 use super::{
     source_name, ElemTy, FieldRef, HandlerEdge, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty, VarDecl, VarId,
@@ -512,12 +522,15 @@ fn rewrite(
                 HashMap::new()
             };
             let body = std::mem::take(&mut rule.body);
-            // Each ghost's value so far in the rule: its input, then what the stores put.
-            let mut current: Vec<VarId> = ghosts.iter().map(|(_, v, _)| *v).collect();
+            let mut state = RuleState {
+                inside,
+                current: ghosts.iter().map(|(_, v, _)| *v).collect(),
+                stored: Stored::new(),
+            };
             let cycle = Cycle { head, members };
             rule.body = body
                 .into_iter()
-                .flat_map(|stmt| rewrite_stmt(ir, stmt, inside, &cycle, &copies, &ghosts, &mut current))
+                .flat_map(|stmt| rewrite_stmt(ir, stmt, &cycle, &copies, &ghosts, &mut state))
                 .collect();
         }
         ir.procs[p].rules = rules;
@@ -527,60 +540,166 @@ fn rewrite(
     }
 }
 
+/// What the rewrite of a rule knows at its current statement.
+struct RuleState {
+    /// Whether the rule's procedure is in the cycle.
+    inside: bool,
+    /// Each ghost's value so far in the rule (inside the cycle): its input, then what the stores
+    /// put.
+    current: Vec<VarId>,
+    /// The values stored into fields so far (outside the cycle).
+    stored: Stored,
+}
+
 /// The loop's cycle: its header and its procedures.
 struct Cycle<'a> {
     head: usize,
     members: &'a BTreeSet<usize>,
 }
 
+/// A heap slot of an object: a field (name, descriptor) or an element at a constant index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Slot {
+    Field(String, String),
+    Element(ElemKey, i32),
+}
+
+impl Slot {
+    /// The slot a ghost's location names in its object, where it has one.
+    fn of(location: &Location) -> Option<(usize, Slot)> {
+        match location {
+            Location::Field {
+                object,
+                name,
+                descriptor,
+            } => Some((*object, Slot::Field(name.clone(), descriptor.clone()))),
+            Location::Element {
+                array,
+                index: Index::Constant(c),
+                elem,
+            } => Some((*array, Slot::Element(*elem, *c))),
+            _ => None,
+        }
+    }
+}
+
+/// The values a rule outside the cycle has stored into slots before its current statement, by
+/// object variable: none survives a call, a store that may write the same slot through another
+/// variable, or a new value of its variables.
+type Stored = HashMap<(VarId, Slot), Operand>;
+
+/// Updates `stored` past a statement of a rule outside the cycle.
+fn note_stored(stored: &mut Stored, kind: &StmtKind) {
+    let defined = kind.defs();
+    stored.retain(|(o, _), value| !defined.contains(o) && !matches!(value, Operand::Var(v) if defined.contains(v)));
+    let (object, slot, value) = match kind {
+        StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Call { .. } => {
+            stored.clear();
+            return;
+        }
+        StmtKind::PutField { object, field, value } => {
+            let slot = Slot::Field(field.name.clone(), field.descriptor.clone());
+            stored.retain(|(_, s), _| *s != slot);
+            (object, slot, value)
+        }
+        StmtKind::ArrayStore {
+            elem,
+            array,
+            index,
+            value,
+        } => {
+            let key = ElemKey::of(*elem);
+            let Operand::Int(c) = index else {
+                stored.retain(|(_, s), _| !matches!(s, Slot::Element(e, _) if *e == key));
+                return;
+            };
+            let slot = Slot::Element(key, *c);
+            stored.retain(|(_, s), _| *s != slot);
+            (array, slot, value)
+        }
+        _ => return,
+    };
+    // A store into a narrower slot narrows its value: only `int` and `long` ones are kept.
+    let wide = match &slot {
+        Slot::Field(_, descriptor) => matches!(descriptor.as_str(), "I" | "J"),
+        Slot::Element(elem, _) => *elem == ElemKey::of(ElemTy::Int) || *elem == ElemKey::of(ElemTy::Long),
+    };
+    if let (Operand::Var(o), true) = (object, wide) {
+        stored.insert((*o, slot), value.clone());
+    }
+}
+
+/// The values a call from outside the cycle passes its ghosts: what the rule stored into the
+/// ghost's slot through the object the call passes, else a read of no known origin (added to `out`).
+fn entering_values(
+    ir: &mut MethodIr,
+    stmt: &Stmt,
+    ghosts: &[(Location, VarId, Ty)],
+    stored: &Stored,
+    out: &mut Vec<Stmt>,
+) -> Vec<Operand> {
+    let args = match &stmt.kind {
+        StmtKind::Call { args, .. } => args.as_slice(),
+        _ => &[],
+    };
+    ghosts
+        .iter()
+        .map(|(location, ghost, ty)| {
+            if let Some((object, slot)) = Slot::of(location) {
+                if let Some(Operand::Var(o)) = args.get(object) {
+                    if let Some(value) = stored.get(&(*o, slot)) {
+                        return value.clone();
+                    }
+                }
+            }
+            let entering = new_var(ir, format!("{}.in", source_name(&ir.var(*ghost).name)), *ty);
+            out.push(Stmt {
+                pc: stmt.pc,
+                bytecodes: stmt.bytecodes,
+                kind: StmtKind::GetStatic {
+                    dst: entering,
+                    field: FieldRef {
+                        class: GHOST_CLASS.to_owned(),
+                        name: source_name(&ir.var(*ghost).name).to_owned(),
+                        descriptor: descriptor_of(location),
+                    },
+                },
+                handler: None,
+            });
+            Operand::Var(entering)
+        })
+        .collect()
+}
+
 /// One statement of the rewrite: a ghosted read becomes the read into a fresh variable and a copy
 /// of the ghost's current value; a store into a loop's own field is followed by a copy of the
 /// stored value into a fresh variable, the ghost's value from there on (`current`); a call into
-/// the cycle gets the ghosts (the caller's current values inside the cycle, values of no known
-/// origin from outside it).
+/// the cycle gets the ghosts (the caller's current values inside the cycle, from outside it the
+/// values of [`entering_values`]).
 fn rewrite_stmt(
     ir: &mut MethodIr,
     mut stmt: Stmt,
-    inside: bool,
     cycle: &Cycle<'_>,
     copies: &HashMap<VarId, usize>,
     ghosts: &[(Location, VarId, Ty)],
-    current: &mut [VarId],
+    state: &mut RuleState,
 ) -> Vec<Stmt> {
-    let Cycle { head, members } = *cycle;
     let mut out = Vec::new();
-    let enters = |proc: ProcId| members.contains(&proc.index());
+    let enters = |proc: ProcId| cycle.members.contains(&proc.index());
     let calls_in = matches!(&stmt.kind, StmtKind::Call { proc, .. } if enters(*proc))
         || stmt.handler.as_ref().is_some_and(|h| enters(h.proc));
+    let inside = state.inside;
     if calls_in {
-        let passed: Vec<Operand> = ghosts
-            .iter()
-            .zip(current.iter())
-            .map(|((location, ghost, ty), now)| {
-                if inside {
-                    return Operand::Var(*now);
-                }
+        let passed: Vec<Operand> = match inside {
+            true => state.current.iter().map(|v| Operand::Var(*v)).collect(),
+            false => {
                 debug_assert!(
-                    matches!(&stmt.kind, StmtKind::Call { proc, .. } if proc.index() == head)
-                        || stmt.handler.as_ref().is_some_and(|h| h.proc.index() == head)
+                    matches!(&stmt.kind, StmtKind::Call { proc, .. } if proc.index() == cycle.head)
+                        || stmt.handler.as_ref().is_some_and(|h| h.proc.index() == cycle.head)
                 );
-                let entering = new_var(ir, format!("{}.in", source_name(&ir.var(*ghost).name)), *ty);
-                out.push(Stmt {
-                    pc: stmt.pc,
-                    bytecodes: stmt.bytecodes,
-                    kind: StmtKind::GetStatic {
-                        dst: entering,
-                        field: FieldRef {
-                            class: GHOST_CLASS.to_owned(),
-                            name: source_name(&ir.var(*ghost).name).to_owned(),
-                            descriptor: descriptor_of(location),
-                        },
-                    },
-                    handler: None,
-                });
-                Operand::Var(entering)
-            })
-            .collect();
+                entering_values(ir, &stmt, ghosts, &state.stored, &mut out)
+            }
+        };
         if let StmtKind::Call { proc, args, .. } = &mut stmt.kind {
             if enters(*proc) {
                 args.extend(passed.iter().cloned());
@@ -592,7 +711,9 @@ fn rewrite_stmt(
             }
         }
     }
+    let current = &mut state.current;
     if !inside {
+        note_stored(&mut state.stored, &stmt.kind);
         out.push(stmt);
         return out;
     }
@@ -604,7 +725,10 @@ fn rewrite_stmt(
         out.push(Stmt {
             pc,
             bytecodes,
-            kind: StmtKind::Assign { dst: stored, src: value },
+            kind: StmtKind::Assign {
+                dst: stored,
+                src: value,
+            },
             handler: None,
         });
         current[k] = stored;
@@ -636,7 +760,11 @@ fn rewrite_stmt(
 
 /// The ghost (its position) whose location a store writes (a loop's own field), with the value
 /// stored.
-fn ghost_store(stmt: &Stmt, copies: &HashMap<VarId, usize>, ghosts: &[(Location, VarId, Ty)]) -> Option<(usize, Operand)> {
+fn ghost_store(
+    stmt: &Stmt,
+    copies: &HashMap<VarId, usize>,
+    ghosts: &[(Location, VarId, Ty)],
+) -> Option<(usize, Operand)> {
     let StmtKind::PutField {
         object: Operand::Var(object),
         field,

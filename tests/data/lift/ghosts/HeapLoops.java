@@ -60,7 +60,7 @@ class HeapLoops {
         size--;
     }
 
-    // The loop writes the field it reads: not ghosted.
+    // The loop writes the field it reads, only through this: a ghost that its stores update.
     int countsDown() {
         int c = 0;
         while (size > 0) {
