@@ -55,29 +55,19 @@ fn wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension) -> Option<Vec<Abstr
     in_range.items[k] = Item::Constrain(vec![ge(&[(dim, 1)], TWO_TO_31)?, ge(&[(dim, -1)], TWO_TO_31 - 1)?]);
     let mut out = vec![in_range];
     // `e` in a fresh dimension `w`; above the range `dim = w - 2^32`, below it `dim = w + 2^32`.
-    // A value that wraps once lies within twice the range, `2*MIN <= w <= 2*MAX`: wrapped from
-    // above it is at most -2, from below at least 0.
     let w = rule.dims;
     let cases = [
-        (
-            ge(&[(w, 1)], -TWO_TO_31)?,
-            ge(&[(dim, -1)], -2)?,
-            eq(&[(dim, 1), (w, -1)], TWO_TO_32)?,
-        ),
-        (
-            ge(&[(w, -1)], -TWO_TO_31 - 1)?,
-            ge(&[(dim, 1)], 0)?,
-            eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?,
-        ),
+        (ge(&[(w, 1)], -TWO_TO_31)?, eq(&[(dim, 1), (w, -1)], TWO_TO_32)?),
+        (ge(&[(w, -1)], -TWO_TO_31 - 1)?, eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?),
     ];
-    for (side, twice, value) in cases {
+    for (side, value) in cases {
         let mut wrapped = rule.clone();
         wrapped.dims += 1;
         let rename = |d: Dimension| if d == dim { w } else { d };
         for item in &mut wrapped.items[..k] {
             *item = renumber_item(item, &rename);
         }
-        wrapped.items[k] = Item::Constrain(vec![side, twice, value]);
+        wrapped.items[k] = Item::Constrain(vec![side, value]);
         out.push(wrapped);
     }
     Some(out)

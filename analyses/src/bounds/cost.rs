@@ -1756,24 +1756,8 @@ fn phased_or_boxed<D: NumericDomain>(
     if let Some(found) = ranking::find_phased(inputs, &transitions) {
         return (Some(found), transitions);
     }
-    let relaxed = without_type_limits(&transitions);
-    if let Some(found) = ranking::find_phased(inputs, &relaxed) {
-        return (Some(found), relaxed);
-    }
     let boxed: Vec<D> = transitions.iter().map(|t| cases::boxed(inputs, t, ranges)).collect();
     (ranking::find_phased(inputs, &boxed), boxed)
-}
-
-/// `transitions` without their constraints whose constant is type-range sized (a type's limit,
-/// or what a wrap case derives from it): they allow more steps, so a ranking function of these
-/// ranks the originals, and the floating-point search sometimes succeeds only without such
-/// constants.
-fn without_type_limits<D: NumericDomain>(transitions: &[D]) -> Vec<D> {
-    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
-    transitions
-        .iter()
-        .map(|t| D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned()))
-        .collect()
 }
 
 /// The dimensions a rule fixes to a constant, by its guard or a `Constrain` item (`a·d + c = 0`).
