@@ -1,16 +1,11 @@
 /** The shutdown hook that merges the per-thread trees and writes the CCT file jresa reads. */
 package jresa.agent;
 
-import java.io.BufferedWriter;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import java.util.BitSet;
 
 /**
  * Merges every thread's tree into one (children with the same method and call site are summed) and
@@ -45,13 +40,21 @@ final class Dump extends Thread {
     }
 
     /** A context of the merged tree. */
+    /**
+     * A node of the merged tree. Children are found by a linear scan while few, then through an
+     * open-addressing index (no boxing: the trees have hundreds of thousands of nodes).
+     */
     private static final class Merged {
         final int mid;
         final int site;
         long calls;
         long bytecodes;
-        final HashMap<Long, Merged> byKey = new HashMap<>();
-        final List<Merged> children = new ArrayList<>();
+        Merged[] children = NONE;
+        int childCount;
+        private Merged[] index;
+
+        private static final Merged[] NONE = new Merged[0];
+        private static final int LINEAR_LIMIT = 8;
 
         Merged(int mid, int site) {
             this.mid = mid;
@@ -59,14 +62,60 @@ final class Dump extends Thread {
         }
 
         Merged child(int mid, int site) {
-            Long key = ((long) mid << 32) | (site & 0xFFFFFFFFL);
-            Merged kid = byKey.get(key);
+            Merged kid = find(mid, site);
             if (kid == null) {
                 kid = new Merged(mid, site);
-                byKey.put(key, kid);
-                children.add(kid);
+                if (childCount == children.length) {
+                    Merged[] grown = new Merged[Math.max(2, children.length * 2)];
+                    System.arraycopy(children, 0, grown, 0, childCount);
+                    children = grown;
+                }
+                children[childCount++] = kid;
+                if (childCount > LINEAR_LIMIT) {
+                    if (index == null || childCount * 2 > index.length) {
+                        index = new Merged[Integer.highestOneBit(childCount * 4) * 2];
+                        for (int i = 0; i < childCount; i++) {
+                            insert(index, children[i]);
+                        }
+                    } else {
+                        insert(index, kid);
+                    }
+                }
             }
             return kid;
+        }
+
+        private Merged find(int mid, int site) {
+            if (index == null) {
+                for (int i = 0; i < childCount; i++) {
+                    Merged kid = children[i];
+                    if (kid.mid == mid && kid.site == site) {
+                        return kid;
+                    }
+                }
+                return null;
+            }
+            int mask = index.length - 1;
+            for (int i = hash(mid, site) & mask; ; i = (i + 1) & mask) {
+                Merged kid = index[i];
+                if (kid == null || (kid.mid == mid && kid.site == site)) {
+                    return kid;
+                }
+            }
+        }
+
+        private static void insert(Merged[] table, Merged kid) {
+            int mask = table.length - 1;
+            int i = hash(kid.mid, kid.site) & mask;
+            while (table[i] != null) {
+                i = (i + 1) & mask;
+            }
+            table[i] = kid;
+        }
+
+        private static int hash(int mid, int site) {
+            int h = mid * 0x9E3779B1 + site * 0x85EBCA6B;
+            return h ^ (h >>> 15);
         }
     }
 
@@ -92,66 +141,167 @@ final class Dump extends Thread {
             }
             merge(state.root, root);
         }
-        try (Writer out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8), 1 << 16)) {
-            out.write("jresa-cct\t1\n");
+        try (Out out = new Out(new FileOutputStream(path))) {
+            out.text("jresa-cct\t1\n");
             meta(out, "threads", threads);
             meta(out, "instrumented_classes", Methods.instrumentedClasses());
             meta(out, "instrumented_methods", Methods.instrumentedMethods());
             meta(out, "selected_methods", Methods.selectedMethods());
             meta(out, "cached_classes", cache == null ? 0 : cache.hits());
             for (String[] entry : Methods.uninstrumentedList()) {
-                out.write("uninstrumented\t" + escape(entry[0]) + "\t" + escape(entry[1]) + "\n");
+                out.text("uninstrumented\t").escaped(entry[0]).tab().escaped(entry[1]).newline();
             }
             writeNodes(out, root);
-            out.write("end\n");
+            out.text("end\n");
         }
     }
 
-    private static void meta(Writer out, String name, long value) throws IOException {
-        out.write("meta\t" + name + "\t" + value + "\n");
+    private static void meta(Out out, String name, long value) throws IOException {
+        out.text("meta\t").text(name).tab().number(value).newline();
     }
 
-    /** Adds the tree below {@code source} into {@code target}, iteratively (trees can be very deep). */
+    /** Adds a thread's tree below {@code target}, depth first with explicit stacks. */
     private static void merge(Node source, Merged target) {
-        ArrayDeque<Object[]> work = new ArrayDeque<>();
-        work.push(new Object[] {source, target});
-        while (!work.isEmpty()) {
-            Object[] pair = work.pop();
-            Node from = (Node) pair[0];
-            Merged into = (Merged) pair[1];
-            into.calls += from.calls;
-            into.bytecodes += from.bytecodes;
-            Node[] kids = from.children;
+        Node[] from = new Node[64];
+        Merged[] into = new Merged[64];
+        int top = 0;
+        from[top] = source;
+        into[top++] = target;
+        while (top > 0) {
+            top--;
+            Node node = from[top];
+            Merged merged = into[top];
+            from[top] = null;
+            merged.calls += node.calls;
+            merged.bytecodes += node.bytecodes;
+            Node[] kids = node.children;
             if (kids == null) {
                 continue;
             }
-            int count = Math.min(from.childCount, kids.length);
+            int count = Math.min(node.childCount, kids.length);
             for (int i = 0; i < count; i++) {
                 Node kid = kids[i];
-                if (kid != null) {
-                    work.push(new Object[] {kid, into.child(kid.mid, kid.bci())});
+                if (kid == null) {
+                    continue;
                 }
+                if (top == from.length) {
+                    from = java.util.Arrays.copyOf(from, top * 2);
+                    into = java.util.Arrays.copyOf(into, top * 2);
+                }
+                from[top] = kid;
+                into[top++] = merged.child(kid.mid, kid.bci());
             }
         }
     }
 
-    private static void writeNodes(Writer out, Merged root) throws IOException {
-        HashMap<Integer, Boolean> written = new HashMap<>();
-        ArrayDeque<Object[]> work = new ArrayDeque<>();
-        work.push(new Object[] {root, -1});
+    /** Writes the merged tree in preorder, each method's line before its first node. */
+    private static void writeNodes(Out out, Merged root) throws IOException {
+        BitSet written = new BitSet();
+        Merged[] nodes = new Merged[64];
+        int[] parents = new int[64];
+        int top = 0;
+        nodes[top] = root;
+        parents[top++] = -1;
         int next = 0;
-        while (!work.isEmpty()) {
-            Object[] pair = work.pop();
-            Merged node = (Merged) pair[0];
-            int parent = (Integer) pair[1];
+        while (top > 0) {
+            top--;
+            Merged node = nodes[top];
+            int parent = parents[top];
+            nodes[top] = null;
             int id = next++;
-            if (node.mid >= 0 && written.put(node.mid, Boolean.TRUE) == null) {
+            if (node.mid >= 0 && !written.get(node.mid)) {
+                written.set(node.mid);
                 String[] m = Methods.method(node.mid);
-                out.write("method\t" + node.mid + "\t" + escape(m[0]) + "\t" + escape(m[1]) + "\t" + escape(m[2]) + "\n");
+                out.text("method\t").number(node.mid).tab().escaped(m[0]).tab().escaped(m[1]).tab().escaped(m[2]).newline();
             }
-            out.write("node\t" + id + "\t" + parent + "\t" + node.mid + "\t" + node.site + "\t" + node.calls + "\t" + node.bytecodes + "\n");
-            for (int i = node.children.size() - 1; i >= 0; i--) {
-                work.push(new Object[] {node.children.get(i), id});
+            out.text("node\t").number(id).tab().number(parent).tab().number(node.mid).tab().number(node.site)
+                    .tab().number(node.calls).tab().number(node.bytecodes).newline();
+            if (top + node.childCount > nodes.length) {
+                int size = Math.max(nodes.length * 2, top + node.childCount);
+                nodes = java.util.Arrays.copyOf(nodes, size);
+                parents = java.util.Arrays.copyOf(parents, size);
+            }
+            for (int i = node.childCount - 1; i >= 0; i--) {
+                nodes[top] = node.children[i];
+                parents[top++] = id;
+            }
+        }
+    }
+
+    /** A buffered writer of ASCII lines that formats numbers itself (no strings per line). */
+    private static final class Out implements AutoCloseable {
+        private final OutputStream sink;
+        private final byte[] buffer = new byte[1 << 16];
+        private int used;
+        private final byte[] digits = new byte[20];
+
+        Out(OutputStream sink) {
+            this.sink = sink;
+        }
+
+        private void room(int bytes) throws IOException {
+            if (used + bytes > buffer.length) {
+                sink.write(buffer, 0, used);
+                used = 0;
+            }
+        }
+
+        Out text(String ascii) throws IOException {
+            byte[] bytes = ascii.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length > buffer.length) {
+                room(buffer.length);
+                sink.write(bytes);
+                return this;
+            }
+            room(bytes.length);
+            System.arraycopy(bytes, 0, buffer, used, bytes.length);
+            used += bytes.length;
+            return this;
+        }
+
+        Out escaped(String name) throws IOException {
+            return text(escape(name));
+        }
+
+        Out tab() throws IOException {
+            room(1);
+            buffer[used++] = '\t';
+            return this;
+        }
+
+        Out newline() throws IOException {
+            room(1);
+            buffer[used++] = '\n';
+            return this;
+        }
+
+        Out number(long value) throws IOException {
+            room(21);
+            if (value < 0) {
+                if (value == Long.MIN_VALUE) {
+                    return text(Long.toString(value));
+                }
+                buffer[used++] = '-';
+                value = -value;
+            }
+            int n = 0;
+            do {
+                digits[n++] = (byte) ('0' + value % 10);
+                value /= 10;
+            } while (value != 0);
+            while (n > 0) {
+                buffer[used++] = digits[--n];
+            }
+            return this;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                sink.write(buffer, 0, used);
+                used = 0;
+            } finally {
+                sink.close();
             }
         }
     }

@@ -34,8 +34,7 @@ import jdk.internal.org.objectweb.asm.tree.VarInsnNode;
  * <p>The method gets new locals: {@code node}, its calling context, set at entry by
  * {@code Probe.enter(methodId)} (or {@code enterSelected}, {@code enterClinit}); {@code count}, a
  * {@code long} of the instructions executed but not yet added to {@code node}; {@code pos}, what the
- * current block has executed if the instruction running now throws; and, in {@code <clinit>}, the
- * call site that was pending when the initialiser started. Counting works on two units:
+ * current block has executed if the instruction running now throws. Counting works on two units:
  *
  * <ul>
  *   <li>A <em>block</em> is a maximal run of instructions that control enters only at its first
@@ -93,7 +92,8 @@ final class MethodRewriter {
     private final int nodeLocal;
     private final int countLocal;
     private final int posLocal;
-    private final int savedSiteLocal;
+    /** The first local after the counting ones (string concatenations use locals from there). */
+    private final int freeLocal;
     /** The method's instructions (no labels, frames or line numbers), in order. */
     private AbstractInsnNode[] real;
     /** Which instructions start a segment. */
@@ -114,7 +114,7 @@ final class MethodRewriter {
         this.nodeLocal = method.maxLocals;
         this.countLocal = nodeLocal + 1;
         this.posLocal = nodeLocal + 3;
-        this.savedSiteLocal = nodeLocal + 4;
+        this.freeLocal = nodeLocal + 4;
     }
 
     /**
@@ -144,8 +144,8 @@ final class MethodRewriter {
         if (buffered) {
             addCatchAll(bodyStart, bodyEnd);
         }
-        int concatLocals = concatenations(method, savedSiteLocal + 1);
-        method.maxLocals = Math.max(savedSiteLocal + (clinit ? 1 : 0), concatLocals);
+        int concatLocals = concatenations(method, freeLocal);
+        method.maxLocals = Math.max(freeLocal, concatLocals);
     }
 
     private boolean hasInvokeDynamic() {
@@ -384,10 +384,7 @@ final class MethodRewriter {
         return list;
     }
 
-    /**
-     * {@code Probe.exit(node, count)} or, in {@code <clinit>}, {@code Probe.exitClinit(node, count,
-     * saved)}; when an exception unwinds the method, {@code count + pos}.
-     */
+    /** {@code Probe.exit(node, count)}; when an exception unwinds the method, {@code count + pos}. */
     private InsnList exit(boolean unwinding) {
         InsnList list = new InsnList();
         list.add(new VarInsnNode(Opcodes.ALOAD, nodeLocal));
@@ -397,12 +394,7 @@ final class MethodRewriter {
             list.add(new InsnNode(Opcodes.I2L));
             list.add(new InsnNode(Opcodes.LADD));
         }
-        if (clinit) {
-            list.add(new VarInsnNode(Opcodes.ILOAD, savedSiteLocal));
-            list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "exitClinit", "(" + NODE_DESC + "JI)V", false));
-        } else {
-            list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "exit", "(" + NODE_DESC + "J)V", false));
-        }
+        list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "exit", "(" + NODE_DESC + "J)V", false));
         return list;
     }
 
@@ -420,7 +412,7 @@ final class MethodRewriter {
     }
 
     /**
-     * After every invoke, {@code Probe.resume(node)}: no call is pending any more, so that code the
+     * After every invoke, {@code Probe.returned(node)}: no call is pending any more, so that code the
      * JVM runs on its own before the next call (the constructor of an exception an instruction
      * throws) is not taken for a callee of the call that returned.
      */
@@ -429,7 +421,7 @@ final class MethodRewriter {
             if (isInvoke(insn)) {
                 InsnList list = new InsnList();
                 list.add(new VarInsnNode(Opcodes.ALOAD, nodeLocal));
-                list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "resume", "(" + NODE_DESC + ")V", false));
+                list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "returned", "(" + NODE_DESC + ")V", false));
                 code.insert(insn, list);
             }
         }
@@ -439,8 +431,6 @@ final class MethodRewriter {
     private void insertPrologue(int mid, boolean isSelected, Copy original, LabelNode bodyStart) {
         InsnList prologue = new InsnList();
         if (clinit) {
-            prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "pendingSite", "()I", false));
-            prologue.add(new VarInsnNode(Opcodes.ISTORE, savedSiteLocal));
             prologue.add(pushInt(mid));
             prologue.add(pushInt(isSelected ? 1 : 0));
             prologue.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "enterClinit", "(II)" + NODE_DESC, false));
@@ -474,9 +464,6 @@ final class MethodRewriter {
         locals.add(NODE);
         locals.add(Opcodes.LONG);
         locals.add(Opcodes.INTEGER);
-        if (clinit) {
-            locals.add(Opcodes.INTEGER);
-        }
     }
 
     /** Every frame gets the new locals; slots between the method's own locals and them are TOP. */

@@ -23,6 +23,13 @@ public final class Node {
     final Node parent;
     /** The thread this node belongs to. */
     final ThreadState state;
+    /**
+     * The call site this context's activation is about to call from, or -1 (JP2's {@code getBI}):
+     * set before each invoke, reset when the call returns and at entry, so that code the JVM runs on
+     * its own in between (the constructor of an exception an instruction throws, a class initialiser)
+     * is not taken for a callee of that call. Only one activation of a context runs at a time.
+     */
+    int pending = -1;
     /** Activations of this context. */
     long calls;
     /** Bytecode instructions executed in this context, excluding callees. */

@@ -178,7 +178,7 @@ public final class Probe {
             return null;
         }
         Node parent = s.current;
-        int site = s.site;
+        int site = parent.pending;
         Node[] slots = parent.bySite;
         int slot = site >>> 16;
         if (slot < slots.length) {
@@ -194,8 +194,8 @@ public final class Probe {
     /** Counts an entry of {@code node} and makes it current, with no call pending. */
     private static Node activate(ThreadState s, Node node) {
         node.calls++;
+        node.pending = -1;
         s.current = node;
-        s.site = -1;
         return node;
     }
 
@@ -218,7 +218,7 @@ public final class Probe {
             return null;
         }
         Node parent = s.current;
-        int site = s.site;
+        int site = parent.pending;
         Node node;
         if (parent == s.outside) {
             // The extent's root hangs below the thread's root but returns to "outside" on exit. Code
@@ -230,15 +230,9 @@ public final class Probe {
         return activate(s, node);
     }
 
-    /** The call site pending on the current thread (read by {@code <clinit>} before it enters). */
-    public static int pendingSite() {
-        ThreadState s = state();
-        return s == null ? -1 : s.site;
-    }
-
     /**
      * Entry of a class initialiser. The JVM runs it on its own, so its call site is -1 whatever invoke
-     * is pending; the pending site is saved by the caller of this method and restored on exit.
+     * is pending in the context it interrupts (which keeps that site for the call it is about to make).
      */
     public static Node enterClinit(int mid, int selected) {
         ThreadState s = state();
@@ -260,38 +254,35 @@ public final class Probe {
 
     /**
      * Method exit, normal or by an exception (the catch-all handler): adds the instructions counted in
-     * the activation's local and makes the parent current again, with the call site it had pending.
+     * the activation's local and makes the parent current again. The parent's pending call site is
+     * still the one it called from (which calls through code that is not instrumented need: a
+     * lambda's code calls the lambda's body and its boxing methods from its caller's call site).
      */
     public static void exit(Node node, long count) {
         if (node != null) {
             node.bytecodes += count;
-            ThreadState s = node.state;
-            s.current = node.parent;
-            s.site = node.site;
-        }
-    }
-
-    /** Exit of a class initialiser: restores the parent and the call site saved at entry. */
-    public static void exitClinit(Node node, long count, int savedSite) {
-        if (node != null) {
-            node.bytecodes += count;
-            ThreadState s = node.state;
-            s.current = node.parent;
-            s.site = savedSite;
+            node.state.current = node.parent;
         }
     }
 
     /**
-     * After a call returned and at an exception handler: this activation is current again, with no
-     * call pending. After a call, the callee's exit restored the site it was called from (which calls
-     * through code that is not instrumented need); after an exception, a constructor it left has not
-     * restored anything.
+     * After a call returned: no call is pending any more. The callee's exit made this activation
+     * current again (a callee that is not instrumented never changed it).
+     */
+    public static void returned(Node node) {
+        if (node != null) {
+            node.pending = -1;
+        }
+    }
+
+    /**
+     * At an exception handler: this activation is current again, with no call pending (a
+     * constructor left by the exception has not restored anything).
      */
     public static void resume(Node node) {
         if (node != null) {
-            ThreadState s = node.state;
-            s.current = node;
-            s.site = -1;
+            node.pending = -1;
+            node.state.current = node;
         }
     }
 
@@ -310,9 +301,8 @@ public final class Probe {
     public static void countReset(Node node, int instructions) {
         if (node != null) {
             node.bytecodes += instructions;
-            ThreadState s = node.state;
-            s.current = node;
-            s.site = -1;
+            node.pending = -1;
+            node.state.current = node;
         }
     }
 
@@ -324,7 +314,7 @@ public final class Probe {
     public static void site(Node node, long count, int instructions, int site) {
         if (node != null) {
             node.bytecodes += count + instructions;
-            node.state.site = site;
+            node.pending = site;
         }
     }
 }

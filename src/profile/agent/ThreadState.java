@@ -1,12 +1,11 @@
-/** The profiler's per-thread state: the thread's CCT, its current context and the pending call site. */
+/** The profiler's per-thread state: the thread's CCT and its current context. */
 package jresa.agent;
 
 /**
  * Per-thread profiling state, found through {@link Probe#state()} without touching any instrumented code.
  *
- * <p>{@code current} is the context whose method is executing and {@code site} the invoke that
- * method is about to execute (its ordinal and bytecode index, as {@link Node#site} keeps it), or -1:
- * JP2's {@code getCurrentNode} and {@code getBI}. {@code inside} is the guard that is set while the agent's own code runs on this
+ * <p>{@code current} is the context whose method is executing (JP2's {@code getCurrentNode}); the
+ * invoke it is about to execute is that context's {@link Node#pending} (JP2's {@code getBI}). {@code inside} is the guard that is set while the agent's own code runs on this
  * thread: instrumented methods entered meanwhile are not profiled and leave the state untouched.
  */
 final class ThreadState {
@@ -19,7 +18,6 @@ final class ThreadState {
      */
     final Node outside;
     Node current;
-    int site = -1;
     boolean inside;
     /** Set while the transformer runs on this thread, to refuse classes loaded by the transformer itself. */
     boolean transforming;
