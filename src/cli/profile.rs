@@ -1,7 +1,7 @@
 //! `jresa profile`: run a Java program under the JP2-style profiling agent and print its
 //! calling-context tree.
 use super::{Format, EXIT_INPUT_ERROR};
-use crate::profile::{run_profiled, ProfileRequest};
+use crate::profile::{run_profiled, Cct, ProfileRequest};
 use crate::report;
 use std::ffi::OsString;
 use std::io::Write;
@@ -59,21 +59,29 @@ pub fn run(args: &ProfileArgs) -> u8 {
         let message = format!("no method the program loaded matches --only {}", args.only.join(", "));
         let _ = stderr.write_all(report::profile_warning(&message).as_bytes());
     }
-    let text = match args.format {
-        Format::Text => report::profile_text(&cct),
-        Format::Json => report::json(&cct),
-    };
-    match &args.out {
-        Some(path) => {
-            if let Err(error) = std::fs::write(path, text) {
-                let message = format!("cannot write {}: {error}", path.display());
-                let _ = stderr.write_all(report::profile_error(&message).as_bytes());
-                return EXIT_INPUT_ERROR;
-            }
-        }
-        None => {
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-        }
+    if let Err(error) = write_profile(&cct, args) {
+        let _ = stderr.write_all(report::profile_error(&error).as_bytes());
+        return EXIT_INPUT_ERROR;
     }
     outcome.exit_code
+}
+
+/// Writes the tree in the requested format to `--out` or standard output, as it is rendered. Only
+/// a failure to write the file is an error (a closed standard output, as under `| head`, is not).
+fn write_profile(cct: &Cct, args: &ProfileArgs) -> Result<(), String> {
+    let mut sink: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(
+            std::fs::File::create(path).map_err(|error| format!("cannot write {}: {error}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut sink);
+    let written = match args.format {
+        Format::Text => report::write_profile_text(cct, &mut out),
+        Format::Json => out.write_all(report::json(cct).as_bytes()),
+    };
+    match (written.and_then(|()| out.flush()), &args.out) {
+        (Err(error), Some(path)) => Err(format!("cannot write {}: {error}", path.display())),
+        _ => Ok(()),
+    }
 }

@@ -139,7 +139,7 @@ pub fn lift_stats_text(stats: &LiftStats) -> String {
 }
 
 mod profile;
-pub use profile::{profile_error, profile_text, profile_warning};
+pub use profile::{profile_error, profile_text, profile_warning, write_profile_text};
 
 pub mod schedule;
 pub mod vm;

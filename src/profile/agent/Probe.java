@@ -170,7 +170,8 @@ public final class Probe {
     /**
      * Method entry: returns the callee's context (made current), or null when not profiling. The
      * context is looked up among the contexts the caller entered from the same call site first (see
-     * {@link Node#bySite}).
+     * {@link Node#bySite}). The fast path, the context entered last from that site, is kept small
+     * so that the JIT inlines it into every instrumented method.
      */
     public static Node enter(int mid) {
         ThreadState s = state();
@@ -182,10 +183,12 @@ public final class Probe {
         Node[] slots = parent.bySite;
         int slot = site >>> 16;
         if (slot < slots.length) {
-            for (Node node = slots[slot]; node != null; node = node.nextAtSite) {
-                if (node.mid == mid) {
-                    return activate(s, node);
-                }
+            Node node = slots[slot];
+            if (node != null && node.mid == mid) {
+                node.calls++;
+                node.pending = -1;
+                s.current = node;
+                return node;
             }
         }
         return enterSlowly(s, parent, mid, site);
@@ -199,10 +202,22 @@ public final class Probe {
         return node;
     }
 
-    /** {@link #enter} when the context is not among the call site's (kept out of line). */
+    /**
+     * {@link #enter} when the context is not the one entered last from the call site (kept out of
+     * line): the site's other contexts, then all children.
+     */
     private static Node enterSlowly(ThreadState s, Node parent, int mid, int site) {
         if (parent == s.outside) {
             return null;
+        }
+        Node[] slots = parent.bySite;
+        int slot = site >>> 16;
+        if (slot < slots.length) {
+            for (Node node = slots[slot]; node != null; node = node.nextAtSite) {
+                if (node.mid == mid) {
+                    return activate(s, node);
+                }
+            }
         }
         Node node = parent.child(mid, site, parent);
         if (site >= 0) {
