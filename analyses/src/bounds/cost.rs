@@ -788,9 +788,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     }
 
     /// The cost of one rule from `state` (already holding its guard): its own cost plus its calls'
-    /// costs in terms of `params`. Calls to procedures in `cycle` are not costed and their
-    /// post-conditions are not assumed (a cycle member's post-condition says nothing about runs
-    /// that never return); each is returned with the state at the call. `Ok(None)` when the rule
+    /// costs in terms of `params`. Calls to procedures in `cycle` are not costed; each is returned
+    /// with the state at the call, and the items after it see the callee's post-condition (they run
+    /// only once it returned; the state at the call itself assumes nothing about the call's
+    /// outcome). `Ok(None)` when the rule
     /// cannot be reached from `state`; a rule that stops at a call that never returns normally
     /// still costs what it ran, with `completes: false`.
     #[allow(clippy::too_many_arguments)]
@@ -860,12 +861,21 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     // Transitions and continuations take the state at this call: what the rule
                     // accumulates after it would be missed, so it is charged in full instead.
                     accumulating = false;
+                    let targets: Vec<Dimension> = args.iter().chain(&outs).copied().collect();
                     cycle_calls.push(CycleCall {
                         callee: *callee,
                         args: args.clone(),
                         outs,
                         state: state.clone(),
                     });
+                    // What runs after the call runs only once it returned, so there the callee's
+                    // post-condition holds (nested recursion: `f(f(n + 11))` passes the inner
+                    // call's result on).
+                    if let Item::Call { .. } = item {
+                        if let Some(post) = self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
+                            *state = state.meet(&embed(post, &targets, state.dimensions()));
+                        }
+                    }
                 }
                 Item::Charge { callee, args } => match self.callee_cost(*callee, args, state, params, names) {
                     Ok(cost) => {
