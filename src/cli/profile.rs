@@ -70,9 +70,9 @@ pub fn run(args: &ProfileArgs) -> u8 {
 /// a failure to write the file is an error (a closed standard output, as under `| head`, is not).
 fn write_profile(cct: &Cct, args: &ProfileArgs) -> Result<(), String> {
     let mut sink: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(
-            std::fs::File::create(path).map_err(|error| format!("cannot write {}: {error}", path.display()))?,
-        ),
+        Some(path) => {
+            Box::new(std::fs::File::create(path).map_err(|error| format!("cannot write {}: {error}", path.display()))?)
+        }
         None => Box::new(std::io::stdout().lock()),
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut sink);

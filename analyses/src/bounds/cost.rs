@@ -871,9 +871,22 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     // What runs after the call runs only once it returned, so there the callee's
                     // post-condition holds (nested recursion: `f(f(n + 11))` passes the inner
                     // call's result on).
-                    if let Item::Call { .. } = item {
+                    // A call that never returns ends the rule there (the call itself stays a
+                    // transition). A rule's last call (a loop's back edge) is left as it is.
+                    let calls_later = rule.items[k + 1..]
+                        .iter()
+                        .any(|i| matches!(i, Item::Call { .. } | Item::Charge { .. }));
+                    if let (Item::Call { .. }, true) = (item, calls_later) {
                         if let Some(post) = self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
-                            *state = state.meet(&embed(post, &targets, state.dimensions()));
+                            let after = state.meet(&embed(post, &targets, state.dimensions()));
+                            if after.is_empty() {
+                                if state.is_empty() {
+                                    return Ok(None);
+                                }
+                                completes = false;
+                                break;
+                            }
+                            *state = after;
                         }
                     }
                 }
