@@ -13,7 +13,7 @@
 //!   each piece is mapped to the absolute values (exactly: a dimension negated), and a linear
 //!   ranking function with non-negative coefficients on those variables is searched on the pieces:
 //!   at most `nat(f(|x0|))` iterations;
-//! - lexicographic and multiphase (two or three phases) ones, and, last, the phases of [`phases`]: the
+//! - lexicographic and two-phase (multiphase) ones, and, last, the phases of [`phases`]: the
 //!   components of the graph of which transition may follow which, each ranked on its own.
 //!
 //! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
@@ -162,7 +162,7 @@ pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[us
     found.filter(|r| !r.mentions(avoided))
 }
 
-/// Searches halving, linear and multiphase ranking functions only (one linear program per shape and depth): for
+/// Searches halving, linear and two-phase ranking functions only (one linear program each): for
 /// transitions whose large constants (the cases of wrapping arithmetic) make the many linear
 /// programs of the other shapes slow. Halving comes first, as in [`find`]: a midpoint whose sum
 /// may wrap still halves the range in every case.
