@@ -479,7 +479,7 @@ fn bounded_over<D: NumericDomain>(invariant: &D, n: usize, ranking: &Ranking) ->
     Some(match ranking {
         Ranking::Linear(f) => Ranking::Linear(bound(f)?),
         Ranking::Halving(f) => Ranking::Halving(bound(f)?),
-        Ranking::Multiphase(components) => Ranking::Multiphase(components.iter().map(bound).collect::<Option<_>>()?),
+        Ranking::Multiphase(first, second) => Ranking::Multiphase(bound(first)?, bound(second)?),
         Ranking::Doubling { growing, bound: limit } => Ranking::Doubling {
             growing: growing.clone(),
             bound: bound(limit)?,
@@ -500,7 +500,7 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
         // Phases start from values the loop computes: `Solver::phase_iterations` bounds them.
         Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
-        Ranking::Multiphase(components) => multiphase_iterations(components)?,
+        Ranking::Multiphase(first, second) => multiphase_iterations(first, second),
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
@@ -532,28 +532,17 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     })
 }
 
-/// The iterations a multiphase ranking function allows. With `F = f_1(x_0)`, `G = f_2(x_0)`,
-/// `H = f_3(x_0)`, transition `t` starts with `f_1 ≤ F - t` and
-/// `f_2 ≤ G + Σ_{s<t} (F - s - 1) = G + t·F - t(t+1)/2`.
-///
-/// Two phases: `f_2 ≥ 0` at the last of `k` transitions, `m = k - 1`, gives
-/// `m² - (2F - 1)·m - 2G ≤ 0`, whence `m ≤ max(2F - 1, 0) + √(2G) ≤ 2·nat(F) + G + 1/2` (as
-/// `√(2G) ≤ G + 1/2`): `2·nat(f_1) + nat(f_2) + 2` iterations.
-///
-/// Three phases: `f_3 ≤ H + Σ_{s<t} (f_2 - 1) ≤ H + t·(G - 1) + F·t(t-1)/2 - (t³ - t)/6`, and
-/// `f_3 ≥ 0` at `m`; with `F⁺ = nat(F)` and so on, `0 ≤ H⁺ + m·G⁺ + F⁺·m²/2 + m/6 - m³/6`. Each
-/// of the four positive terms is below `m³/24` once `m > 12·F⁺`, `m² > 24·G⁺`, `m³ > 24·H⁺` and
-/// `m > 2`, so `m ≤ max(12·F⁺, √(24·G⁺), ∛(24·H⁺), 2)`; as `√(24·G) ≤ 12 + G/2` and
-/// `∛(24·H) ≤ H + 2`, `12·nat(f_1) + nat(f_2) + nat(f_3) + 17` iterations.
-fn multiphase_iterations(components: &[Affine]) -> Option<CostExpr> {
-    let nat = |f: &Affine, times: i64| CostExpr::nat(affine_to_linear(f).times(times));
-    Some(match components {
-        [first, second] => CostExpr::add([nat(first, 2), nat(second, 1), CostExpr::constant(2)]),
-        [first, second, third] => {
-            CostExpr::add([nat(first, 12), nat(second, 1), nat(third, 1), CostExpr::constant(17)])
-        }
-        _ => return None,
-    })
+/// The iterations a two-phase ranking function `(f_1, f_2)` allows: `2·nat(f_1) + nat(f_2) + 2`.
+/// With `F = f_1(x_0)`, `G = f_2(x_0)`, transition `t` starts with `f_1 ≤ F - t` and
+/// `f_2 ≤ G + Σ_{s<t} (F - s - 1) = G + t·F - t(t+1)/2`, and `f_2 ≥ 0` there; so the last of `k`
+/// transitions, `m = k - 1`, has `m² - (2F - 1)·m - 2G ≤ 0`, whence
+/// `m ≤ max(2F - 1, 0) + √(2G) ≤ 2·nat(F) + G + 1/2` (as `√(2G) ≤ G + 1/2`).
+fn multiphase_iterations(first: &Affine, second: &Affine) -> CostExpr {
+    CostExpr::add([
+        CostExpr::nat(affine_to_linear(first).add_scaled(&affine_to_linear(first), &BigRational::one())),
+        CostExpr::nat(affine_to_linear(second)),
+        CostExpr::constant(2),
+    ])
 }
 
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the

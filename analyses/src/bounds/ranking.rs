@@ -54,12 +54,12 @@ pub enum Ranking {
     /// At most `nat(f(|x0|))` iterations: `f` applies to the absolute values of the variables
     /// (its coefficients on variables that may be negative are non-negative).
     Absolute(Affine),
-    /// A multiphase ranking function `(f_1, ..., f_k)` of two or three phases (Ben-Amram and
-    /// Genaim's shape): on every transition `f_1` decreases by at least 1, each later `f_i` by at
-    /// least `1 - f_{i-1}(x)`, and `f_k` is non-negative. Once `f_1` is negative `f_2` decreases
-    /// by at least 2, and so on, so the loop terminates within a number of iterations linear in
-    /// the functions' initial values (`bounds::cost`).
-    Multiphase(Vec<Affine>),
+    /// A two-phase ranking function `(f_1, f_2)` (Ben-Amram and Genaim's multiphase shape): on
+    /// every transition `f_1` decreases by at least 1, `f_2` decreases by at least `1 - f_1(x)`,
+    /// and `f_2` is non-negative. Once `f_1` is negative `f_2` decreases by at least 2 from a
+    /// non-negative value, so the loop terminates, within `2·nat(f_1) + nat(f_2) + 2` iterations
+    /// (`bounds::cost`).
+    Multiphase(Affine, Affine),
     /// A lexicographic ranking function `(f_1, ..., f_k)`: on every transition some `f_i`
     /// decreases by at least 1 from a non-negative value while every `f_j` before it does not
     /// increase. It proves termination; its iterations are bounded only where no component ever
@@ -114,7 +114,8 @@ impl Ranking {
         match self {
             Ranking::Linear(f) | Ranking::Halving(f) | Ranking::Absolute(f) => vec![f],
             Ranking::Doubling { growing, bound } => vec![growing, bound],
-            Ranking::Multiphase(components) | Ranking::Lexicographic(components) => components.iter().collect(),
+            Ranking::Multiphase(first, second) => vec![first, second],
+            Ranking::Lexicographic(components) => components.iter().collect(),
             Ranking::Phases(phases) => phases
                 .iter()
                 .filter_map(|p| p.ranking.as_deref())
@@ -173,55 +174,45 @@ pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Rank
         .or_else(|| multiphase(n, &live))
 }
 
-/// The exact conditions of a multiphase ranking function (`Ranking::Multiphase`).
-fn multiphase_conditions(n: usize, components: &[Affine]) -> Vec<Option<Constraint>> {
+/// The exact conditions of a two-phase ranking function (`Ranking::Multiphase`).
+fn multiphase_conditions(n: usize, first: &Affine, second: &Affine) -> Vec<Option<Constraint>> {
     let one = BigRational::one();
-    let mut conditions = Vec::new();
-    for (i, f) in components.iter().enumerate() {
-        let mut parts = vec![(1, f, false), (-1, f, true)];
-        if i > 0 {
-            parts.push((1, &components[i - 1], false));
-        }
-        conditions.push(exact_constraint(n, &parts, &-one.clone()));
-    }
-    if let Some(last) = components.last() {
-        conditions.push(exact_constraint(n, &[(1, last, false)], &BigRational::zero()));
-    }
-    conditions
+    vec![
+        exact_constraint(n, &[(1, first, false), (-1, first, true)], &-one.clone()),
+        exact_constraint(n, &[(1, second, false), (-1, second, true), (1, first, false)], &-one),
+        exact_constraint(n, &[(1, second, false)], &BigRational::zero()),
+    ]
 }
 
-/// The most phases of a multiphase ranking function searched for.
-const MAX_PHASES: usize = 3;
-
-/// A multiphase ranking function of two phases, else three, by one LP over all its functions.
+/// A two-phase ranking function, by one LP over both functions.
 fn multiphase<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
-    (2..=MAX_PHASES).find_map(|depth| multiphase_of_depth(n, transitions, depth))
-}
-
-fn multiphase_of_depth<D: NumericDomain>(n: usize, transitions: &[&D], depth: usize) -> Option<Ranking> {
-    // f_1(x) - f_1(x') - 1 ≥ 0, then f_i(x) - f_i(x') + f_{i-1}(x) - 1 ≥ 0, then f_k(x) ≥ 0.
-    let mut obligations = vec![Obligation {
-        parts: vec![(1.0, 0, false), (-1.0, 0, true)],
-        constant: -1.0,
-        constant_parts: vec![],
-        fixed: vec![],
-    }];
-    for i in 1..depth {
-        obligations.push(Obligation {
-            parts: vec![(1.0, i, false), (-1.0, i, true), (1.0, i - 1, false)],
+    let obligations = vec![
+        // f1(x) - f1(x') - 1 ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
             constant: -1.0,
-            constant_parts: vec![(1.0, i - 1)],
+            constant_parts: vec![],
             fixed: vec![],
-        });
-    }
-    obligations.push(Obligation {
-        parts: vec![(1.0, depth - 1, false)],
-        constant: 0.0,
-        constant_parts: vec![(1.0, depth - 1)],
-        fixed: vec![],
-    });
-    let found = solve(n, depth, transitions, &obligations)?;
-    let ranking = Ranking::Multiphase(found);
+        },
+        // f2(x) - f2(x') + f1(x) - 1 ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 1, false), (-1.0, 1, true), (1.0, 0, false)],
+            constant: -1.0,
+            constant_parts: vec![(1.0, 0)],
+            fixed: vec![],
+        },
+        // f2(x) ≥ 0.
+        Obligation {
+            parts: vec![(1.0, 1, false)],
+            constant: 0.0,
+            constant_parts: vec![(1.0, 1)],
+            fixed: vec![],
+        },
+    ];
+    let mut found = solve(n, 2, transitions, &obligations)?;
+    let second = found.pop()?;
+    let first = found.pop()?;
+    let ranking = Ranking::Multiphase(first, second);
     verify(n, transitions, &ranking).then_some(ranking)
 }
 
@@ -740,7 +731,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
             let live: Vec<&D> = pieces.iter().collect();
             return verify(n, &live, &Ranking::Linear(f.clone()));
         }
-        Ranking::Multiphase(components) => multiphase_conditions(n, components),
+        Ranking::Multiphase(first, second) => multiphase_conditions(n, first, second),
         Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
         Ranking::Lexicographic(components) => return lexicographic_levels(n, transitions, components).is_some(),
         Ranking::Doubling { growing, bound } => vec![
