@@ -96,7 +96,7 @@ final class Dump extends Thread {
                 return null;
             }
             int mask = index.length - 1;
-            for (int i = hash(mid, site) & mask; ; i = (i + 1) & mask) {
+            for (int i = Node.hash(mid, site) & mask; ; i = (i + 1) & mask) {
                 Merged kid = index[i];
                 if (kid == null || (kid.mid == mid && kid.site == site)) {
                     return kid;
@@ -106,16 +106,11 @@ final class Dump extends Thread {
 
         private static void insert(Merged[] table, Merged kid) {
             int mask = table.length - 1;
-            int i = hash(kid.mid, kid.site) & mask;
+            int i = Node.hash(kid.mid, kid.site) & mask;
             while (table[i] != null) {
                 i = (i + 1) & mask;
             }
             table[i] = kid;
-        }
-
-        private static int hash(int mid, int site) {
-            int h = mid * 0x9E3779B1 + site * 0x85EBCA6B;
-            return h ^ (h >>> 15);
         }
     }
 

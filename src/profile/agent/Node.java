@@ -179,7 +179,8 @@ public final class Node {
         table[i] = kid;
     }
 
-    private static int hash(int mid, int site) {
+    /** The hash of a child's key, shared with the dump's merged tree. */
+    static int hash(int mid, int site) {
         int h = mid * 0x9E3779B1 + site * 0x85EBCA6B;
         return h ^ (h >>> 15);
     }
