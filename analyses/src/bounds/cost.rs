@@ -88,6 +88,10 @@ pub struct Costs {
     pub terminates: Vec<bool>,
 }
 
+/// The name, inside a loop's solution, of the number of iterations run since the loop was
+/// entered (see `Solver::counted_total`); it never appears in a bound outside it.
+const ITERATIONS_SO_FAR: &str = "%iterations";
+
 /// The name of input `i` in bounds.
 pub fn input_name(i: usize) -> String {
     format!("%{i}")
@@ -239,9 +243,19 @@ pub(super) fn upper_bound<D: NumericDomain>(
             let Some(bound) = as_linear(&rest, &rational(-a)) else {
                 continue;
             };
+            // Fewest parameters first, except that a bound through the iterations so far (when
+            // they are a parameter) is preferred: the caller compares the result with the bound
+            // found without them.
+            let key = |b: &Linear| {
+                (
+                    !b.terms.contains_key(ITERATIONS_SO_FAR),
+                    b.terms.len(),
+                    b.constant.clone(),
+                )
+            };
             let better = match &best {
                 None => true,
-                Some(old) => (bound.terms.len(), bound.constant.clone()) < (old.terms.len(), old.constant.clone()),
+                Some(old) => key(&bound) < key(old),
             };
             if better {
                 best = Some(bound);
@@ -386,6 +400,39 @@ fn closure<D: NumericDomain>(n: usize, start: D, transitions: &[D]) -> Option<D>
         };
     }
     None
+}
+
+/// The states `(x0, 0, c, x)` (`2n + 2` dims) a loop's head reaches from entry values `x0` after
+/// `c` iterations of `transitions` (over `(x, x')`), with widening; `None` when they do not
+/// stabilise within `INVARIANT_STEPS` or a transition carries more than the head's inputs.
+fn counted_invariant<D: NumericDomain>(n: usize, pre: &D, transitions: &[D]) -> Option<D> {
+    if transitions.iter().any(|t| t.dimensions() != 2 * n) {
+        return None;
+    }
+    // The counter is one more input of the loop: 0 on entry, one more on every transition.
+    let mut start = pre.add_dims(1);
+    start.add_constraints(LinearExpr::from_terms(&[(n, 1)], 0).map(Constraint::equal_zero));
+    let counted: Vec<D> = transitions
+        .iter()
+        .map(|t| {
+            let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(if d < n { d } else { d + 1 })).collect();
+            let mut t = t.map_dims(&mapping, 2 * n + 2);
+            t.add_constraints(LinearExpr::from_terms(&[(2 * n + 1, 1), (n, -1)], -1).map(Constraint::equal_zero));
+            t
+        })
+        .collect();
+    let reached = closure(n + 1, entry_state(n + 1, &start), &counted)?;
+    // (x0, c0, x, c) to (x0, c0, c, x): the head's inputs last, where paths expect them.
+    let mapping: Vec<Option<Dimension>> = (0..2 * n + 2)
+        .map(|d| {
+            Some(match d {
+                d if d <= n => d,
+                d if d == 2 * n + 1 => n + 1,
+                d => d + 1,
+            })
+        })
+        .collect();
+    Some(reached.map_dims(&mapping, 2 * n + 2))
 }
 
 /// The steps `(x0, x, x')` of transition `t` from the states `(x0, x)` of `reached` (`3n` dims).
@@ -591,6 +638,9 @@ struct PathMode {
     /// Only the transitions matter (for termination): a callee or an amount whose cost is not
     /// bounded in terms of the inputs costs nothing instead of failing the path.
     costless: bool,
+    /// The last of the parameters is the number of iterations so far, named
+    /// [`ITERATIONS_SO_FAR`].
+    counted: bool,
 }
 
 /// Variants of a rule split per auxiliary operation it calls, at most this many; past it the
@@ -1281,7 +1331,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         params: &[Dimension],
         mode: PathMode,
     ) -> Result<Vec<Path<D>>, String> {
-        let names: Vec<String> = (0..params.len()).map(input_name).collect();
+        let mut names: Vec<String> = (0..params.len()).map(input_name).collect();
+        if let (true, Some(last)) = (mode.counted, names.last_mut()) {
+            *last = ITERATIONS_SO_FAR.to_owned();
+        }
         let inputs = self.program.procs[head].inputs;
         // The accumulator of amortised costs sits right after the head's inputs.
         let accumulator = mode.amortise.then_some(base + inputs);
@@ -1532,11 +1585,19 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         // Pass 2: costs in terms of the entry values, from the invariant relative to them.
         let invariant = self.invariant(inputs, &pre, &transitions);
         let entry_params: Vec<Dimension> = (0..inputs).collect();
-        let paths = self.paths(head, component, &invariant, inputs, &entry_params, plain)?;
+        let paths = match self.paths(head, component, &invariant, inputs, &entry_params, plain) {
+            Ok(paths) => paths,
+            // A cost the entry values alone do not bound may be bounded through the iterations.
+            Err(reason) => {
+                return self
+                    .counted_total(head, component, &pre, &transitions, plain, &iterations)
+                    .ok_or(reason)
+            }
+        };
         let branching = paths.iter().map(|p| p.back_calls).max().unwrap_or(0);
         let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
         let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
-        let total = if branching <= 1 {
+        let mut total = if branching <= 1 {
             CostExpr::add([
                 CostExpr::mul([iterations.clone(), iteration_cost.clone()]),
                 exit_cost.clone(),
@@ -1569,6 +1630,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
         };
         if branching <= 1 {
+            let varies = [&iteration_cost, &exit_cost]
+                .iter()
+                .any(|c| !matches!(c, CostExpr::Const(_)));
+            if let Some(counted) = varies
+                .then(|| self.counted_total(head, component, &pre, &transitions, plain, &iterations))
+                .flatten()
+            {
+                if compare::class_order(&total, &counted) != compare::ClassOrder::Larger {
+                    total = counted;
+                }
+            }
             if let Some(Ranking::Linear(g)) = self.loops.last().and_then(|l| l.ranking.as_ref()) {
                 let g = g.clone();
                 let found = self.summary(head, &g, &paths, &iteration_cost, &exit_cost);
@@ -1584,6 +1656,35 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
         }
         Ok(total)
+    }
+
+    /// The cost of a loop of one call back per iteration from the invariant relative to its entry
+    /// values and the number `c` of iterations so far (a ghost counter, `c' = c + 1` on every
+    /// iteration): its paths' costs are bounded in terms of the entry values and `c`, then `c`,
+    /// at most `iterations`, is eliminated. A value that grows by at most `k` per iteration, and
+    /// that no linear invariant bounds in the entry values, is thus bounded by its entry value
+    /// plus `k·iterations` (the size bounds of sequential loops, as in KoAT).
+    fn counted_total(
+        &self,
+        head: AbsProcId,
+        component: &[AbsProcId],
+        pre: &D,
+        transitions: &[D],
+        mode: PathMode,
+        iterations: &CostExpr,
+    ) -> Option<CostExpr> {
+        let n = self.program.procs[head].inputs;
+        let invariant = counted_invariant(n, pre, transitions)?;
+        let params: Vec<Dimension> = (0..n).chain([n + 1]).collect();
+        let mode = PathMode { counted: true, ..mode };
+        let paths = self.paths(head, component, &invariant, n + 2, &params, mode).ok()?;
+        if paths.iter().any(|p| p.back_calls > 1) {
+            return None;
+        }
+        let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
+        let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
+        CostExpr::add([CostExpr::mul([iterations.clone(), iteration_cost]), exit_cost])
+            .eliminate_bounded(ITERATIONS_SO_FAR, iterations)
     }
 
     /// The amortised form of a solved loop's cost (see [`Amortised<D>`]), when its iterations all
@@ -1679,6 +1780,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             split_aux: false,
             split_wraps: false,
             costless: false,
+            counted: false,
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
@@ -1855,6 +1957,7 @@ impl<D: NumericDomain> Solver<'_, D> {
             split_aux,
             split_wraps,
             costless,
+            counted: false,
         });
         let first = self.paths(head, component, pre, 0, params, modes[0])?;
         let transitions: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();

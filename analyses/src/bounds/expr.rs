@@ -664,6 +664,54 @@ impl CostExpr {
         })
     }
 
+    /// The expression with parameter `name`, known to lie in `[0, upper]`, eliminated: in each
+    /// `nat(e + a·name)`, a term with `a ≤ 0` is dropped (`e + a·name ≤ e`) and one with `a > 0`
+    /// becomes `nat(e) + a·upper` (`nat` is subadditive). Sound because every constructor is
+    /// monotone in its `nat` arguments; `None` when `name` occurs with a positive coefficient
+    /// under `log2` or `2^`, where no such split is written.
+    pub fn eliminate_bounded(&self, name: &str, upper: &CostExpr) -> Option<CostExpr> {
+        let split = |e: &Linear| -> (Linear, BigRational) {
+            let mut rest = e.clone();
+            let a = rest.terms.remove(name).unwrap_or_else(BigRational::zero);
+            (rest, a)
+        };
+        Some(match self {
+            CostExpr::Const(c) => CostExpr::Const(c.clone()),
+            CostExpr::Nat(e) => match split(e) {
+                (rest, a) if a.is_positive() => {
+                    CostExpr::add([CostExpr::nat(rest), CostExpr::mul([CostExpr::Const(a), upper.clone()])])
+                }
+                (rest, _) => CostExpr::nat(rest),
+            },
+            CostExpr::Log2(e) => match split(e) {
+                (_, a) if a.is_positive() => return None,
+                (rest, _) => CostExpr::log2(rest),
+            },
+            CostExpr::Pow2(e) => match split(e) {
+                (_, a) if a.is_positive() => return None,
+                (rest, _) => CostExpr::pow2(rest),
+            },
+            CostExpr::Add(items) => CostExpr::add(
+                items
+                    .iter()
+                    .map(|i| i.eliminate_bounded(name, upper))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            CostExpr::Mul(items) => CostExpr::mul(
+                items
+                    .iter()
+                    .map(|i| i.eliminate_bounded(name, upper))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            CostExpr::Max(items) => CostExpr::max(
+                items
+                    .iter()
+                    .map(|i| i.eliminate_bounded(name, upper))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        })
+    }
+
     /// Renames parameters (those `rename` maps; others stay).
     pub fn rename(&self, rename: &dyn Fn(&str) -> Option<String>) -> CostExpr {
         let mut f = |e: &Linear| -> Option<Linear> {

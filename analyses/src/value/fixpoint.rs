@@ -203,6 +203,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 }
             }
         }
+        inherit_thresholds(program, &mut thresholds);
         Solver {
             program,
             pre: vec![None; n],
@@ -344,6 +345,61 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         self.post[q] = Some(updated);
         for caller in self.callers[q].clone() {
             self.enqueue(caller);
+        }
+    }
+}
+
+/// Thresholds a procedure inherits from its callers, at most this many in all.
+const MAX_THRESHOLDS: usize = 32;
+
+/// Hands thresholds down calls: a caller's threshold, or a guard of the calling rule, over inputs
+/// it passes on unchanged holds of the callee's inputs at that call, so the callee's widening
+/// keeps it where all its calls satisfy it (a loop body block keeps the loop's `i < n`, which
+/// its first call, with `i = 0`, shows only as `n >= 1`). Dimensions are single-assignment, so
+/// an argument that is an input dimension of the caller is that input's value.
+fn inherit_thresholds(program: &AbstractProgram, thresholds: &mut [Vec<Constraint>]) {
+    let mut pending: Vec<AbsProcId> = (0..program.procs.len()).collect();
+    while let Some(q) = pending.pop() {
+        let proc = &program.procs[q];
+        for rule in &proc.rules {
+            let own: Vec<Constraint> = rule
+                .guard
+                .iter()
+                .filter(|c| c.expression().terms().all(|(d, _)| d < proc.inputs))
+                .chain(&thresholds[q])
+                .cloned()
+                .collect();
+            for item in &rule.items {
+                let (Item::Call { callee, args, .. } | Item::Charge { callee, args }) = item else {
+                    continue;
+                };
+                let Some(target) = thresholds.get(*callee).map(Vec::len) else {
+                    continue;
+                };
+                let mut added = Vec::new();
+                for c in &own {
+                    if target + added.len() >= MAX_THRESHOLDS {
+                        break;
+                    }
+                    let terms: Option<Vec<(Dimension, i64)>> = c
+                        .expression()
+                        .terms()
+                        .map(|(d, a)| Some((args.iter().position(|x| *x == d)?, a)))
+                        .collect();
+                    let Some(expr) = terms.and_then(|t| LinearExpr::from_terms(&t, c.expression().constant_term()))
+                    else {
+                        continue;
+                    };
+                    let mapped = Constraint::new(expr, c.relation());
+                    if !thresholds[*callee].contains(&mapped) && !added.contains(&mapped) {
+                        added.push(mapped);
+                    }
+                }
+                if !added.is_empty() {
+                    thresholds[*callee].extend(added);
+                    pending.push(*callee);
+                }
+            }
         }
     }
 }
