@@ -168,6 +168,7 @@ fn analyze_class(
     if selected.is_empty() {
         return Vec::new();
     }
+    keep_selected_closure(&mut methods, &mut unghosted, &mut selected);
     let cache = LiftCache::default();
     let context = ClassContext {
         class,
@@ -352,7 +353,16 @@ struct ClassContext<'a, 'l> {
 /// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
 /// calls, transitively.
 fn within_class_closure(methods: &[MethodIr], start: usize) -> Vec<MethodIr> {
-    let mut chosen = vec![start];
+    class_closure(methods, &[start])
+        .into_iter()
+        .map(|k| methods[k].clone())
+        .collect()
+}
+
+/// The indices of `starts` (first, in order) and of the methods of the class they call,
+/// transitively.
+fn class_closure(methods: &[MethodIr], starts: &[usize]) -> Vec<usize> {
+    let mut chosen = starts.to_vec();
     let mut next = 0;
     while next < chosen.len() {
         let method = &methods[chosen[next]];
@@ -372,7 +382,30 @@ fn within_class_closure(methods: &[MethodIr], start: usize) -> Vec<MethodIr> {
             }
         }
     }
-    chosen.into_iter().map(|k| methods[k].clone()).collect()
+    chosen
+}
+
+/// Keeps, of a class's lifted methods, the selected ones and those they call (when some are not
+/// selected): the others would only add their library callees and contexts to the analysis.
+fn keep_selected_closure(
+    methods: &mut Vec<MethodIr>,
+    unghosted: &mut Vec<Option<MethodIr>>,
+    selected: &mut [Selected<'_>],
+) {
+    let starts: Vec<usize> = selected.iter().filter_map(|s| s.index).collect();
+    if starts.len() == methods.len() {
+        return;
+    }
+    let keep = class_closure(methods, &starts);
+    let mut old_methods: Vec<Option<MethodIr>> = std::mem::take(methods).into_iter().map(Some).collect();
+    let mut old_unghosted = std::mem::take(unghosted);
+    for &k in &keep {
+        methods.extend(old_methods[k].take());
+        unghosted.push(old_unghosted[k].take());
+    }
+    for s in selected.iter_mut() {
+        s.index = s.index.and_then(|i| keep.iter().position(|k| *k == i));
+    }
 }
 
 /// The wall-clock budgets of one analysis of a class's methods: the class's, and during a later

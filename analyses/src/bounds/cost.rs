@@ -1637,7 +1637,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 .then(|| self.counted_total(head, component, &pre, &transitions, plain, &iterations))
                 .flatten()
             {
-                if compare::class_order(&total, &counted) != compare::ClassOrder::Larger {
+                if compare::class_order(&total, &counted) == compare::ClassOrder::Smaller {
                     total = counted;
                 }
             }
