@@ -129,6 +129,7 @@ pub fn solve<D: NumericDomain>(program: &AbstractProgram, fixpoint: &Fixpoint<D>
         size_reliant: vec![false; n],
         sized_heads: HashSet::new(),
         unfolding: std::cell::Cell::new(0),
+        counted_exits: HashMap::new(),
     };
     // Tarjan's algorithm yields components callees first.
     for component in petgraph::algo::tarjan_scc(&graph) {
@@ -173,6 +174,23 @@ struct Solver<'a, D> {
     sized_heads: HashSet<AbsProcId>,
     /// How many calls deep `unfolded_cost` is.
     unfolding: std::cell::Cell<usize>,
+    /// Loops whose returning runs are related to their iterations (see [`CountedExit`]), by head.
+    counted_exits: HashMap<AbsProcId, CountedExit<D>>,
+}
+
+/// What every run of a loop that returns satisfies, with `c` the iterations it ran: a relation
+/// over `(inputs, c, outputs)` and the bound on `c` over the inputs (`%i`). A caller that cannot
+/// bound a value the loop returned in its own inputs bounds it through `c` (KoAT's size bounds:
+/// `i` counted from 0 to `n` leaves as at most `nat(n)`, though the hull of its exits bounds it by
+/// nothing when `n` may be negative).
+struct CountedExit<D> {
+    relation: D,
+    iterations: CostExpr,
+}
+
+/// How the iterations of the loop called at a rule's item `k` are named while the rule is costed.
+fn loop_ghost_name(k: usize) -> String {
+    format!("%loop{k}")
 }
 
 /// The most nested calls `Solver::unfolded_cost` unfolds.
@@ -246,8 +264,11 @@ pub(super) fn upper_bound<D: NumericDomain>(
             // Fewest parameters first, except that a bound through the iterations so far (when
             // they are a parameter) is preferred: the caller compares the result with the bound
             // found without them.
+            // A bound through a called loop's iterations comes last: it serves where nothing else
+            // bounds the value.
             let key = |b: &Linear| {
                 (
+                    b.terms.keys().any(|name| name.starts_with("%loop")),
                     !b.terms.contains_key(ITERATIONS_SO_FAR),
                     b.terms.len(),
                     b.constant.clone(),
@@ -400,6 +421,43 @@ fn closure<D: NumericDomain>(n: usize, start: D, transitions: &[D]) -> Option<D>
         };
     }
     None
+}
+
+/// The cost of a loop from its [`Solver::counted_paths`]: `c`, at most `iterations`, eliminated
+/// from `iterations · max(iteration) + max(exit)`. A value that grows by at most `k` per
+/// iteration, and that no linear invariant bounds in the entry values, is thus bounded by its
+/// entry value plus `k·iterations`.
+fn counted_total<D>(paths: &[Path<D>], iterations: &CostExpr) -> Option<CostExpr> {
+    let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
+    let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
+    CostExpr::add([CostExpr::mul([iterations.clone(), iteration_cost]), exit_cost])
+        .eliminate_bounded(ITERATIONS_SO_FAR, iterations)
+}
+
+/// The relation over `(inputs, c, outputs)` of every run of a loop (of `n` inputs) that returns,
+/// from its [`Solver::counted_paths`]; `None` when a path that may return does not relate its
+/// outputs.
+fn counted_exit_relation<D: NumericDomain>(n: usize, paths: &[Path<D>]) -> Option<D> {
+    let mut relation: Option<D> = None;
+    for path in paths.iter().filter(|p| p.returns) {
+        let exit = path.exit.as_ref()?;
+        relation = Some(match relation {
+            None => exit.clone(),
+            Some(r) => r.join(exit),
+        });
+    }
+    // (x0, 0, c, x, outputs) to (x0, c, outputs).
+    let relation = relation?;
+    let dims = relation.dimensions();
+    let mapping: Vec<Option<Dimension>> = (0..dims)
+        .map(|d| match d {
+            d if d < n => Some(d),
+            d if d == n + 1 => Some(n),
+            d if d >= 2 * n + 2 => Some(d - n - 1),
+            _ => None,
+        })
+        .collect();
+    Some(relation.map_dims(&mapping, dims - n - 1))
 }
 
 /// The states `(x0, 0, c, x)` (`2n + 2` dims) a loop's head reaches from entry values `x0` after
@@ -712,6 +770,8 @@ struct Path<D> {
     /// For an exit path that returns the head's outputs: the final state over the leading
     /// dimensions (entry values, head inputs) and the outputs.
     exit: Option<D>,
+    /// Whether the path may return normally from the head.
+    returns: bool,
 }
 
 /// The cost of a loop run that returns, in terms of its inputs and outputs:
@@ -856,6 +916,11 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         accumulator: Option<Dimension>,
         costless: bool,
     ) -> Result<Option<RuleOutcome<D>>, String> {
+        // The iterations of the loops the rule calls join the parameters as they are called.
+        let mut params = params.to_vec();
+        let mut names = names.to_vec();
+        let mut ghosts: Vec<(String, CostExpr)> = Vec::new();
+        let (params, names) = (&mut params, &mut names);
         let mut terms = vec![CostExpr::Const(BigRational::from_integer(BigInt::from(
             rule.cost.constant,
         )))];
@@ -974,6 +1039,21 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         }
                         None => *state = D::empty(state.dimensions()),
                     }
+                    if let Some(exit) = self.counted_exits.get(callee) {
+                        if let Ok(bound) = self.map_bound(&exit.iterations, *callee, args, state, params, names) {
+                            let ghost = state.dimensions();
+                            let targets: Vec<Dimension> = args
+                                .iter()
+                                .copied()
+                                .chain([ghost])
+                                .chain(outs.iter().copied())
+                                .collect();
+                            *state = state.add_dims(1).meet(&embed(&exit.relation, &targets, ghost + 1));
+                            params.push(ghost);
+                            names.push(loop_ghost_name(k));
+                            ghosts.push((loop_ghost_name(k), bound));
+                        }
+                    }
                     let accumulated = match (summary, exit_cost, accumulator) {
                         (Some(summary), Some(exit_cost), Some(acc)) => {
                             let added = accumulate(state, acc, summary, args, outs);
@@ -1020,9 +1100,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 rest_terms.push(amount);
             }
         }
+        // Each loop's iterations, at most its bound (over the earlier parameters), are eliminated,
+        // the last called first.
+        let eliminate = |cost: CostExpr| {
+            ghosts
+                .iter()
+                .rev()
+                .try_fold(cost, |c, (name, bound)| c.eliminate_bounded(name, bound))
+                .ok_or_else(|| format!("a cost through a loop's iterations {NOT_BOUNDED_BY_INPUTS}"))
+        };
         Ok(Some(RuleOutcome {
-            cost: CostExpr::add(terms),
-            cost_rest: CostExpr::add(rest_terms),
+            cost: eliminate(CostExpr::add(terms))?,
+            cost_rest: eliminate(CostExpr::add(rest_terms))?,
             cycle_calls,
             completes,
         }))
@@ -1481,6 +1570,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                                 _ => None,
                             },
                             exit,
+                            returns: back_calls == 0 && outcome.completes && shifted_rule.returns,
                         })
                     }
                     Some((call, linked)) => {
@@ -1590,7 +1680,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             // A cost the entry values alone do not bound may be bounded through the iterations.
             Err(reason) => {
                 return self
-                    .counted_total(head, component, &pre, &transitions, plain, &iterations)
+                    .counted_paths(head, component, &pre, &transitions, plain)
+                    .and_then(|paths| counted_total(&paths, &iterations))
                     .ok_or(reason)
             }
         };
@@ -1633,12 +1724,20 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             let varies = [&iteration_cost, &exit_cost]
                 .iter()
                 .any(|c| !matches!(c, CostExpr::Const(_)));
-            if let Some(counted) = varies
-                .then(|| self.counted_total(head, component, &pre, &transitions, plain, &iterations))
-                .flatten()
-            {
-                if compare::class_order(&total, &counted) == compare::ClassOrder::Smaller {
-                    total = counted;
+            let returns_values = self.program.procs[head].outputs > 0;
+            let counted = (varies || returns_values)
+                .then(|| self.counted_paths(head, component, &pre, &transitions, plain))
+                .flatten();
+            if let Some(counted) = &counted {
+                if let Some(relation) = returns_values.then(|| counted_exit_relation(inputs, counted)).flatten() {
+                    let iterations = iterations.clone();
+                    self.counted_exits.insert(head, CountedExit { relation, iterations });
+                }
+                let counted_cost = varies.then(|| counted_total(counted, &iterations)).flatten();
+                if let Some(counted_cost) = counted_cost {
+                    if compare::class_order(&total, &counted_cost) == compare::ClassOrder::Smaller {
+                        total = counted_cost;
+                    }
                 }
             }
             if let Some(Ranking::Linear(g)) = self.loops.last().and_then(|l| l.ranking.as_ref()) {
@@ -1658,33 +1757,23 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         Ok(total)
     }
 
-    /// The cost of a loop of one call back per iteration from the invariant relative to its entry
-    /// values and the number `c` of iterations so far (a ghost counter, `c' = c + 1` on every
-    /// iteration): its paths' costs are bounded in terms of the entry values and `c`, then `c`,
-    /// at most `iterations`, is eliminated. A value that grows by at most `k` per iteration, and
-    /// that no linear invariant bounds in the entry values, is thus bounded by its entry value
-    /// plus `k·iterations` (the size bounds of sequential loops, as in KoAT).
-    fn counted_total(
+    /// The paths of a loop of one call back per iteration from the invariant over `(x0, 0, c, x)`
+    /// (see [`counted_invariant`]), `c` the iterations so far (a ghost counter, `c' = c + 1` on
+    /// every iteration), with costs over the entry values and `c` (named [`ITERATIONS_SO_FAR`]).
+    fn counted_paths(
         &self,
         head: AbsProcId,
         component: &[AbsProcId],
         pre: &D,
         transitions: &[D],
         mode: PathMode,
-        iterations: &CostExpr,
-    ) -> Option<CostExpr> {
+    ) -> Option<Vec<Path<D>>> {
         let n = self.program.procs[head].inputs;
         let invariant = counted_invariant(n, pre, transitions)?;
         let params: Vec<Dimension> = (0..n).chain([n + 1]).collect();
         let mode = PathMode { counted: true, ..mode };
         let paths = self.paths(head, component, &invariant, n + 2, &params, mode).ok()?;
-        if paths.iter().any(|p| p.back_calls > 1) {
-            return None;
-        }
-        let iteration_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost.clone()));
-        let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
-        CostExpr::add([CostExpr::mul([iterations.clone(), iteration_cost]), exit_cost])
-            .eliminate_bounded(ITERATIONS_SO_FAR, iterations)
+        paths.iter().all(|p| p.back_calls <= 1).then_some(paths)
     }
 
     /// The amortised form of a solved loop's cost (see [`Amortised<D>`]), when its iterations all
@@ -1717,7 +1806,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         Some(r) => r.join(exit),
                     })
                 }
-                None if !path.may_escape => return None,
+                // A run that returns without relating its outputs would escape the relation.
+                None if path.returns || !path.may_escape => return None,
                 None => {}
             }
         }

@@ -29,7 +29,7 @@ public class HeapWrites {
         return k;
     }
 
-    // expect: O(n) for inputs within limits
+    // expect: O(n)
     static int buildAndWalk(int n) {
         Cell head = null;
         for (int i = 0; i < n; i++) {
