@@ -1724,7 +1724,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             let varies = [&iteration_cost, &exit_cost]
                 .iter()
                 .any(|c| !matches!(c, CostExpr::Const(_)));
-            let returns_values = self.program.procs[head].outputs > 0;
+            let returns_values = self.returns_unbounded_value(head);
             let counted = (varies || returns_values)
                 .then(|| self.counted_paths(head, component, &pre, &transitions, plain))
                 .flatten();
@@ -1755,6 +1755,21 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
         }
         Ok(total)
+    }
+
+    /// Whether the post-condition of `head` leaves one of its outputs without an upper bound in
+    /// its inputs (only then may a caller need the loop's [`CountedExit`]).
+    fn returns_unbounded_value(&self, head: AbsProcId) -> bool {
+        let proc = &self.program.procs[head];
+        let Some(post) = self.fixpoint.post.get(head).and_then(Option::as_ref) else {
+            return false;
+        };
+        let params: Vec<Dimension> = (0..proc.inputs).collect();
+        let names: Vec<String> = (0..proc.inputs).map(input_name).collect();
+        (0..proc.outputs).any(|j| {
+            LinearExpr::from_terms(&[(proc.inputs + j, 1)], 0)
+                .is_some_and(|out| upper_bound(post, &out, &params, &names).is_none())
+        })
     }
 
     /// The paths of a loop of one call back per iteration from the invariant over `(x0, 0, c, x)`
