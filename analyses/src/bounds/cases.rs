@@ -56,18 +56,28 @@ fn wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension) -> Option<Vec<Abstr
     let mut out = vec![in_range];
     // `e` in a fresh dimension `w`; above the range `dim = w - 2^32`, below it `dim = w + 2^32`.
     let w = rule.dims;
+    // `e` lies in `[-2^32, 2^32 - 1]` (the extremes of a sum and of a difference of `int`s), so
+    // the JVM's value is negative above the range and non-negative below it.
     let cases = [
-        (ge(&[(w, 1)], -TWO_TO_31)?, eq(&[(dim, 1), (w, -1)], TWO_TO_32)?),
-        (ge(&[(w, -1)], -TWO_TO_31 - 1)?, eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?),
+        (
+            ge(&[(w, 1)], -TWO_TO_31)?,
+            eq(&[(dim, 1), (w, -1)], TWO_TO_32)?,
+            ge(&[(dim, -1)], -1)?,
+        ),
+        (
+            ge(&[(w, -1)], -TWO_TO_31 - 1)?,
+            eq(&[(dim, 1), (w, -1)], -TWO_TO_32)?,
+            ge(&[(dim, 1)], 0)?,
+        ),
     ];
-    for (side, value) in cases {
+    for (side, value, sign) in cases {
         let mut wrapped = rule.clone();
         wrapped.dims += 1;
         let rename = |d: Dimension| if d == dim { w } else { d };
         for item in &mut wrapped.items[..k] {
             *item = renumber_item(item, &rename);
         }
-        wrapped.items[k] = Item::Constrain(vec![side, value]);
+        wrapped.items[k] = Item::Constrain(vec![side, value, sign]);
         out.push(wrapped);
     }
     Some(out)

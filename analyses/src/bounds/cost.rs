@@ -361,7 +361,7 @@ fn branching_nodes(iterations: &CostExpr, branching: usize) -> Option<CostExpr> 
 }
 
 /// A linear ranking function of the same transitions without one of `f`'s variables that is at
-/// most `f` wherever the loop runs (`pre`) and below it somewhere, hence bounds its iterations
+/// most `f` wherever the loop is entered (`pre`) and below it somewhere, hence bounds its iterations
 /// better: the guard's `hi - j` rather than the `|a| - 1 - j` that an array access also implies.
 fn tighter_ranking<D: NumericDomain>(
     inputs: usize,
@@ -380,15 +380,23 @@ fn tighter_ranking<D: NumericDomain>(
         else {
             return None;
         };
-        // f - g ≥ 0 under pre, and not g - f ≥ 0 too (an equal one is no better).
-        let terms: Vec<(Dimension, BigRational)> = (0..inputs)
-            .map(|i| (i, &f.coefficients[i] - &g.coefficients[i]))
-            .collect();
-        let (difference, _) = scaled(&terms, &(&f.constant - &g.constant))?;
-        let below = pre.entails(&Constraint::greater_or_equal_zero(difference.clone()));
-        let equal = below && pre.entails(&Constraint::greater_or_equal_zero(difference.checked_neg()?));
-        (below && !equal).then_some(g)
+        strictly_below(inputs, pre, &g, f).then_some(g)
     })
+}
+
+/// Whether `g <= f` wherever `pre` holds, and not `g = f` (an equal one is no better).
+fn strictly_below<D: NumericDomain>(inputs: usize, pre: &D, g: &Affine, f: &Affine) -> bool {
+    let terms: Vec<(Dimension, BigRational)> = (0..inputs)
+        .map(|i| (i, &f.coefficients[i] - &g.coefficients[i]))
+        .collect();
+    let Some((difference, _)) = scaled(&terms, &(&f.constant - &g.constant)) else {
+        return false;
+    };
+    let below = pre.entails(&Constraint::greater_or_equal_zero(difference.clone()));
+    below
+        && difference
+            .checked_neg()
+            .is_some_and(|negated| !pre.entails(&Constraint::greater_or_equal_zero(negated)))
 }
 
 /// The head's states `(x0, x)` on entry to a loop (`2n` dims): `x = x0`, where `pre` holds.
@@ -635,6 +643,31 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
             CostExpr::add(parts)
         }
     })
+}
+
+/// `iterations` (over the head's inputs on entry) with every term `a·x`, `a < 0`, dropped where
+/// every transition starts with `x >= 0`: from an entry with `x < 0` no iteration runs, and from
+/// one with `x >= 0` dropping the term only increases its expression, as every constructor of a
+/// bound is monotone in its linear arguments. So `hi - lo` under a guard `lo >= 0` counts as `hi`
+/// (a recursive binary search is `O(log(hi))`, not `O(log(hi) + log(lo))`).
+fn without_guarded_negatives<D: NumericDomain>(inputs: usize, transitions: &[D], iterations: CostExpr) -> CostExpr {
+    let guarded: Vec<String> = (0..inputs)
+        .filter(|&d| {
+            let nonnegative = Constraint::greater_or_equal_zero(LinearExpr::variable(d));
+            transitions.iter().all(|t| t.entails(&nonnegative))
+        })
+        .map(input_name)
+        .collect();
+    if guarded.is_empty() || transitions.iter().all(NumericDomain::is_empty) {
+        return iterations;
+    }
+    let dropped = iterations.map_linears(&mut |l: &Linear| {
+        let mut l = l.clone();
+        l.terms
+            .retain(|name, a| !(num_traits::Signed::is_negative(a) && guarded.contains(name)));
+        Some(l)
+    });
+    dropped.unwrap_or(iterations)
 }
 
 /// The iterations a two-phase ranking function `(f_1, f_2)` allows: `2·nat(f_1) + nat(f_2) + 2`.
@@ -1644,9 +1677,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             });
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
-        let iterations = Self::iterations(inputs, &ranking, &ranked)
+        // The depth a divide-and-conquer recurrence is solved for is the ranking function's own.
+        let depth = Self::iterations(inputs, &ranking, &ranked)
             .or_else(|| self.phase_iterations(inputs, &pre, &ranked, &ranking))
             .or_else(|| self.lexicographic_iterations(inputs, &pre, &ranked, &ranking));
+        // Only a method's own recursion: an inner loop's count in terms of its range (`hi - j`)
+        // is what the costs of a divide-and-conquer recurrence around it add up.
+        let iterations = match self.program.procs[head].is_method_entry {
+            true => depth
+                .clone()
+                .map(|i| without_guarded_negatives(inputs, &ranked.transitions, i)),
+            false => depth.clone(),
+        };
         let Ranked {
             transitions,
             mode: plain,
@@ -1694,7 +1736,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 exit_cost.clone(),
             ])
         } else {
-            let nodes = branching_nodes(&iterations, branching);
+            let depth = depth.as_ref().unwrap_or(&iterations);
+            let nodes = branching_nodes(depth, branching);
             let largest = nodes
                 .clone()
                 .map(|n| CostExpr::mul([n, CostExpr::max([iteration_cost.clone(), exit_cost.clone()])]));
@@ -1709,7 +1752,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         joint: p.joint.as_ref(),
                     })
                     .collect(),
-                depth: &iterations,
+                depth,
                 measures: ranking.and_then(ranking_measure).into_iter().collect(),
                 nodes: nodes.filter(|n| n.growth().exponential == 0),
             });
@@ -2141,18 +2184,37 @@ impl<D: NumericDomain> Solver<'_, D> {
                 }
             }
         }
+        // Every function found ranks the loop, so each bounds it soundly; the callers' context
+        // (where known) only decides which one is smaller.
+        let context = match ranked.ranking {
+            Some(_) => loop_entry(self).map_or_else(|| pre.clone(), |e| e.meet(pre)),
+            None => pre.clone(),
+        };
         if let Some(found) = &ranked.ranking {
             let sizes: Vec<Dimension> = ranges
                 .iter()
                 .filter(|(_, w)| *w == Width::Size)
                 .map(|(d, _)| *d)
                 .collect();
-            ranked.rests_on_sizes = found.mentions(&sizes)
-                && ranking::find_without(inputs, &ranked.ranked, &sizes, ranked.last_iteration).is_none();
+            if found.mentions(&sizes) {
+                match ranking::find_without(inputs, &ranked.ranked, &sizes, ranked.last_iteration) {
+                    None => ranked.rests_on_sizes = true,
+                    // The guard's `n - i` rather than the `|a| - i` an access implies, unless
+                    // that one is known to be smaller.
+                    Some(Ranking::Linear(g)) => {
+                        if let Ranking::Linear(f) = found {
+                            if !strictly_below(inputs, &context, f, &g) {
+                                ranked.ranking = Some(Ranking::Linear(g));
+                            }
+                        }
+                    }
+                    Some(_) => {}
+                }
+            }
         }
         if let Some(Ranking::Linear(f)) = &ranked.ranking {
             let ghosts = self.program.ghost_inputs.get(&head).map_or(&[][..], Vec::as_slice);
-            if let Some(tighter) = tighter_ranking(inputs, pre, &ranked, f, ghosts) {
+            if let Some(tighter) = tighter_ranking(inputs, &context, &ranked, f, ghosts) {
                 ranked.ranking = Some(Ranking::Linear(tighter));
             }
         }

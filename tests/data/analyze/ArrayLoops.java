@@ -136,8 +136,9 @@ public class ArrayLoops {
         return s;
     }
 
-    // expect: O(|a|)
-    // (Runs min(n, |a|) times, so O(n) would be as true.)
+    // expect: O(n)
+    // (Runs min(n, |a|) times: the guard's n - i ranks it as well as the access's |a| - i, and
+    // neither is known to be the smaller; O(|a|) would be as true.)
     static int prefixUpTo(int[] a, int n) {
         int s = 0;
         for (int i = 0; i < n && i < a.length; i++) {

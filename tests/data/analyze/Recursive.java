@@ -56,7 +56,8 @@ public class Recursive {
         return isEven(n - 1);
     }
 
-    // expect: O(i + |a|)
+    // |a| - i calls, and none past the first unless i >= 0: at most |a|.
+    // expect: O(|a|)
     static int sumFrom(int[] a, int i) {
         if (i < 0 || i >= a.length) {
             return 0;

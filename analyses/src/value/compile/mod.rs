@@ -22,6 +22,7 @@
 
 mod calls;
 mod exceptions;
+mod hoist;
 mod stmt;
 
 use super::auxiliary;
@@ -599,6 +600,11 @@ impl<'a> RuleCompiler<'a> {
         let cyclic_call = self.plan.cyclic_calls.first().map(|(callee, at)| {
             format!("it gives {callee} a structure that may be cyclic (from offset {at}), and {callee} reads reference fields")
         });
+        let inputs = self.proc.inputs.len();
+        hoist::hoist_constraints(&mut items, inputs);
+        for (_, alternative, _, _) in &mut handler_rules {
+            hoist::hoist_constraints(alternative, inputs);
+        }
         let mut out = Vec::new();
         for guard in &guards {
             out.push(AbstractRule {
