@@ -2197,8 +2197,14 @@ impl<D: NumericDomain> Solver<'_, D> {
                 .map(|(d, _)| *d)
                 .collect();
             if found.mentions(&sizes) {
-                match ranking::find_without(inputs, &ranked.ranked, &sizes, ranked.last_iteration) {
-                    None => ranked.rests_on_sizes = true,
+                // Nor one over heap values, which bounds no cost in the inputs.
+                let ghosts = self.program.ghost_inputs.get(&head).map_or(&[][..], Vec::as_slice);
+                let avoided: Vec<Dimension> = sizes.iter().chain(ghosts).copied().collect();
+                match ranking::find_without(inputs, &ranked.ranked, &avoided, ranked.last_iteration) {
+                    None => {
+                        ranked.rests_on_sizes = ghosts.is_empty()
+                            || ranking::find_without(inputs, &ranked.ranked, &sizes, ranked.last_iteration).is_none();
+                    }
                     // The guard's `n - i` rather than the `|a| - i` an access implies, unless
                     // that one is known to be smaller.
                     Some(Ranking::Linear(g)) => {
