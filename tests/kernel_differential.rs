@@ -3,11 +3,14 @@
 //! outcome on both, bit for bit (ending, returned value, thrown class, the four counters inside and
 //! outside class initialisation, the failed initialiser, the calling-context tree). Instances the
 //! kernel defers run on the CPU backend; the test also requires that the kernel itself ran most of
-//! them, so a kernel that deferred everything would fail.
+//! them, so a kernel that deferred everything would fail. The kernel runs every instance twice:
+//! one per thread (the automatic mapping, which moves a divergent method to warps after its first
+//! launch) and one per warp (`CF_SPREAD` 32: the host loops over the 32 threads of each instance
+//! as the device would, and only the first runs it).
 
 use crate::analyze_support;
 use crate::vm_support;
-use jresa_gpu_validate::kernel::{abi, host::HostDevice, KernelBackend};
+use jresa_gpu_validate::kernel::{abi, host::HostDevice, KernelBackend, Mapping, Schedule};
 use jresa_gpu_validate::{Backend, CpuBackend, Limits, Package, RunConfig};
 
 #[test]
@@ -37,7 +40,10 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
     };
     let cpu = CpuBackend::new(&package, config);
     let device = std::sync::Arc::new(HostDevice::new(abi::program_image(&package)));
-    let kernel = KernelBackend::new(&package, config, device);
+    let kernels = [Mapping::Auto, Mapping::Warp].map(|mapping| {
+        KernelBackend::new(&package, config, device.clone())
+            .sharing_schedule(std::sync::Arc::new(Schedule::new(mapping)))
+    });
     let mut instances = 0;
     let mut mismatches = Vec::new();
     for subject in &subjects {
@@ -47,13 +53,14 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
             subject.descriptor.as_str(),
         );
         let expected = cpu.run(key, &subject.instances);
-        let actual = kernel.run(key, &subject.instances);
-        assert_eq!(expected.len(), actual.len());
-        for (k, (e, a)) in expected.iter().zip(&actual).enumerate() {
-            instances += 1;
-            if e != a {
-                mismatches.push(format!(
-                    "{}.{}{} instance {k} {:?}:\n  cpu:    {:?} {:?} {:?}\n  kernel: {:?} {:?} {:?}",
+        instances += expected.len();
+        for (kernel, mapping) in kernels.iter().zip(["thread", "warp"]) {
+            let actual = kernel.run(key, &subject.instances);
+            assert_eq!(expected.len(), actual.len());
+            for (k, (e, a)) in expected.iter().zip(&actual).enumerate() {
+                if e != a {
+                    mismatches.push(format!(
+                    "{}.{}{} instance {k} {:?} (one per {mapping}):\n  cpu:    {:?} {:?} {:?}\n  kernel: {:?} {:?} {:?}",
                     subject.class,
                     subject.name,
                     subject.descriptor,
@@ -65,14 +72,21 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
                     a.metrics,
                     a.initialization
                 ));
+                }
             }
         }
     }
-    let counts = kernel.counts();
+    let counts = kernels[0].counts();
+    let warp = kernels[1].counts();
     eprintln!(
-        "{instances} instances: the kernel ran {}, deferred {:?}",
-        counts.ran, counts.deferred
+        "{instances} instances: the kernel ran {} ({} of them one per warp), deferred {:?}; one per warp, it ran {}",
+        counts.ran, counts.ran_per_warp, counts.deferred, warp.ran
     );
+    assert_eq!(
+        warp.ran, warp.ran_per_warp,
+        "the warp mapping launched instances one per thread"
+    );
+    assert_eq!(counts.ran, warp.ran, "the mappings differ in what the kernel ran");
     assert!(
         mismatches.is_empty(),
         "{} of {instances} instances differ:\n{}",

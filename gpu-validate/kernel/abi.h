@@ -69,7 +69,10 @@
 #define CF_STATICS_LEN 13
 #define CF_CLASS_COUNT 14
 #define CF_IMAGE_LEN 15
-#define CF_WORDS 16
+/* Threads per instance: 1 (an instance per thread) or 32 (an instance per warp, its first lane
+ * running it and the others idle: no divergence within a warp, as GVM does for divergent work). */
+#define CF_SPREAD 16
+#define CF_WORDS 17
 
 /* A context-tree node: parent, method, call site, first child, next sibling, initialisation,
  * entries (2 words), then bytecodes, invocations, allocations, consume (2 words each). */

@@ -1513,7 +1513,7 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
 }
 
 KERNEL_ENTRY void jresa_run(const u32 *prog, const u32 *cfg, const u32 *inputs, u32 *state, u32 *results) {
-    FOR_EACH_INSTANCE(i, cfg[CF_COUNT]) {
+    FOR_EACH_INSTANCE(i, cfg[CF_COUNT], cfg[CF_SPREAD]) {
         run_instance(prog, cfg, inputs, state, results, i);
     }
 }
@@ -1522,7 +1522,7 @@ KERNEL_ENTRY void jresa_run(const u32 *prog, const u32 *cfg, const u32 *inputs, 
  * offsets[i] (the host's prefix sums of `heap_top - image_len`), so the host reads every heap it
  * needs in one transfer. */
 KERNEL_ENTRY void jresa_pack(const u32 *cfg, const u32 *state, const u32 *offsets, u32 *packed) {
-    FOR_EACH_INSTANCE(i, cfg[CF_COUNT]) {
+    FOR_EACH_INSTANCE(i, cfg[CF_COUNT], 1) {
         usize n = cfg[CF_COUNT];
         usize at = (usize)cfg[CF_STACK_CAP] * n + (usize)cfg[CF_FRAME_CAP] * FRAME_WORDS * n
             + (usize)cfg[CF_STATICS_LEN] * n + 2 * (usize)cfg[CF_CLASS_COUNT] * n;

@@ -73,6 +73,7 @@ pub struct Backends<'p> {
     package: &'p crate::Package,
     device: Option<std::sync::Arc<dyn crate::kernel::Device + 'p>>,
     counts: std::sync::Arc<std::sync::Mutex<crate::kernel::KernelCounts>>,
+    schedule: std::sync::Arc<crate::kernel::Schedule>,
 }
 
 impl<'p> Backends<'p> {
@@ -89,7 +90,14 @@ impl<'p> Backends<'p> {
             package,
             device,
             counts: Default::default(),
+            schedule: std::sync::Arc::new(crate::kernel::Schedule::new(crate::kernel::Mapping::default())),
         })
+    }
+
+    /// The same backends, mapping a kernel's instances to threads as `mapping` says.
+    pub fn with_mapping(mut self, mapping: crate::kernel::Mapping) -> Backends<'p> {
+        self.schedule = std::sync::Arc::new(crate::kernel::Schedule::new(mapping));
+        self
     }
 
     pub fn package(&self) -> &'p crate::Package {
@@ -108,7 +116,8 @@ impl<'p> Backends<'p> {
         match &self.device {
             Some(device) => Box::new(
                 crate::kernel::KernelBackend::new(self.package, config, device.clone())
-                    .sharing_counts(self.counts.clone()),
+                    .sharing_counts(self.counts.clone())
+                    .sharing_schedule(self.schedule.clone()),
             ),
             None => Box::new(crate::CpuBackend::new(self.package, config)),
         }

@@ -12,6 +12,7 @@ use crate::validate::{validate, validate_check, SequenceOptions, ValidateOptions
 use clap::ValueEnum;
 use jresa_analyses::cost_model::CostModel;
 use jresa_gpu_validate::generate::Strategy;
+use jresa_gpu_validate::kernel::Mapping;
 use jresa_gpu_validate::sequence::{Matching, SequenceSettings};
 use jresa_gpu_validate::BackendKind;
 use std::io::Write;
@@ -30,6 +31,18 @@ pub enum Backend {
     /// The interpreter kernel compiled as C, on the CPU (what the tests compare with the CPU
     /// backend).
     HostKernel,
+}
+
+/// How the interpreter kernel maps instances to a GPU's threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MappingArg {
+    /// One instance per thread, until a method's first launch finds its warps divergent
+    /// (estimated efficiency below 25%); then one per warp.
+    Auto,
+    /// One instance per thread.
+    Thread,
+    /// One instance per warp of 32 threads (no divergence, one lane in 32 busy).
+    Warp,
 }
 
 /// Exploration strategies of instance generation (they find the same instances).
@@ -82,6 +95,9 @@ pub struct ValidateArgs {
     /// Where instances run.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: Backend,
+    /// How the kernel backends map instances to threads.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub mapping: MappingArg,
     /// Which bounds are validated.
     #[arg(long, value_enum, default_value = "analyze")]
     pub bounds: BoundsArg,
@@ -318,6 +334,11 @@ pub fn run(args: &ValidateArgs) -> u8 {
         }),
         replay_prefix: replay_prefix(args),
         backend,
+        mapping: match args.mapping {
+            MappingArg::Auto => Mapping::Auto,
+            MappingArg::Thread => Mapping::Thread,
+            MappingArg::Warp => Mapping::Warp,
+        },
         progress: Some(&advance),
     };
     let result = subject.validate(&options);

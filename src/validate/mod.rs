@@ -69,6 +69,8 @@ pub struct ValidateOptions<'a> {
     pub replay_prefix: String,
     /// Where instances run.
     pub backend: BackendKind,
+    /// How a kernel backend maps instances to the device's threads.
+    pub mapping: jresa_gpu_validate::kernel::Mapping,
     /// Called once per finished method.
     pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
 }
@@ -85,6 +87,7 @@ impl ValidateOptions<'_> {
             sequences: None,
             replay_prefix: "jresa validate".into(),
             backend: BackendKind::Cpu,
+            mapping: jresa_gpu_validate::kernel::Mapping::Auto,
             progress: None,
         }
     }
@@ -430,7 +433,7 @@ pub fn validate_bounds(
         return Ok(report);
     }
     let package = build_package(&source, classes, bounds)?;
-    let backends = Backends::new(options.backend, &package)?;
+    let backends = Backends::new(options.backend, &package)?.with_mapping(options.mapping);
     // Methods are validated in parallel (each one's instances too); the report keeps their order.
     report.methods = bounds
         .par_iter()

@@ -25,7 +25,9 @@ pub const CF_NODE_CAP: usize = 12;
 pub const CF_STATICS_LEN: usize = 13;
 pub const CF_CLASS_COUNT: usize = 14;
 pub const CF_IMAGE_LEN: usize = 15;
-pub const CF_WORDS: usize = 16;
+/// Threads per instance ([`Mapping::spread`]).
+pub const CF_SPREAD: usize = 16;
+pub const CF_WORDS: usize = 17;
 
 pub const NODE_WORDS: usize = 16;
 
@@ -179,6 +181,7 @@ pub fn config_words(pkg: &Package, run: RunConfig, caps: Capacities, launcher: u
     cfg[CF_STATICS_LEN] = pkg.initial_statics.len() as u32;
     cfg[CF_CLASS_COUNT] = pkg.class_names.len() as u32;
     cfg[CF_IMAGE_LEN] = pkg.initial_heap.len() as u32;
+    cfg[CF_SPREAD] = 1;
     cfg
 }
 

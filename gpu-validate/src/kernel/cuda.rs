@@ -15,7 +15,7 @@ pub fn kernel_source() -> String {
         "#define DEV __device__\n",
         "#define COLD __device__ __noinline__\n",
         "#define KERNEL_ENTRY extern \"C\" __global__\n",
-        "#define FOR_EACH_INSTANCE(i, count) unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < (count))\n",
+        "#define FOR_EACH_INSTANCE(i, count, spread) unsigned int t_ = blockIdx.x * blockDim.x + threadIdx.x; unsigned int i = t_ / (spread); if (t_ % (spread) == 0 && i < (count))\n",
         include_str!("../../kernel/isa.h"),
         include_str!("../../kernel/abi.h"),
         include_str!("../../kernel/interp.cu"),
@@ -240,10 +240,11 @@ impl CudaDevice {
     }
 }
 
-/// A launch of one thread per instance.
-fn grid(count: usize) -> LaunchConfig {
+/// A launch of `threads` threads (`CF_SPREAD` per instance for the interpreter, one per instance
+/// for packing).
+fn grid(threads: usize) -> LaunchConfig {
     LaunchConfig {
-        grid_dim: ((count as u32).div_ceil(BLOCK), 1, 1),
+        grid_dim: ((threads as u32).div_ceil(BLOCK), 1, 1),
         block_dim: (BLOCK, 1, 1),
         shared_mem_bytes: 0,
     }
@@ -294,10 +295,11 @@ impl Device for CudaDevice {
         builder.arg(&mut *results_device);
         // SAFETY: the kernel's parameters are, in order, the program image, the configuration,
         // the inputs, the state buffer (at least `layout.total` words) and the results (at least
-        // `count * RES_WORDS` words), as `kernel/abi.h` declares them; the grid covers `count`
-        // threads and the kernel returns for threads past it.
+        // `count * RES_WORDS` words), as `kernel/abi.h` declares them; the grid covers
+        // `CF_SPREAD` threads per instance, and the kernel returns for threads past them and for
+        // all but the first of each instance's threads.
         #[allow(unsafe_code)]
-        unsafe { builder.launch(grid(count)) }.map_err(error)?;
+        unsafe { builder.launch(grid(count * cfg[abi::CF_SPREAD].max(1) as usize)) }.map_err(error)?;
         let results = self.read(results_device, 0, count * abi::RES_WORDS)?;
         let state: &CudaSlice<u32> = state;
         let memory = self.gather(state, (&layout, cfg), &results, wanted)?;

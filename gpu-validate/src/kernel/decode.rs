@@ -24,6 +24,14 @@ pub(super) fn needs_memory(record: &[u32], return_type: &str, cct: bool) -> bool
     cct || (status == abi::ST_RETURNED && (return_type.starts_with('L') || return_type.starts_with('[')))
 }
 
+/// The bytecodes an instance ran, in and outside class initialisation (0 for a deferred one).
+pub(super) fn bytecodes(record: &[u32]) -> u64 {
+    match record[abi::RES_STATUS] {
+        abi::ST_DEFERRED => 0,
+        _ => metrics(record, 0).bytecodes + metrics(record, 1).bytecodes,
+    }
+}
+
 fn metrics(record: &[u32], bucket: usize) -> Metrics {
     let counter = |k: usize| {
         let at = abi::RES_METRICS + 8 * bucket + 2 * k;

@@ -13,6 +13,7 @@ pub mod abi;
 pub mod cuda;
 mod decode;
 pub mod host;
+mod mapping;
 
 use crate::backend::{Backend, MethodRef};
 use crate::cpu::CpuBackend;
@@ -20,6 +21,7 @@ use crate::package::Package;
 use crate::value::{Outcome, Value};
 use crate::vm::{FieldRead, Machine, RunConfig};
 use abi::{Capacities, InstanceMemory};
+pub use mapping::{warp_efficiency, Mapping, Schedule, WARP, WARP_EFFICIENCY_THRESHOLD};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -46,6 +48,8 @@ pub trait Device: Send + Sync {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelCounts {
     pub ran: u64,
+    /// Of `ran`, the instances launched one per warp ([`Mapping`]).
+    pub ran_per_warp: u64,
     pub deferred: BTreeMap<String, u64>,
     /// Seconds preparing inputs on the host, in launches (copies, kernel, reading back), and
     /// making outcomes of the result records.
@@ -62,8 +66,12 @@ impl KernelCounts {
     /// One line for reports: instances run and deferred, and where the time went.
     pub fn summary(&self) -> String {
         let deferred: Vec<String> = self.deferred.iter().map(|(why, n)| format!("{n} for {why}")).collect();
+        let per_warp = match self.ran_per_warp {
+            0 => String::new(),
+            n => format!(" ({n} of them one per warp)"),
+        };
         format!(
-            "the kernel ran {} instances and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
+            "the kernel ran {} instances{per_warp} and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
             self.ran,
             self.deferred_total(),
             if deferred.is_empty() { String::new() } else { format!(" ({})", deferred.join(", ")) },
@@ -83,6 +91,8 @@ pub struct KernelBackend<'p> {
     cpu: CpuBackend<'p>,
     /// Shared by the backends of one [`crate::Backends`].
     counts: Arc<Mutex<KernelCounts>>,
+    /// How launches map instances to threads, per method (shared like `counts`).
+    schedule: Arc<Schedule>,
 }
 
 impl<'p> KernelBackend<'p> {
@@ -94,7 +104,14 @@ impl<'p> KernelBackend<'p> {
             device,
             cpu: CpuBackend::new(package, config),
             counts: Arc::new(Mutex::new(KernelCounts::default())),
+            schedule: Arc::new(Schedule::new(Mapping::default())),
         }
+    }
+
+    /// The same backend scheduling its launches with `schedule` (shared with other backends).
+    pub fn sharing_schedule(mut self, schedule: Arc<Schedule>) -> KernelBackend<'p> {
+        self.schedule = schedule;
+        self
     }
 
     /// The same backend adding to `counts` (shared with other backends).
@@ -148,10 +165,13 @@ impl<'p> KernelBackend<'p> {
         for chunk in ready.chunks(self.device.batch(words).max(1)) {
             let clock = std::time::Instant::now();
             let records: Vec<&(Vec<u32>, Vec<u32>)> = chunk.iter().filter_map(|&k| prepared[k].as_ref()).collect();
-            let cfg = abi::config_words(self.package, self.config, self.caps, launcher, chunk.len());
+            let mut cfg = abi::config_words(self.package, self.config, self.caps, launcher, chunk.len());
+            let spread = self.schedule.spread(launcher);
+            cfg[abi::CF_SPREAD] = spread;
             let inputs = abi::inputs_buffer(&records);
             let (results, memory) = self.device.launch(&cfg, &inputs, &wanted)?;
             counts.launch_seconds += clock.elapsed().as_secs_f64();
+            self.schedule.observe(launcher, spread, &results);
             let clock = std::time::Instant::now();
             let decoded: Vec<Result<Outcome, String>> = (0..chunk.len())
                 .into_par_iter()
@@ -167,6 +187,7 @@ impl<'p> KernelBackend<'p> {
                 match result {
                     Ok(outcome) => {
                         counts.ran += 1;
+                        counts.ran_per_warp += u64::from(spread == WARP);
                         outcomes[k] = Some(outcome);
                     }
                     Err(reason) => *counts.deferred.entry(reason).or_default() += 1,
@@ -183,6 +204,7 @@ impl<'p> KernelBackend<'p> {
         }
         if let Ok(mut total) = self.counts.lock() {
             total.ran += counts.ran;
+            total.ran_per_warp += counts.ran_per_warp;
             for (reason, count) in counts.deferred {
                 *total.deferred.entry(reason).or_default() += count;
             }
