@@ -6,7 +6,9 @@
 //! them, so a kernel that deferred everything would fail. The kernel runs every instance twice:
 //! one per thread (the automatic mapping, which moves a divergent method to warps after its first
 //! launch) and one per warp (`CF_SPREAD` 32: the host loops over the 32 threads of each instance
-//! as the device would, and only the first runs it).
+//! as the device would, and only the first runs it). Instances of primitive parameters that form a
+//! grid decode their inputs from their numbers on the kernel (`kernel/grid.rs`); the test requires
+//! some to.
 
 use crate::analyze_support;
 use crate::vm_support;
@@ -79,14 +81,20 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
     let counts = kernels[0].counts();
     let warp = kernels[1].counts();
     eprintln!(
-        "{instances} instances: the kernel ran {} ({} of them one per warp), deferred {:?}; one per warp, it ran {}",
-        counts.ran, counts.ran_per_warp, counts.deferred, warp.ran
+        "{instances} instances: the kernel ran {} ({} of them one per warp, {} decoding their inputs), deferred {:?}; one per warp, it ran {}",
+        counts.ran, counts.ran_per_warp, counts.ran_decoded, counts.deferred, warp.ran
     );
     assert_eq!(
         warp.ran, warp.ran_per_warp,
         "the warp mapping launched instances one per thread"
     );
     assert_eq!(counts.ran, warp.ran, "the mappings differ in what the kernel ran");
+    assert!(
+        counts.ran_decoded > 0 && counts.ran_decoded == warp.ran_decoded,
+        "no instance decoded its inputs on the kernel (or the mappings differ): {} and {}",
+        counts.ran_decoded,
+        warp.ran_decoded
+    );
     assert!(
         mismatches.is_empty(),
         "{} of {instances} instances differ:\n{}",

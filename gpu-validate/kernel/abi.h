@@ -4,7 +4,8 @@
  * prog:    the package, read-only: a directory of PD_WORDS offsets, then the arrays.
  * cfg:     CF_WORDS words of limits and sizes.
  * inputs:  CF_COUNT + 1 offsets, then per instance its record: the argument words count, the
- *          argument words, then the heap words its inputs take (placed at the end of the image).
+ *          argument words, then the heap words its inputs take (placed at the end of the image);
+ *          or, with CF_DECODE, a grid of parameter values each instance decodes its own from.
  * state:   per-instance memory; the stack, frames, statics, class states, mirrors and image
  *          log interleaved (word k of instance i at k * count + i, so that a warp's accesses
  *          coalesce), the heap and context tree contiguous per instance.
@@ -72,7 +73,10 @@
 /* Threads per instance: 1 (an instance per thread) or 32 (an instance per warp, its first lane
  * running it and the others idle: no divergence within a warp, as GVM does for divergent work). */
 #define CF_SPREAD 16
-#define CF_WORDS 17
+/* 1 when `inputs` is a grid that every instance decodes its arguments from (see grid_words in
+ * interp.cu), 0 when it holds a record per instance. */
+#define CF_DECODE 17
+#define CF_WORDS 18
 
 /* A context-tree node: parent, method, call site, first child, next sibling, initialisation,
  * entries (2 words), then bytecodes, invocations, allocations, consume (2 words each). */

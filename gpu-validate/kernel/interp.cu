@@ -1387,6 +1387,32 @@ COLD static u32 arithmetic(Vm *vm, u32 op) {
 
 /* ---- one instance ------------------------------------------------------------------------ */
 
+/* A grid of inputs (CF_DECODE, `abi::InputGrid`): the number of the launch's first instance (2
+ * words), the parameters' count, then per parameter its words per value, its values' count and
+ * the values. Instance i is number start + i, read as a mixed-radix number whose digits pick each
+ * parameter's value, the first parameter's digit least significant (Tempo's numbering). */
+DEV static u32 grid_words(const u32 *grid) {
+    u32 p, at = 3, words = 0;
+    for (p = 0; p < grid[2]; p++) {
+        words += grid[at];
+        at += 2 + grid[at] * grid[at + 1];
+    }
+    return words;
+}
+
+/* Writes instance i's argument words, decoded from the grid, onto the stack. */
+DEV static void grid_arguments(Vm *vm, const u32 *grid, u32 i) {
+    u64 number = ((u64)grid[1] << 32 | grid[0]) + i;
+    u32 p, j, at = 3, k = 0;
+    for (p = 0; p < grid[2]; p++) {
+        u32 words = grid[at], radix = grid[at + 1];
+        const u32 *value = grid + at + 2 + (u32)(number % radix) * words;
+        number /= radix;
+        for (j = 0; j < words; j++) S(k++) = value[j];
+        at += 2 + words * radix;
+    }
+}
+
 COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs, u32 *state, u32 *results, u32 i) {
     Vm vm_;
     Vm *vm = &vm_;
@@ -1460,9 +1486,10 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
 
     /* The inputs: argument words on the stack, the heap words of input objects after the image. */
     u32 flow;
-    const u32 *record = inputs + inputs[i];
-    u32 record_words = inputs[i + 1] - inputs[i];
-    u32 arg_words = record[0], segment = record_words - 1 - arg_words;
+    u32 decode = cfg[CF_DECODE];
+    const u32 *record = decode ? inputs : inputs + inputs[i];
+    u32 arg_words = decode ? grid_words(inputs) : record[0];
+    u32 segment = decode ? 0 : inputs[i + 1] - inputs[i] - 1 - arg_words;
     u32 launcher = cfg[CF_LAUNCHER];
     vm->heap_top = vm->image_len;
     if (segment > vm->heap_cap || arg_words + pw(vm, launcher, P_FRAME_WORDS) + pw(vm, launcher, P_MAX_STACK) + 64 > vm->stack_cap
@@ -1471,7 +1498,8 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
     } else {
         for (k = 0; k < segment; k++) vm->heap[k] = record[1 + arg_words + k];
         vm->heap_top = vm->image_len + segment;
-        for (k = 0; k < arg_words; k++) S(k) = record[1 + k];
+        if (decode) grid_arguments(vm, inputs, i);
+        else for (k = 0; k < arg_words; k++) S(k) = record[1 + k];
         FR(0 + F_PROC) = launcher;
         FR(0 + F_CALL_PC) = NONE;
         FR(0 + F_BASE) = 0;

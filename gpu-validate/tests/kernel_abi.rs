@@ -259,6 +259,8 @@ fn the_kernel_headers_agree_with_the_rust_definitions() {
         ("CF_STATICS_LEN", abi::CF_STATICS_LEN as u64),
         ("CF_CLASS_COUNT", abi::CF_CLASS_COUNT as u64),
         ("CF_IMAGE_LEN", abi::CF_IMAGE_LEN as u64),
+        ("CF_SPREAD", abi::CF_SPREAD as u64),
+        ("CF_DECODE", abi::CF_DECODE as u64),
         ("CF_WORDS", abi::CF_WORDS as u64),
         ("NODE_WORDS", abi::NODE_WORDS as u64),
         ("RES_STATUS", abi::RES_STATUS as u64),

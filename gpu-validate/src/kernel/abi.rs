@@ -27,7 +27,9 @@ pub const CF_CLASS_COUNT: usize = 14;
 pub const CF_IMAGE_LEN: usize = 15;
 /// Threads per instance ([`Mapping::spread`]).
 pub const CF_SPREAD: usize = 16;
-pub const CF_WORDS: usize = 17;
+/// 1 when the inputs are an [`InputGrid`]'s words.
+pub const CF_DECODE: usize = 17;
+pub const CF_WORDS: usize = 18;
 
 pub const NODE_WORDS: usize = 16;
 

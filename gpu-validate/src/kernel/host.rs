@@ -72,7 +72,10 @@ impl Device for HostDevice {
                 let part = HOST_BATCH.min(count - first);
                 let mut part_cfg = cfg.to_vec();
                 part_cfg[abi::CF_COUNT] = part as u32;
-                let part_inputs = sub_inputs(inputs, first, part);
+                let part_inputs = match cfg[abi::CF_DECODE] {
+                    0 => sub_inputs(inputs, first, part),
+                    _ => super::grid::shifted(inputs, first),
+                };
                 let layout = Layout::of(&part_cfg);
                 if state.len() < layout.total {
                     state.resize(layout.total, 0);

@@ -12,6 +12,7 @@
 pub mod abi;
 pub mod cuda;
 mod decode;
+pub mod grid;
 pub mod host;
 mod mapping;
 
@@ -21,6 +22,7 @@ use crate::package::Package;
 use crate::value::{Outcome, Value};
 use crate::vm::{FieldRead, Machine, RunConfig};
 use abi::{Capacities, InstanceMemory};
+pub use grid::InputGrid;
 pub use mapping::{warp_efficiency, Mapping, Schedule, WARP, WARP_EFFICIENCY_THRESHOLD};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -50,6 +52,8 @@ pub struct KernelCounts {
     pub ran: u64,
     /// Of `ran`, the instances launched one per warp ([`Mapping`]).
     pub ran_per_warp: u64,
+    /// Of `ran`, the instances whose inputs the kernel decoded from their number ([`InputGrid`]).
+    pub ran_decoded: u64,
     pub deferred: BTreeMap<String, u64>,
     /// Seconds preparing inputs on the host, in launches (copies, kernel, reading back), and
     /// making outcomes of the result records.
@@ -59,6 +63,19 @@ pub struct KernelCounts {
 }
 
 impl KernelCounts {
+    /// Adds another's counts and times to these.
+    pub fn add(&mut self, other: KernelCounts) {
+        self.ran += other.ran;
+        self.ran_per_warp += other.ran_per_warp;
+        self.ran_decoded += other.ran_decoded;
+        for (reason, count) in other.deferred {
+            *self.deferred.entry(reason).or_default() += count;
+        }
+        self.prepare_seconds += other.prepare_seconds;
+        self.launch_seconds += other.launch_seconds;
+        self.decode_seconds += other.decode_seconds;
+    }
+
     pub fn deferred_total(&self) -> u64 {
         self.deferred.values().sum()
     }
@@ -66,9 +83,16 @@ impl KernelCounts {
     /// One line for reports: instances run and deferred, and where the time went.
     pub fn summary(&self) -> String {
         let deferred: Vec<String> = self.deferred.iter().map(|(why, n)| format!("{n} for {why}")).collect();
-        let per_warp = match self.ran_per_warp {
-            0 => String::new(),
-            n => format!(" ({n} of them one per warp)"),
+        let mut of_them = Vec::new();
+        if self.ran_decoded > 0 {
+            of_them.push(format!("{} with inputs decoded on the device", self.ran_decoded));
+        }
+        if self.ran_per_warp > 0 {
+            of_them.push(format!("{} one per warp", self.ran_per_warp));
+        }
+        let per_warp = match of_them.is_empty() {
+            true => String::new(),
+            false => format!(" (of them {})", of_them.join(", ")),
         };
         format!(
             "the kernel ran {} instances{per_warp} and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
@@ -130,46 +154,34 @@ impl<'p> KernelBackend<'p> {
     fn run_on_kernel(&self, launcher: u32, instances: &[Vec<Value>]) -> Result<Vec<Option<Outcome>>, String> {
         let mut counts = KernelCounts::default();
         let clock = std::time::Instant::now();
-        let types = Machine::argument_types(self.package, launcher).unwrap_or_default();
-        let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
-        // A few chunks per thread, each with at most one machine (made on the chunk's first
-        // object input): making a machine copies the image, which costs more than an instance.
-        let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
-        let prepared: Vec<Option<(Vec<u32>, Vec<u32>)>> = instances
-            .par_chunks(chunk)
-            .flat_map_iter(|chunk| {
-                let mut machine: Option<Machine<'p>> = None;
-                chunk
-                    .iter()
-                    .map(|args| {
-                        // Primitives and nulls are words as they are; objects are built on a machine.
-                        if let Some(words) = plain_arguments(args, &types, input_words) {
-                            return Some((words, Vec::new()));
-                        }
-                        let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
-                        // A fault while building inputs leaves the instance to the CPU backend.
-                        let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            machine.prepare_inputs(launcher, args)
-                        }));
-                        prepared.ok().and_then(Result::ok)
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let inputs = self.prepare(launcher, instances);
         let mut outcomes: Vec<Option<Outcome>> = vec![None; instances.len()];
-        let ready: Vec<usize> = (0..instances.len()).filter(|&k| prepared[k].is_some()).collect();
+        let ready: Vec<usize> = match &inputs {
+            Inputs::Grid(_) => (0..instances.len()).collect(),
+            Inputs::Records(records) => (0..instances.len()).filter(|&k| records[k].is_some()).collect(),
+        };
         let return_type = decode::return_type(self.package, launcher);
         let wanted = |record: &[u32]| decode::needs_memory(record, &return_type, self.config.cct);
         counts.prepare_seconds += clock.elapsed().as_secs_f64();
         let words = abi::Layout::of(&abi::config_words(self.package, self.config, self.caps, launcher, 1)).total;
         for chunk in ready.chunks(self.device.batch(words).max(1)) {
             let clock = std::time::Instant::now();
-            let records: Vec<&(Vec<u32>, Vec<u32>)> = chunk.iter().filter_map(|&k| prepared[k].as_ref()).collect();
             let mut cfg = abi::config_words(self.package, self.config, self.caps, launcher, chunk.len());
             let spread = self.schedule.spread(launcher);
             cfg[abi::CF_SPREAD] = spread;
-            let inputs = abi::inputs_buffer(&records);
-            let (results, memory) = self.device.launch(&cfg, &inputs, &wanted)?;
+            let buffer = match &inputs {
+                // Grid chunks are consecutive numbers: the chunk's first is its start.
+                Inputs::Grid(grid) => {
+                    cfg[abi::CF_DECODE] = 1;
+                    grid.words(chunk[0] as u64)
+                }
+                Inputs::Records(records) => {
+                    let records: Vec<&(Vec<u32>, Vec<u32>)> =
+                        chunk.iter().filter_map(|&k| records[k].as_ref()).collect();
+                    abi::inputs_buffer(&records)
+                }
+            };
+            let (results, memory) = self.device.launch(&cfg, &buffer, &wanted)?;
             counts.launch_seconds += clock.elapsed().as_secs_f64();
             self.schedule.observe(launcher, spread, &results);
             let clock = std::time::Instant::now();
@@ -188,6 +200,7 @@ impl<'p> KernelBackend<'p> {
                     Ok(outcome) => {
                         counts.ran += 1;
                         counts.ran_per_warp += u64::from(spread == WARP);
+                        counts.ran_decoded += u64::from(cfg[abi::CF_DECODE] == 1);
                         outcomes[k] = Some(outcome);
                     }
                     Err(reason) => *counts.deferred.entry(reason).or_default() += 1,
@@ -195,38 +208,78 @@ impl<'p> KernelBackend<'p> {
             }
             counts.decode_seconds += clock.elapsed().as_secs_f64();
         }
-        let unprepared = prepared.iter().filter(|p| p.is_none()).count() as u64;
+        let unprepared = instances.len() - ready.len();
         if unprepared > 0 {
             *counts
                 .deferred
                 .entry("inputs the kernel cannot take".into())
-                .or_default() += unprepared;
+                .or_default() += unprepared as u64;
         }
         if let Ok(mut total) = self.counts.lock() {
-            total.ran += counts.ran;
-            total.ran_per_warp += counts.ran_per_warp;
-            for (reason, count) in counts.deferred {
-                *total.deferred.entry(reason).or_default() += count;
-            }
-            total.prepare_seconds += counts.prepare_seconds;
-            total.launch_seconds += counts.launch_seconds;
-            total.decode_seconds += counts.decode_seconds;
+            total.add(counts);
         }
         Ok(outcomes)
     }
+
+    /// The launches' inputs: a grid the kernel decodes when the instances are a product of
+    /// primitive values numbered as `generate` numbers them, else a record per instance
+    /// (`None` for an instance whose inputs could not be built).
+    fn prepare(&self, launcher: u32, instances: &[Vec<Value>]) -> Inputs {
+        let types = Machine::argument_types(self.package, launcher).unwrap_or_default();
+        let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
+        let plain: Option<Vec<Vec<Vec<u32>>>> = instances
+            .iter()
+            .map(|args| plain_parameters(args, &types, input_words))
+            .collect();
+        if let Some(grid) = plain.as_deref().and_then(InputGrid::of) {
+            return Inputs::Grid(grid);
+        }
+        // A few chunks per thread, each with at most one machine (made on the chunk's first
+        // object input): making a machine copies the image, which costs more than an instance.
+        let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
+        let records = instances
+            .par_chunks(chunk)
+            .flat_map_iter(|chunk| {
+                let mut machine: Option<Machine<'p>> = None;
+                chunk
+                    .iter()
+                    .map(|args| {
+                        // Primitives and nulls are words as they are; objects are built on a machine.
+                        if let Some(words) = plain_parameters(args, &types, input_words) {
+                            return Some((words.concat(), Vec::new()));
+                        }
+                        let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
+                        // A fault while building inputs leaves the instance to the CPU backend.
+                        let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            machine.prepare_inputs(launcher, args)
+                        }));
+                        prepared.ok().and_then(Result::ok)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Inputs::Records(records)
+    }
 }
 
-/// The argument words of an instance whose arguments are all primitives or nulls of the entry's
-/// types, as `Machine::start` would lay them out; `None` otherwise.
-fn plain_arguments(args: &[Value], types: &[String], input_words: usize) -> Option<Vec<u32>> {
+/// A launch's inputs (see [`KernelBackend::prepare`]).
+enum Inputs {
+    Grid(InputGrid),
+    Records(Vec<Option<(Vec<u32>, Vec<u32>)>>),
+}
+
+/// The argument words of each parameter of an instance whose arguments are all primitives or
+/// nulls of the entry's types, as `Machine::start` would lay them out; `None` otherwise.
+fn plain_parameters(args: &[Value], types: &[String], input_words: usize) -> Option<Vec<Vec<u32>>> {
     if args.len() != types.len() {
         return None;
     }
-    let mut words = Vec::with_capacity(input_words);
-    for (value, ty) in args.iter().zip(types) {
-        words.extend(crate::vm::convert::plain_input(value, ty)?);
-    }
-    (words.len() == input_words).then_some(words)
+    let words: Vec<Vec<u32>> = args
+        .iter()
+        .zip(types)
+        .map(|(value, ty)| crate::vm::convert::plain_input(value, ty))
+        .collect::<Option<_>>()?;
+    (words.iter().map(Vec::len).sum::<usize>() == input_words).then_some(words)
 }
 
 impl Backend for KernelBackend<'_> {
