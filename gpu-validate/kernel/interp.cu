@@ -733,6 +733,43 @@ COLD static void intern_literal(const Vm *vm, u32 string, u32 *found) {
     }
 }
 
+/* The heap address of the instance field an Unsafe access names (the object at stack word
+ * at + 1, the field's word offset after the header at at + 2 and at + 3, as
+ * `vm/unsafe_fields.rs` computes it), or 0 for the accesses the machine refuses (to statics or raw
+ * memory, array elements, or outside the object's fields): the CPU backend reports those. */
+DEV static u32 unsafe_field(const Vm *vm, u32 at) {
+    u32 object = S(at + 1), low = S(at + 2), high = S(at + 3), c;
+    if (object == 0 || high != 0) return 0;
+    c = hread(vm, object);
+    if ((cw(vm, c, C_FLAGS) & FLAG_ARRAY) || low >= cw(vm, c, C_INSTANCE_WORDS)) return 0;
+    return object + 1 + low;
+}
+
+/* Unsafe's get, put and compare-and-set of an int or long instance field: plain accesses, since
+ * an instance runs on one thread. The result words go to r[0] and r[1]. */
+COLD static u32 unsafe_access(Vm *vm, u32 id, u32 at, u32 *r) {
+    u32 field = unsafe_field(vm, at), e;
+    if (field == 0) return defer(vm, DEFER_NATIVE, id);
+    switch (id) {
+    case NAT_UnsafeGetInt: r[0] = hread(vm, field); break;
+    case NAT_UnsafeGetLong: r[0] = hread(vm, field); r[1] = hread(vm, field + 1); break;
+    case NAT_UnsafePutInt: return hwrite(vm, field, S(at + 4));
+    case NAT_UnsafePutLong:
+        if ((e = hwrite(vm, field, S(at + 4)))) return e;
+        return hwrite(vm, field + 1, S(at + 5));
+    case NAT_UnsafeCompareAndSetInt:
+        if (hread(vm, field) != S(at + 4)) break;
+        r[0] = 1;
+        return hwrite(vm, field, S(at + 5));
+    default: /* NAT_UnsafeCompareAndSetLong */
+        if (hread(vm, field) != S(at + 4) || hread(vm, field + 1) != S(at + 5)) break;
+        r[0] = 1;
+        if ((e = hwrite(vm, field, S(at + 6)))) return e;
+        return hwrite(vm, field + 1, S(at + 7));
+    }
+    return GO;
+}
+
 /* Runs native m (`Machine::native`); `*advance` is 1 when it returned normally. */
 COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
     u32 at = vm->sp - mw(vm, m, M_ARG_WORDS), id = mw(vm, m, M_TARGET), e;
@@ -824,6 +861,14 @@ COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
         if (msg.overflow) return defer(vm, DEFER_NATIVE, id);
         if ((e = new_string(vm, msg.units, msg.count, &r0))) return e;
         if (name_field != NONE && (e = hwrite(vm, m + 1 + name_field, r0))) return e;
+        break;
+    }
+    case NAT_UnsafeGetInt: case NAT_UnsafeGetLong: case NAT_UnsafePutInt: case NAT_UnsafePutLong:
+    case NAT_UnsafeCompareAndSetInt: case NAT_UnsafeCompareAndSetLong: {
+        u32 r[2] = {0, 0};
+        if ((e = unsafe_access(vm, id, at, r)) != GO) return e;
+        r0 = r[0];
+        r1 = r[1];
         break;
     }
     default: return defer(vm, DEFER_NATIVE, id);

@@ -229,3 +229,9 @@
 #define NAT_UnsafeArrayBaseOffset 31u
 #define NAT_UnsafeArrayIndexScale 32u
 #define NAT_ReturnTrue 33u
+#define NAT_UnsafeGetInt 35u
+#define NAT_UnsafePutInt 36u
+#define NAT_UnsafeCompareAndSetInt 37u
+#define NAT_UnsafeGetLong 38u
+#define NAT_UnsafePutLong 39u
+#define NAT_UnsafeCompareAndSetLong 40u

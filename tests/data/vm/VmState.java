@@ -66,6 +66,21 @@ public class VmState {
         return r;
     }
 
+    // inputs: 3; 0; -4
+    static long atomics(int n) {
+        java.util.concurrent.atomic.AtomicInteger a = new java.util.concurrent.atomic.AtomicInteger(n);
+        java.util.concurrent.atomic.AtomicLong b = new java.util.concurrent.atomic.AtomicLong(n);
+        for (int i = 0; i < 3; i++) {
+            a.incrementAndGet();
+            b.addAndGet(i * 1_000_000_007L);
+            a.compareAndSet(5, -7);
+            b.compareAndSet(n * 2L, 1L << 40);
+        }
+        a.lazySet(a.get() * 3);
+        b.set(b.getAndIncrement() * 5);
+        return a.get() * 1000L + b.get();
+    }
+
     // inputs: 3, 2.5; -1, -0.0; 100000, 1e300
     static double fields(int n, double x) {
         Wide w = new Wide();
