@@ -21,12 +21,12 @@ fn sample() -> Cct {
     parse_cct(&text, &[]).expect("sample.cct parses")
 }
 
-fn method(class: &str, name: &str, descriptor: &str) -> Option<MethodId> {
-    Some(MethodId {
+fn method(class: &str, name: &str, descriptor: &str) -> Option<std::sync::Arc<MethodId>> {
+    Some(std::sync::Arc::new(MethodId {
         class: class.into(),
         name: name.into(),
         descriptor: descriptor.into(),
-    })
+    }))
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The file format version this parser reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -22,7 +23,14 @@ pub struct MethodId {
 
 impl std::fmt::Display for MethodId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}{}", self.class.replace('/', "."), self.name, self.descriptor)
+        // The class with dots, written piece by piece (a profile prints one per context).
+        for (k, piece) in self.class.split('/').enumerate() {
+            if k > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(piece)?;
+        }
+        write!(f, ".{}{}", self.name, self.descriptor)
     }
 }
 
@@ -33,8 +41,9 @@ pub struct CctNode {
     pub id: usize,
     /// The parent's index; `None` for the root.
     pub parent: Option<usize>,
-    /// The method; `None` for the root, which stands for all threads' bottom frames.
-    pub method: Option<MethodId>,
+    /// The method; `None` for the root, which stands for all threads' bottom frames. Shared by
+    /// every context of the method.
+    pub method: Option<Arc<MethodId>>,
     /// The bytecode index of the invoke in the parent's method that entered this context; `None` when
     /// the method was entered without one: by the JVM (class initialisation, class loading, thread
     /// start), from native code, or at the root of a thread or of a `--only` extent.
@@ -194,14 +203,26 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
     let mut meta: HashMap<String, u64> = HashMap::new();
     let mut uninstrumented = Vec::new();
     let mut method_index: HashMap<i64, usize> = HashMap::new();
-    let mut methods: Vec<MethodId> = Vec::new();
-    let mut raw: Vec<RawNode> = Vec::new();
+    let mut methods: Vec<Arc<MethodId>> = Vec::new();
+    // Sized once: a large profile has hundreds of thousands of nodes, and growing the vector
+    // would copy them and touch twice the memory.
+    let mut raw: Vec<RawNode> = Vec::with_capacity(text.matches("\nnode\t").count() + 1);
     let mut ended = false;
     for (n, line) in lines {
         if ended {
             return Err(error(n, "text after `end`".into()));
         }
-        let fields: Vec<&str> = line.split('\t').collect();
+        let mut split = [""; MAX_FIELDS];
+        let mut parts = line.split('\t');
+        let mut len = 0;
+        for part in parts.by_ref().take(MAX_FIELDS) {
+            split[len] = part;
+            len += 1;
+        }
+        if parts.next().is_some() {
+            return Err(error(n, format!("unrecognised line `{line}`")));
+        }
+        let fields = &split[..len];
         let number = |k: usize| -> Result<i64, ParseError> {
             let field = fields.get(k).ok_or_else(|| error(n, format!("missing field {k}")))?;
             field
@@ -229,7 +250,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                 if method_index.insert(id, methods.len()).is_some() {
                     return Err(error(n, format!("method {id} defined twice")));
                 }
-                methods.push(method);
+                methods.push(Arc::new(method));
             }
             Some("node") if fields.len() == 7 => {
                 let id = number(1)?;
@@ -291,7 +312,7 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
         return Err(error(0, "the profile has no root node".into()));
     }
     let meta_value = |name: &str| meta.get(name).copied().unwrap_or(0);
-    let nodes = canonical_nodes(&raw, &methods);
+    let nodes = canonical_nodes(raw, &methods);
     let totals = totals(&nodes);
     Ok(Cct {
         version: FORMAT_VERSION,
@@ -307,8 +328,11 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
     })
 }
 
+/// The most tab-separated fields a line of the agent's output has (a `node` line).
+const MAX_FIELDS: usize = 7;
+
 /// Computes inclusive counts and renumbers the nodes depth first, heaviest child first.
-fn canonical_nodes(raw: &[RawNode], methods: &[MethodId]) -> Vec<CctNode> {
+fn canonical_nodes(mut raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctNode> {
     // Preorder input: every child comes after its parent, so one backward pass sums subtrees.
     let mut inclusive: Vec<(u64, u64)> = raw.iter().map(|r| (r.bytecodes, r.invocations)).collect();
     for i in (1..raw.len()).rev() {
@@ -318,20 +342,18 @@ fn canonical_nodes(raw: &[RawNode], methods: &[MethodId]) -> Vec<CctNode> {
             inclusive[p].1 = inclusive[p].1.saturating_add(c);
         }
     }
-    let method_of = |r: &RawNode| r.method.and_then(|m| methods.get(m));
-    let order_children = |children: &[usize]| -> Vec<usize> {
-        let mut sorted = children.to_vec();
-        sorted.sort_by(|&a, &b| {
+    let method_of = |method: Option<usize>| method.and_then(|m| methods.get(m));
+    let keys: Vec<(Option<usize>, Option<u32>)> = raw.iter().map(|r| (r.method, r.call_site)).collect();
+    for r in &mut raw {
+        r.children.sort_by(|&a, &b| {
             inclusive[b]
                 .0
                 .cmp(&inclusive[a].0)
                 .then(inclusive[b].1.cmp(&inclusive[a].1))
-                .then_with(|| method_of(&raw[a]).cmp(&method_of(&raw[b])))
-                .then(raw[a].call_site.cmp(&raw[b].call_site))
+                .then_with(|| method_of(keys[a].0).cmp(&method_of(keys[b].0)))
+                .then(keys[a].1.cmp(&keys[b].1))
         });
-        sorted
-    };
-    let sorted: Vec<Vec<usize>> = raw.iter().map(|r| order_children(&r.children)).collect();
+    }
     let mut new_index = vec![0usize; raw.len()];
     let mut order = Vec::with_capacity(raw.len());
     let mut depth = vec![0u32; raw.len()];
@@ -339,7 +361,7 @@ fn canonical_nodes(raw: &[RawNode], methods: &[MethodId]) -> Vec<CctNode> {
     while let Some(old) = stack.pop() {
         new_index[old] = order.len();
         order.push(old);
-        for &kid in sorted[old].iter().rev() {
+        for &kid in raw[old].children.iter().rev() {
             depth[kid] = depth[old] + 1;
             stack.push(kid);
         }
@@ -352,14 +374,14 @@ fn canonical_nodes(raw: &[RawNode], methods: &[MethodId]) -> Vec<CctNode> {
             CctNode {
                 id,
                 parent: r.parent.map(|p| new_index[p]),
-                method: method_of(r).cloned(),
+                method: method_of(r.method).cloned(),
                 call_site: r.call_site,
                 invocations: r.invocations,
                 bytecodes: r.bytecodes,
                 inclusive_invocations: inclusive[old].1,
                 inclusive_bytecodes: inclusive[old].0,
                 depth: depth[old],
-                children: sorted[old].iter().map(|&k| new_index[k]).collect(),
+                children: r.children.iter().map(|&k| new_index[k]).collect(),
             }
         })
         .collect()

@@ -94,6 +94,62 @@ const PROBE_INLINING: &[&str] = &[
     "-XX:CompileCommand=dontinline,jresa.agent.Probe::enterSlowly",
 ];
 
+/// The collector the profiled JVM runs with when neither the program's options nor the JVM's
+/// option variables choose one. The calling-context tree is a large, long-lived structure that every
+/// call walks in the order it was built; the serial collector compacts it in allocation order, where
+/// the parallel collectors (G1, the default, and Parallel) scatter it when they copy it, and a
+/// program whose contexts do not fit the caches then waits on memory at every call (on the
+/// recursion benchmark, `benches/profile.rs`, half the wall time). The collector changes no count.
+const PROFILE_COLLECTOR: &str = "-XX:+UseSerialGC";
+
+/// Options of the `java` launcher that take the next argument as their value.
+const OPTIONS_WITH_VALUES: &[&str] = &[
+    "-cp",
+    "-classpath",
+    "--class-path",
+    "-p",
+    "--module-path",
+    "--upgrade-module-path",
+    "--add-modules",
+    "--limit-modules",
+    "--add-reads",
+    "--add-exports",
+    "--add-opens",
+    "--patch-module",
+    "--enable-native-access",
+];
+
+/// Whether `option` selects a garbage collector (`-XX:+UseG1GC`, `-XX:+UseZGC`, ...).
+fn selects_collector(option: &str) -> bool {
+    option.starts_with("-XX:+Use") && option.ends_with("GC")
+}
+
+/// Whether the JVM options among `java_args` (those before the main class, `-jar` or `-m`), or the
+/// environment's `JDK_JAVA_OPTIONS` and `JAVA_TOOL_OPTIONS`, select a collector.
+fn chooses_collector(java_args: &[OsString]) -> bool {
+    options_choose_collector(java_args)
+        || ["JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"]
+            .iter()
+            .filter_map(std::env::var_os)
+            .any(|value| value.to_string_lossy().split_whitespace().any(selects_collector))
+}
+
+/// Whether the JVM options among `java_args` select a collector.
+fn options_choose_collector(java_args: &[OsString]) -> bool {
+    let mut args = java_args.iter().map(|a| a.to_string_lossy());
+    while let Some(arg) = args.next() {
+        if selects_collector(&arg) {
+            return true;
+        }
+        if OPTIONS_WITH_VALUES.contains(&arg.as_ref()) {
+            args.next();
+        } else if !arg.starts_with('-') || arg == "-jar" || arg == "-m" || arg == "--module" {
+            break;
+        }
+    }
+    false
+}
+
 /// Builds (or finds) the agent, runs `java` with it, the flags of [`cached_jit_flags`] and the request's
 /// arguments, waits for the program and reads the profile. The program's standard streams are the
 /// caller's.
@@ -139,8 +195,10 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
     agent_option.push(jar.path.as_os_str());
     agent_option.push("=");
     agent_option.push(config.as_os_str());
+    let collector = (!chooses_collector(&request.java_args)).then_some(PROFILE_COLLECTOR);
     let status = Command::new(&java)
         .args(&flags)
+        .args(collector)
         .args(PROBE_INLINING)
         .arg(agent_option)
         .args(&request.java_args)
@@ -174,4 +232,28 @@ fn exit_code(status: ExitStatus) -> u8 {
         }
     }
     1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<OsString> {
+        text.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_collector_chosen_among_the_jvm_options_is_kept() {
+        assert!(options_choose_collector(&args("-XX:+UseZGC -cp . Main")));
+        assert!(options_choose_collector(&args(
+            "-cp lib -Xmx1g -XX:+UseParallelGC -jar app.jar"
+        )));
+        // After the main class, `-jar` or `-m`, arguments belong to the program.
+        assert!(!options_choose_collector(&args("-cp . Main -XX:+UseZGC")));
+        assert!(!options_choose_collector(&args("-jar app.jar -XX:+UseG1GC")));
+        // The value of `-cp` is not the main class.
+        assert!(options_choose_collector(&args("-cp Main -XX:+UseG1GC Main")));
+        assert!(!options_choose_collector(&args("-version")));
+        assert!(!options_choose_collector(&args("-XX:-UseCompressedOops -cp . Main")));
+    }
 }

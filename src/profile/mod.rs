@@ -43,6 +43,10 @@
 //!   code outside extents runs uninstrumented (each method has an uninstrumented copy, chosen at entry,
 //!   as in JP2, except methods with an `invokedynamic`, whose copy would link its call site again).
 //!
+//! **The collector**: the JVM runs with the serial collector unless the program's options choose
+//! one (see `launch::PROFILE_COLLECTOR`): the tree is walked on every call in the order it was
+//! built, which the serial collector keeps and the copying parallel collectors do not.
+//!
 //! **Counts do not depend on the JIT**: HotSpot's compilers replace some JDK methods by intrinsics
 //! that skip their bytecode, so jresa starts the JVM with those intrinsics disabled ([`intrinsics`]).
 //! A few methods run as intrinsics even in the interpreter (`Math.sqrt`, `sin`, `cos`, `tan`, `log`,
