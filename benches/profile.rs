@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The programs, with the argument that sizes them (about a second of plain `java` each).
+/// The programs, with the argument that sizes them (half a second to a second of plain `java` each,
+/// by the machine).
 const WORKLOADS: &[(&str, &str)] = &[("Loops", "16"), ("Recursion", "10"), ("Collections", "2")];
 
 fn runs() -> usize {

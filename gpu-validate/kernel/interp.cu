@@ -40,7 +40,7 @@ typedef struct {
     u32 *stack, *frames, *statics, *cstate, *mirrors, *heap, *logk, *logv, *nodes;
     usize n;
     u32 image_len, heap_top, heap_limit, heap_cap, stack_limit, stack_cap, max_frames, frame_cap;
-    u32 log_cap, log_count, node_cap, node_count, cct;
+    u32 log_cap, log_count, node_cap, node_count, cct, class_count;
     u32 pc, sp, base, node, init_depth, fsp; /* fsp: frame-stack words in use */
     u64 max_bytecodes;
     u64 m[8];
@@ -770,6 +770,37 @@ COLD static u32 unsafe_access(Vm *vm, u32 id, u32 at, u32 *r) {
     return GO;
 }
 
+/* `Array.newArray(component, length)` (`Machine::reflective_new_array`): arguments from stack word
+ * at. The array class is the packaged class whose component is the argument's; one that was not
+ * packaged is the CPU backend's refusal. */
+COLD static u32 reflective_new_array(Vm *vm, u32 at, u32 call_pc, u32 *array, int *raised) {
+    u32 component = S(at), c, k, array_class = NONE;
+    i32 length = (i32)S(at + 1);
+    *raised = 1;
+    if (component == 0) { vm->sp = at; return throw_null(vm, call_pc); }
+    c = mirror_class(vm, component);
+    if (cw(vm, c, C_ELEMENT) == ELEM_VOID && (cw(vm, c, C_FLAGS) & FLAG_PRIMITIVE)) {
+        vm->sp = at;
+        return throw_message(vm, vm->wk[WK_ILLEGAL_ARGUMENT], "", call_pc);
+    }
+    if (length < 0) {
+        Message msg;
+        msg.count = 0;
+        msg.overflow = 0;
+        say_int(&msg, length);
+        vm->sp = at;
+        return throw_vm(vm, vm->wk[WK_NEGATIVE_ARRAY_SIZE], 1, &msg, 0, call_pc);
+    }
+    *raised = 0;
+    for (k = 0; k < vm->class_count && array_class == NONE; k++)
+        if ((cw(vm, k, C_FLAGS) & FLAG_ARRAY) && cw(vm, k, C_COMPONENT) == c) array_class = k;
+    if (array_class == NONE) return defer(vm, DEFER_NATIVE, NAT_ArrayNewArray);
+    u32 e = new_array(vm, array_class, (u32)length, array);
+    if (e) return e;
+    add_counter(vm, 2, 1 + (u64)length);
+    return GO;
+}
+
 /* Runs native m (`Machine::native`); `*advance` is 1 when it returned normally. */
 COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
     u32 at = vm->sp - mw(vm, m, M_ARG_WORDS), id = mw(vm, m, M_TARGET), e;
@@ -863,6 +894,10 @@ COLD static u32 native_call(Vm *vm, u32 m, u32 call_pc, int *advance) {
         if (name_field != NONE && (e = hwrite(vm, m + 1 + name_field, r0))) return e;
         break;
     }
+    case NAT_ArrayNewArray:
+        if ((e = reflective_new_array(vm, at, call_pc, &r0, &raised))) return e;
+        if (raised) return GO;
+        break;
     case NAT_UnsafeGetInt: case NAT_UnsafeGetLong: case NAT_UnsafePutInt: case NAT_UnsafePutLong:
     case NAT_UnsafeCompareAndSetInt: case NAT_UnsafeCompareAndSetLong: {
         u32 r[2] = {0, 0};
@@ -1490,6 +1525,7 @@ COLD static void run_instance(const u32 *prog, const u32 *cfg, const u32 *inputs
     vm->cct = cfg[CF_CCT];
     vm->max_bytecodes = (u64)cfg[CF_MAX_BYTECODES_LOW] | ((u64)cfg[CF_MAX_BYTECODES_HIGH] << 32);
     usize statics_len = cfg[CF_STATICS_LEN], classes = cfg[CF_CLASS_COUNT];
+    vm->class_count = (u32)classes;
     usize at = 0;
     vm->stack = state + at + i; at += (usize)vm->stack_cap * n;
     vm->frames = state + at + i; at += (usize)vm->frame_cap * FRAME_WORDS * n;

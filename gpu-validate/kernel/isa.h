@@ -220,6 +220,7 @@
 #define NAT_ClassGetSuperclass 21u
 #define NAT_ClassInitClassName 22u
 #define NAT_ClassIsHidden 23u
+#define NAT_ArrayNewArray 24u
 #define NAT_ArrayGetLength 25u
 #define NAT_StringIntern 26u
 #define NAT_ReturnFalse 27u

@@ -241,6 +241,7 @@ fn the_kernel_headers_agree_with_the_rust_definitions() {
         ),
         ("NAT_UnsafeArrayBaseOffset", Native::UnsafeArrayBaseOffset.id() as u64),
         ("NAT_ReturnTrue", Native::ReturnTrue.id() as u64),
+        ("NAT_ArrayNewArray", Native::ArrayNewArray.id() as u64),
         ("NAT_UnsafeGetInt", Native::UnsafeGetInt.id() as u64),
         ("NAT_UnsafePutInt", Native::UnsafePutInt.id() as u64),
         ("NAT_UnsafeCompareAndSetInt", Native::UnsafeCompareAndSetInt.id() as u64),

@@ -130,6 +130,30 @@ public class VmArrays {
         return b;
     }
 
+    // inputs: 3; 0; -1
+    static int reflectiveArrays(int n) {
+        String[] s = java.util.Arrays.copyOf(new String[] {"a", "b"}, Math.max(n, 0));
+        int r = s.length;
+        try {
+            Object a = java.lang.reflect.Array.newInstance(int.class, n);
+            r += java.lang.reflect.Array.getLength(a) * 10;
+        } catch (NegativeArraySizeException e) {
+            r += 100;
+        }
+        try {
+            Object b = java.lang.reflect.Array.newInstance(String.class, n);
+            r += java.lang.reflect.Array.getLength(b) * 10000;
+        } catch (NegativeArraySizeException e) {
+            r += 200;
+        }
+        try {
+            java.lang.reflect.Array.newInstance(void.class, 1);
+        } catch (IllegalArgumentException e) {
+            r += 1000;
+        }
+        return r;
+    }
+
     // inputs: {{1, 2}, {3}}; {{}, null}; null
     static int nested(int[][] a) {
         int s = 0;
