@@ -15,15 +15,15 @@ pub struct InputGrid {
 impl InputGrid {
     /// The grid whose numbering from 0 gives exactly `instances` (each its parameters' argument
     /// words), in their order; `None` when they are not such a product or are fewer than two.
-    pub fn of(instances: &[Vec<Vec<u32>>]) -> Option<InputGrid> {
-        let first = instances.first()?;
+    pub fn of<I: AsRef<[Vec<u32>]>>(instances: &[I]) -> Option<InputGrid> {
+        let first = instances.first()?.as_ref();
         if instances.len() < 2 {
             return None;
         }
         // A parameter's values in the order they first appear are its digits' values.
         let mut parameters: Vec<Vec<Vec<u32>>> = vec![Vec::new(); first.len()];
         let mut seen: Vec<HashSet<&[u32]>> = vec![HashSet::new(); first.len()];
-        for instance in instances {
+        for instance in instances.iter().map(AsRef::as_ref) {
             if instance.len() != first.len() {
                 return None;
             }
@@ -44,7 +44,7 @@ impl InputGrid {
             && instances
                 .iter()
                 .enumerate()
-                .all(|(k, instance)| grid.decode(k as u64).eq(instance.iter().map(Vec::as_slice)));
+                .all(|(k, instance)| grid.decode(k as u64).eq(instance.as_ref().iter().map(Vec::as_slice)));
         exact.then_some(grid)
     }
 

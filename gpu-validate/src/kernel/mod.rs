@@ -90,12 +90,12 @@ impl KernelCounts {
         if self.ran_per_warp > 0 {
             of_them.push(format!("{} one per warp", self.ran_per_warp));
         }
-        let per_warp = match of_them.is_empty() {
+        let detail = match of_them.is_empty() {
             true => String::new(),
             false => format!(" (of them {})", of_them.join(", ")),
         };
         format!(
-            "the kernel ran {} instances{per_warp} and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
+            "the kernel ran {} instances{detail} and left {} to the CPU backend{}; {:.3} s preparing inputs, {:.3} s in launches, {:.3} s making outcomes",
             self.ran,
             self.deferred_total(),
             if deferred.is_empty() { String::new() } else { format!(" ({})", deferred.join(", ")) },
@@ -227,11 +227,12 @@ impl<'p> KernelBackend<'p> {
     fn prepare(&self, launcher: u32, instances: &[Vec<Value>]) -> Inputs {
         let types = Machine::argument_types(self.package, launcher).unwrap_or_default();
         let input_words = self.package.proc_word(launcher, crate::isa::proc::INPUT_WORDS) as usize;
-        let plain: Option<Vec<Vec<Vec<u32>>>> = instances
+        let plain: Vec<Option<Vec<Vec<u32>>>> = instances
             .iter()
             .map(|args| plain_parameters(args, &types, input_words))
             .collect();
-        if let Some(grid) = plain.as_deref().and_then(InputGrid::of) {
+        let all_plain: Option<Vec<&Vec<Vec<u32>>>> = plain.iter().map(Option::as_ref).collect();
+        if let Some(grid) = all_plain.as_deref().and_then(InputGrid::of) {
             return Inputs::Grid(grid);
         }
         // A few chunks per thread, each with at most one machine (made on the chunk's first
@@ -239,13 +240,15 @@ impl<'p> KernelBackend<'p> {
         let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
         let records = instances
             .par_chunks(chunk)
-            .flat_map_iter(|chunk| {
+            .zip(plain.par_chunks(chunk))
+            .flat_map_iter(|(chunk, plain)| {
                 let mut machine: Option<Machine<'p>> = None;
                 chunk
                     .iter()
-                    .map(|args| {
+                    .zip(plain)
+                    .map(|(args, plain)| {
                         // Primitives and nulls are words as they are; objects are built on a machine.
-                        if let Some(words) = plain_parameters(args, &types, input_words) {
+                        if let Some(words) = plain {
                             return Some((words.concat(), Vec::new()));
                         }
                         let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
