@@ -88,6 +88,53 @@ fn the_sample_parses_into_a_canonical_tree() {
     );
 }
 
+/// A node as (parent, method name, call site, invocations, bytecodes, inclusive bytecodes).
+type MergedRow = (Option<usize>, String, Option<u32>, u64, u64, u64);
+
+#[test]
+fn threads_copies_of_a_context_are_summed() {
+    // A second thread's tree, written after the first one's below the same root: main, heavy @9 and
+    // heavy @5 below it are contexts the first thread entered too, light @7 below heavy @9 is new.
+    let second = "node\t7\t0\t40\t-1\t2\t5\nnode\t8\t7\t42\t9\t1\t3\nnode\t9\t8\t41\t7\t1\t2\n\
+                  node\t10\t8\t42\t5\t1\t1\nend\n";
+    let text = std::fs::read_to_string(data("sample.cct"))
+        .expect("read sample.cct")
+        .replace("end\n", second);
+    let cct = parse_cct(&text, &[]).expect("the file parses");
+    let rows: Vec<MergedRow> = cct
+        .nodes
+        .iter()
+        .skip(1)
+        .map(|n| {
+            let name = n.method.as_ref().map_or(String::new(), |m| m.name.clone());
+            (
+                n.parent,
+                name,
+                n.call_site,
+                n.invocations,
+                n.bytecodes,
+                n.inclusive_bytecodes,
+            )
+        })
+        .collect();
+    let row = |parent: usize, name: &str, site: Option<u32>, calls: u64, own: u64, all: u64| {
+        (Some(parent), name.to_owned(), site, calls, own, all)
+    };
+    assert_eq!(
+        rows,
+        vec![
+            row(0, "main", None, 3, 25, 81),
+            row(1, "heavy", Some(9), 2, 33, 48),
+            row(2, "heavy", Some(5), 2, 13, 13),
+            row(2, "light", Some(7), 1, 2, 2),
+            row(1, "light", Some(3), 2, 8, 8),
+            row(0, "run", None, 1, 4, 13),
+            row(6, "m", Some(2), 3, 9, 9),
+        ]
+    );
+    assert_eq!(cct.totals.contexts, 7);
+}
+
 #[test]
 fn the_sample_renders_as_the_expected_text() {
     let actual = profile_text(&sample());

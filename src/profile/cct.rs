@@ -2,9 +2,10 @@
 //!
 //! The agent writes tab-separated lines (see `agent/Dump.java`): a `jresa-cct 1` header, `meta`
 //! counters, `uninstrumented` entries, `method` definitions, `node` lines in preorder (a parent before
-//! its children, the root first) and a final `end`. [`parse_cct`] checks all of it, computes the
-//! inclusive counts and totals, and puts the nodes in a canonical order: depth first, children
-//! heaviest first by inclusive bytecodes, so equal profiles give equal values.
+//! its children, the root first) and a final `end`. [`parse_cct`] checks all of it, sums siblings
+//! with the same method and call site (the agent writes each thread's tree on its own, below one
+//! root), computes the inclusive counts and totals, and puts the nodes in a canonical order: depth
+//! first, children heaviest first by inclusive bytecodes, so equal profiles give equal values.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -157,14 +158,106 @@ impl std::fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// A node as read, before reordering.
+/// A context as read, before reordering: siblings with the same method and call site (one per
+/// thread that entered the context) are already summed into one.
 struct RawNode {
-    parent: Option<usize>,
-    method: Option<usize>,
+    /// The parent's index among the raw nodes; `NO_PARENT` for the root.
+    parent: u32,
+    /// The method's index in the method table; unused for the root.
+    method: u32,
     call_site: Option<u32>,
     invocations: u64,
     bytecodes: u64,
-    children: Vec<usize>,
+}
+
+/// The root's parent.
+const NO_PARENT: u32 = u32::MAX;
+
+/// Sums the threads' copies of a context as the nodes are read: a node whose parent several threads
+/// entered may be a copy of one read before, found by (parent, method, call site). Only such parents'
+/// children are kept in the map (a thread's own tree has no two siblings with one key), so a
+/// profile with one large thread touches the map only near the root.
+struct Siblings {
+    /// The raw node of each (parent, method, call site), for the children of shared parents.
+    by_key: rustc_hash::FxHashMap<(u32, u32, u32), u32>,
+    /// Whether more than one `node` line went to the raw node (or it is the root).
+    shared: Vec<bool>,
+    /// The children of each raw node as a list: the first child and each child's next sibling.
+    first_child: Vec<u32>,
+    next_sibling: Vec<u32>,
+}
+
+/// The end of a list of siblings.
+const NO_NODE: u32 = u32::MAX;
+
+impl Siblings {
+    fn with_capacity(nodes: usize) -> Self {
+        Siblings {
+            by_key: rustc_hash::FxHashMap::default(),
+            shared: Vec::with_capacity(nodes),
+            first_child: Vec::with_capacity(nodes),
+            next_sibling: Vec::with_capacity(nodes),
+        }
+    }
+
+    /// Adds the root (the first node) and returns its index, 0.
+    fn root(&mut self, raw: &mut Vec<RawNode>, call_site: Option<u32>, invocations: u64, bytecodes: u64) -> u32 {
+        self.push(
+            raw,
+            RawNode {
+                parent: NO_PARENT,
+                method: 0,
+                call_site,
+                invocations,
+                bytecodes,
+            },
+        );
+        self.shared[0] = true;
+        0
+    }
+
+    /// Adds a node below an earlier one, or sums it into the sibling with its key; returns the
+    /// index it went to.
+    fn add(&mut self, raw: &mut Vec<RawNode>, node: RawNode) -> u32 {
+        let parent = node.parent as usize;
+        if !self.shared[parent] {
+            return self.push(raw, node);
+        }
+        let key = (node.parent, node.method, node.call_site.unwrap_or(u32::MAX));
+        let Some(&index) = self.by_key.get(&key) else {
+            let index = self.push(raw, node);
+            self.by_key.insert(key, index);
+            return index;
+        };
+        let into = &mut raw[index as usize];
+        into.invocations = into.invocations.saturating_add(node.invocations);
+        into.bytecodes = into.bytecodes.saturating_add(node.bytecodes);
+        if !self.shared[index as usize] {
+            self.shared[index as usize] = true;
+            let mut child = self.first_child[index as usize];
+            while child != NO_NODE {
+                let c = &raw[child as usize];
+                self.by_key
+                    .insert((index, c.method, c.call_site.unwrap_or(u32::MAX)), child);
+                child = self.next_sibling[child as usize];
+            }
+        }
+        index
+    }
+
+    fn push(&mut self, raw: &mut Vec<RawNode>, node: RawNode) -> u32 {
+        let index = raw.len() as u32;
+        self.next_sibling.push(NO_NODE);
+        if node.parent != NO_PARENT {
+            let first = &mut self.first_child[node.parent as usize];
+            self.next_sibling[index as usize] = *first;
+            *first = index;
+        }
+        self.first_child.push(NO_NODE);
+        self.shared.push(false);
+        raw.push(node);
+        index
+    }
 }
 
 fn unescape(field: &str) -> String {
@@ -202,11 +295,16 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
     }
     let mut meta: HashMap<String, u64> = HashMap::new();
     let mut uninstrumented = Vec::new();
-    let mut method_index: HashMap<i64, usize> = HashMap::new();
+    let mut method_index: rustc_hash::FxHashMap<i64, usize> = rustc_hash::FxHashMap::default();
     let mut methods: Vec<Arc<MethodId>> = Vec::new();
     // Sized once: a large profile has hundreds of thousands of nodes, and growing the vector
     // would copy them and touch twice the memory.
-    let mut raw: Vec<RawNode> = Vec::with_capacity(text.matches("\nnode\t").count() + 1);
+    let node_lines = text.matches("\nnode\t").count();
+    let mut raw: Vec<RawNode> = Vec::with_capacity(node_lines);
+    // The raw node each `node` line went to, by its id in the file, and the raw node of each
+    // (parent, method, call site), to sum the threads' copies of a context.
+    let mut merged_into: Vec<u32> = Vec::with_capacity(node_lines);
+    let mut siblings = Siblings::with_capacity(node_lines);
     let mut ended = false;
     for (n, line) in lines {
         if ended {
@@ -254,49 +352,42 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
             }
             Some("node") if fields.len() == 7 => {
                 let id = number(1)?;
-                if id != raw.len() as i64 {
-                    return Err(error(n, format!("node {id} out of order (expected {})", raw.len())));
+                if id != merged_into.len() as i64 {
+                    return Err(error(
+                        n,
+                        format!("node {id} out of order (expected {})", merged_into.len()),
+                    ));
                 }
                 let parent = number(2)?;
                 let method = number(3)?;
                 let site = number(4)?;
-                let parent = if raw.is_empty() {
-                    if parent != -1 || method != -1 {
-                        return Err(error(n, "the first node must be the root".into()));
-                    }
-                    None
-                } else {
-                    let p = usize::try_from(parent)
-                        .ok()
-                        .filter(|&p| p < raw.len())
-                        .ok_or_else(|| error(n, format!("parent {parent} does not precede node {id}")))?;
-                    Some(p)
-                };
-                let method = if parent.is_none() {
-                    None
-                } else {
-                    Some(
-                        *method_index
-                            .get(&method)
-                            .ok_or_else(|| error(n, format!("node {id} uses undefined method {method}")))?,
-                    )
-                };
                 let call_site = match site {
                     -1 => None,
                     s => Some(u32::try_from(s).map_err(|_| error(n, format!("bad call site {s}")))?),
                 };
-                let index = raw.len();
-                if let Some(p) = parent {
-                    raw[p].children.push(index);
+                let (invocations, bytecodes) = (count(5)?, count(6)?);
+                if merged_into.is_empty() {
+                    if parent != -1 || method != -1 {
+                        return Err(error(n, "the first node must be the root".into()));
+                    }
+                    merged_into.push(siblings.root(&mut raw, call_site, invocations, bytecodes));
+                    continue;
                 }
-                raw.push(RawNode {
+                let parent = usize::try_from(parent)
+                    .ok()
+                    .and_then(|p| merged_into.get(p).copied())
+                    .ok_or_else(|| error(n, format!("parent {parent} does not precede node {id}")))?;
+                let method = *method_index
+                    .get(&method)
+                    .ok_or_else(|| error(n, format!("node {id} uses undefined method {method}")))?;
+                let node = RawNode {
                     parent,
-                    method,
+                    method: method as u32,
                     call_site,
-                    invocations: count(5)?,
-                    bytecodes: count(6)?,
-                    children: Vec::new(),
-                });
+                    invocations,
+                    bytecodes,
+                };
+                merged_into.push(siblings.add(&mut raw, node));
             }
             Some("end") if fields.len() == 1 => ended = true,
             _ => return Err(error(n, format!("unrecognised line `{line}`"))),
@@ -332,28 +423,30 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
 const MAX_FIELDS: usize = 7;
 
 /// Computes inclusive counts and renumbers the nodes depth first, heaviest child first.
-fn canonical_nodes(mut raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctNode> {
+fn canonical_nodes(raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctNode> {
+    let parent_of = |r: &RawNode| (r.parent != NO_PARENT).then_some(r.parent as usize);
     // Preorder input: every child comes after its parent, so one backward pass sums subtrees.
     let mut inclusive: Vec<(u64, u64)> = raw.iter().map(|r| (r.bytecodes, r.invocations)).collect();
     for i in (1..raw.len()).rev() {
-        if let Some(p) = raw[i].parent {
+        if let Some(p) = parent_of(&raw[i]) {
             let (b, c) = inclusive[i];
             inclusive[p].0 = inclusive[p].0.saturating_add(b);
             inclusive[p].1 = inclusive[p].1.saturating_add(c);
         }
     }
-    let method_of = |method: Option<usize>| method.and_then(|m| methods.get(m));
-    let keys: Vec<(Option<usize>, Option<u32>)> = raw.iter().map(|r| (r.method, r.call_site)).collect();
-    for r in &mut raw {
-        r.children.sort_by(|&a, &b| {
+    let (start, mut children) = children_by_parent(&raw);
+    let method_of = |k: usize| (raw[k].parent != NO_PARENT).then(|| &methods[raw[k].method as usize]);
+    for slot in start.windows(2) {
+        children[slot[0]..slot[1]].sort_by(|&a, &b| {
             inclusive[b]
                 .0
                 .cmp(&inclusive[a].0)
                 .then(inclusive[b].1.cmp(&inclusive[a].1))
-                .then_with(|| method_of(keys[a].0).cmp(&method_of(keys[b].0)))
-                .then(keys[a].1.cmp(&keys[b].1))
+                .then_with(|| method_of(a).cmp(&method_of(b)))
+                .then(raw[a].call_site.cmp(&raw[b].call_site))
         });
     }
+    let kids = |old: usize| &children[start[old]..start[old + 1]];
     let mut new_index = vec![0usize; raw.len()];
     let mut order = Vec::with_capacity(raw.len());
     let mut depth = vec![0u32; raw.len()];
@@ -361,7 +454,7 @@ fn canonical_nodes(mut raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctN
     while let Some(old) = stack.pop() {
         new_index[old] = order.len();
         order.push(old);
-        for &kid in raw[old].children.iter().rev() {
+        for &kid in kids(old).iter().rev() {
             depth[kid] = depth[old] + 1;
             stack.push(kid);
         }
@@ -373,18 +466,38 @@ fn canonical_nodes(mut raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctN
             let r = &raw[old];
             CctNode {
                 id,
-                parent: r.parent.map(|p| new_index[p]),
-                method: method_of(r.method).cloned(),
+                parent: parent_of(r).map(|p| new_index[p]),
+                method: method_of(old).cloned(),
                 call_site: r.call_site,
                 invocations: r.invocations,
                 bytecodes: r.bytecodes,
                 inclusive_invocations: inclusive[old].1,
                 inclusive_bytecodes: inclusive[old].0,
                 depth: depth[old],
-                children: r.children.iter().map(|&k| new_index[k]).collect(),
+                children: kids(old).iter().map(|&k| new_index[k]).collect(),
             }
         })
         .collect()
+}
+
+/// The children of every raw node in one vector, grouped by parent in raw order: node `p`'s are
+/// `children[start[p]..start[p + 1]]`.
+fn children_by_parent(raw: &[RawNode]) -> (Vec<usize>, Vec<usize>) {
+    let mut start = vec![0usize; raw.len() + 1];
+    for r in raw.iter().filter(|r| r.parent != NO_PARENT) {
+        start[r.parent as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut fill = start.clone();
+    let mut children = vec![0usize; start[raw.len()]];
+    for (k, r) in raw.iter().enumerate().filter(|(_, r)| r.parent != NO_PARENT) {
+        let slot = &mut fill[r.parent as usize];
+        children[*slot] = k;
+        *slot += 1;
+    }
+    (start, children)
 }
 
 fn totals(nodes: &[CctNode]) -> Totals {

@@ -84,6 +84,7 @@ const PROBE_INLINING: &[&str] = &[
     "-XX:CompileCommand=quiet",
     "-XX:CompileCommand=inline,jresa.agent.Probe::state",
     "-XX:CompileCommand=inline,jresa.agent.Probe::enter",
+    "-XX:CompileCommand=inline,jresa.agent.Probe::lastAtSite",
     "-XX:CompileCommand=inline,jresa.agent.Probe::site",
     "-XX:CompileCommand=inline,jresa.agent.Probe::returned",
     "-XX:CompileCommand=inline,jresa.agent.Probe::exit",

@@ -36,7 +36,8 @@
 //!   no call site (`call_site: None`); so do other methods the JVM runs on its own in the middle of a
 //!   method (class loading, `invokedynamic` bootstrap methods, constructors of exceptions the JVM
 //!   throws), except that one triggered by the resolution of an invoke takes that invoke's site.
-//! - **Threads**: each thread has its own tree, merged at shutdown by method and call site; a
+//! - **Threads**: each thread has its own tree, summed by method and call site when the file is
+//!   read (the agent writes each thread's tree as it is, below one root); a
 //!   thread's first methods (`Thread.run`, or `main` for the main thread) sit below the root.
 //! - **`--only`** profiles the dynamic extent of the selected methods on each thread (not work they
 //!   hand to other threads); the extent's first context sits below the root with no call site, since

@@ -1,8 +1,9 @@
 //! Rendering of `jresa profile` results: the calling-context tree as indented text, and diagnostics.
 use super::render;
-use crate::profile::Cct;
+use crate::profile::{Cct, MethodId};
 use ariadne::ReportKind;
 use std::io::Write;
+use std::sync::Arc;
 
 /// Indentation stops growing at this depth; deeper lines say their depth instead.
 const MAX_INDENT_DEPTH: u32 = 48;
@@ -53,29 +54,58 @@ pub fn write_profile_text(cct: &Cct, out: &mut impl Write) -> std::io::Result<()
         "inclusive", "exclusive", "invocations"
     )?;
     let indents = "  ".repeat(MAX_INDENT_DEPTH as usize);
+    // Each method's name is rendered once; a line is assembled in one buffer and written whole (a
+    // profile has hundreds of thousands of lines).
+    let mut names: rustc_hash::FxHashMap<*const MethodId, String> = rustc_hash::FxHashMap::default();
+    let mut line: Vec<u8> = Vec::with_capacity(256);
     for node in nodes {
+        line.clear();
         let level = node.depth.saturating_sub(1);
-        write!(
-            out,
-            "{:>inclusive_width$}  {:>exclusive_width$}  {:>calls_width$}  {}",
-            node.inclusive_bytecodes,
-            node.bytecodes,
-            node.invocations,
-            &indents[..2 * level.min(MAX_INDENT_DEPTH) as usize]
-        )?;
+        push_right_aligned(&mut line, node.inclusive_bytecodes, inclusive_width);
+        line.extend_from_slice(b"  ");
+        push_right_aligned(&mut line, node.bytecodes, exclusive_width);
+        line.extend_from_slice(b"  ");
+        push_right_aligned(&mut line, node.invocations, calls_width);
+        line.extend_from_slice(b"  ");
+        line.extend_from_slice(&indents.as_bytes()[..2 * level.min(MAX_INDENT_DEPTH) as usize]);
         if level > MAX_INDENT_DEPTH {
-            write!(out, "[depth {}] ", node.depth)?;
+            line.extend_from_slice(b"[depth ");
+            push_right_aligned(&mut line, u64::from(node.depth), 0);
+            line.extend_from_slice(b"] ");
         }
         match &node.method {
-            Some(method) => write!(out, "{method}")?,
-            None => write!(out, "<root>")?,
+            Some(method) => {
+                let name = names.entry(Arc::as_ptr(method)).or_insert_with(|| method.to_string());
+                line.extend_from_slice(name.as_bytes());
+            }
+            None => line.extend_from_slice(b"<root>"),
         }
-        match node.call_site {
-            Some(bci) => writeln!(out, " @{bci}")?,
-            None => writeln!(out)?,
+        if let Some(bci) = node.call_site {
+            line.extend_from_slice(b" @");
+            push_right_aligned(&mut line, u64::from(bci), 0);
         }
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
     Ok(())
+}
+
+/// Appends `value` in decimal, padded on the left with spaces to `width` characters.
+fn push_right_aligned(line: &mut Vec<u8>, value: u64, width: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = value;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let written = digits.len() - start;
+    line.resize(line.len() + width.saturating_sub(written), b' ');
+    line.extend_from_slice(&digits[start..]);
 }
 
 /// A `jresa profile` error as a diagnostic.

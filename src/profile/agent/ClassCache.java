@@ -69,6 +69,8 @@ final class ClassCache {
     private final Path file;
     private final Map<String, Entry> entries = new HashMap<>();
     private boolean changed;
+    /** Set once {@link #save} has started. */
+    private boolean saving;
     private long hits;
 
     private ClassCache(Path file) {
@@ -106,6 +108,9 @@ final class ClassCache {
 
     /** Records a class instrumented in this run. */
     synchronized void put(String name, byte[] original, Instrumented result) {
+        if (saving) {
+            return;
+        }
         entries.put(name, new Entry(original.length, checksum(original), result));
         changed = true;
     }
@@ -174,8 +179,13 @@ final class ClassCache {
         Methods.preload(table);
     }
 
-    /** Writes the cache back if this run added to it (at shutdown, with the probes off). */
+    /**
+     * Writes the cache back if this run added to it (at shutdown, with the probes off). Classes the
+     * writing itself loads are not added: the file would never hold them, so each run would find
+     * them missing and write the whole cache again.
+     */
     synchronized void save() {
+        saving = true;
         if (!changed) {
             return;
         }

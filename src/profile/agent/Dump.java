@@ -1,4 +1,4 @@
-/** The shutdown hook that merges the per-thread trees and writes the CCT file jresa reads. */
+/** The shutdown hook that writes the per-thread trees as the CCT file jresa reads. */
 package jresa.agent;
 
 import java.io.FileOutputStream;
@@ -8,8 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 
 /**
- * Merges every thread's tree into one (children with the same method and call site are summed) and
- * writes it as a line-based file:
+ * Writes every thread's tree below one root as a line-based file:
  *
  * <pre>
  * jresa-cct 1
@@ -22,7 +21,9 @@ import java.util.BitSet;
  *
  * Fields are separated by tabs; backslash, tab, newline and carriage return inside names are escaped
  * as {@code \\ \t \n \r}. Nodes come in preorder, so a parent precedes its children. The final
- * {@code end} line tells a complete file from a truncated one.
+ * {@code end} line tells a complete file from a truncated one. Siblings may share a method and call
+ * site (one per thread that entered the context); the reader sums them, so merging the threads' trees
+ * costs the JVM nothing at exit.
  *
  * <p>This runs as a subclass of {@link Thread} so that the hook's own code is never instrumented; it
  * sets its thread's guard first, so the JDK code it calls is not counted either. Threads that still
@@ -39,81 +40,6 @@ final class Dump extends Thread {
         this.cache = cache;
     }
 
-    /** A context of the merged tree. */
-    /**
-     * A node of the merged tree. Children are found by a linear scan while few, then through an
-     * open-addressing index (no boxing: the trees have hundreds of thousands of nodes).
-     */
-    private static final class Merged {
-        final int mid;
-        final int site;
-        long calls;
-        long bytecodes;
-        Merged[] children = NONE;
-        int childCount;
-        private Merged[] index;
-
-        private static final Merged[] NONE = new Merged[0];
-        private static final int LINEAR_LIMIT = 8;
-
-        Merged(int mid, int site) {
-            this.mid = mid;
-            this.site = site;
-        }
-
-        Merged child(int mid, int site) {
-            Merged kid = find(mid, site);
-            if (kid == null) {
-                kid = new Merged(mid, site);
-                if (childCount == children.length) {
-                    Merged[] grown = new Merged[Math.max(2, children.length * 2)];
-                    System.arraycopy(children, 0, grown, 0, childCount);
-                    children = grown;
-                }
-                children[childCount++] = kid;
-                if (childCount > LINEAR_LIMIT) {
-                    if (index == null || childCount * 2 > index.length) {
-                        index = new Merged[Integer.highestOneBit(childCount * 4) * 2];
-                        for (int i = 0; i < childCount; i++) {
-                            insert(index, children[i]);
-                        }
-                    } else {
-                        insert(index, kid);
-                    }
-                }
-            }
-            return kid;
-        }
-
-        private Merged find(int mid, int site) {
-            if (index == null) {
-                for (int i = 0; i < childCount; i++) {
-                    Merged kid = children[i];
-                    if (kid.mid == mid && kid.site == site) {
-                        return kid;
-                    }
-                }
-                return null;
-            }
-            int mask = index.length - 1;
-            for (int i = Node.hash(mid, site) & mask; ; i = (i + 1) & mask) {
-                Merged kid = index[i];
-                if (kid == null || (kid.mid == mid && kid.site == site)) {
-                    return kid;
-                }
-            }
-        }
-
-        private static void insert(Merged[] table, Merged kid) {
-            int mask = table.length - 1;
-            int i = Node.hash(kid.mid, kid.site) & mask;
-            while (table[i] != null) {
-                i = (i + 1) & mask;
-            }
-            table[i] = kid;
-        }
-    }
-
     @Override
     public void run() {
         Probe.enterAgent();
@@ -128,13 +54,16 @@ final class Dump extends Thread {
     }
 
     private void write() throws IOException {
-        Merged root = new Merged(-1, -1);
+        ThreadState[] states = Probe.allStates();
         int threads = 0;
-        for (ThreadState state : Probe.allStates()) {
+        long rootCalls = 0;
+        long rootBytecodes = 0;
+        for (ThreadState state : states) {
             if (state.root.childCount > 0) {
                 threads++;
             }
-            merge(state.root, root);
+            rootCalls += state.root.calls;
+            rootBytecodes += state.root.bytecodes;
         }
         try (Out out = new Out(new FileOutputStream(path))) {
             out.text("jresa-cct\t1\n");
@@ -146,7 +75,11 @@ final class Dump extends Thread {
             for (String[] entry : Methods.uninstrumentedList()) {
                 out.text("uninstrumented\t").escaped(entry[0]).tab().escaped(entry[1]).newline();
             }
-            writeNodes(out, root);
+            out.text("node\t0\t-1\t-1\t-1\t").number(rootCalls).tab().number(rootBytecodes).newline();
+            Trees trees = new Trees(out);
+            for (ThreadState state : states) {
+                trees.writeBelowRoot(state.root);
+            }
             out.text("end\n");
         }
     }
@@ -155,71 +88,63 @@ final class Dump extends Thread {
         out.text("meta\t").text(name).tab().number(value).newline();
     }
 
-    /** Adds a thread's tree below {@code target}, depth first with explicit stacks. */
-    private static void merge(Node source, Merged target) {
-        Node[] from = new Node[64];
-        Merged[] into = new Merged[64];
-        int top = 0;
-        from[top] = source;
-        into[top++] = target;
-        while (top > 0) {
-            top--;
-            Node node = from[top];
-            Merged merged = into[top];
-            from[top] = null;
-            merged.calls += node.calls;
-            merged.bytecodes += node.bytecodes;
-            Node[] kids = node.children;
-            if (kids == null) {
-                continue;
-            }
-            int count = Math.min(node.childCount, kids.length);
-            for (int i = 0; i < count; i++) {
-                Node kid = kids[i];
-                if (kid == null) {
-                    continue;
+    /**
+     * Writes threads' trees in preorder below one root (node 0), each method's line before its first
+     * node. The threads' trees are not merged here: a context several threads entered appears once
+     * per thread, and the reader sums siblings with the same method and call site.
+     */
+    private static final class Trees {
+        private static final byte[] NODE = "node\t".getBytes(StandardCharsets.US_ASCII);
+        private final Out out;
+        private final BitSet written = new BitSet();
+        private int next = 1;
+        private Node[] nodes = new Node[64];
+        private int[] parents = new int[64];
+
+        Trees(Out out) {
+            this.out = out;
+        }
+
+        /** Writes the subtrees of a thread's root's children, with node 0 as their parent. */
+        void writeBelowRoot(Node root) throws IOException {
+            int top = push(root, 0, 0);
+            while (top > 0) {
+                top--;
+                Node node = nodes[top];
+                int parent = parents[top];
+                nodes[top] = null;
+                int id = next++;
+                if (!written.get(node.mid)) {
+                    written.set(node.mid);
+                    String[] m = Methods.method(node.mid);
+                    out.text("method\t").number(node.mid).tab().escaped(m[0]).tab().escaped(m[1]).tab().escaped(m[2]).newline();
                 }
-                if (top == from.length) {
-                    from = java.util.Arrays.copyOf(from, top * 2);
-                    into = java.util.Arrays.copyOf(into, top * 2);
-                }
-                from[top] = kid;
-                into[top++] = merged.child(kid.mid, kid.bci());
+                out.bytes(NODE).number(id).tab().number(parent).tab().number(node.mid).tab().number(node.bci())
+                        .tab().number(node.calls).tab().number(node.bytecodes).newline();
+                top = push(node, id, top);
             }
         }
-    }
 
-    /** Writes the merged tree in preorder, each method's line before its first node. */
-    private static void writeNodes(Out out, Merged root) throws IOException {
-        BitSet written = new BitSet();
-        Merged[] nodes = new Merged[64];
-        int[] parents = new int[64];
-        int top = 0;
-        nodes[top] = root;
-        parents[top++] = -1;
-        int next = 0;
-        while (top > 0) {
-            top--;
-            Merged node = nodes[top];
-            int parent = parents[top];
-            nodes[top] = null;
-            int id = next++;
-            if (node.mid >= 0 && !written.get(node.mid)) {
-                written.set(node.mid);
-                String[] m = Methods.method(node.mid);
-                out.text("method\t").number(node.mid).tab().escaped(m[0]).tab().escaped(m[1]).tab().escaped(m[2]).newline();
+        /** Pushes a node's children, last first so that they come out in order; returns the new top. */
+        private int push(Node node, int id, int top) {
+            Node[] kids = node.children;
+            if (kids == null) {
+                return top;
             }
-            out.text("node\t").number(id).tab().number(parent).tab().number(node.mid).tab().number(node.site)
-                    .tab().number(node.calls).tab().number(node.bytecodes).newline();
-            if (top + node.childCount > nodes.length) {
-                int size = Math.max(nodes.length * 2, top + node.childCount);
+            // Another thread may still be adding children: read the count once, then the array.
+            int count = Math.min(node.childCount, kids.length);
+            if (top + count > nodes.length) {
+                int size = Math.max(nodes.length * 2, top + count);
                 nodes = java.util.Arrays.copyOf(nodes, size);
                 parents = java.util.Arrays.copyOf(parents, size);
             }
-            for (int i = node.childCount - 1; i >= 0; i--) {
-                nodes[top] = node.children[i];
-                parents[top++] = id;
+            for (int i = count - 1; i >= 0; i--) {
+                if (kids[i] != null) {
+                    nodes[top] = kids[i];
+                    parents[top++] = id;
+                }
             }
+            return top;
         }
     }
 
@@ -251,6 +176,13 @@ final class Dump extends Thread {
             room(bytes.length);
             System.arraycopy(bytes, 0, buffer, used, bytes.length);
             used += bytes.length;
+            return this;
+        }
+
+        Out bytes(byte[] ascii) throws IOException {
+            room(ascii.length);
+            System.arraycopy(ascii, 0, buffer, used, ascii.length);
+            used += ascii.length;
             return this;
         }
 

@@ -51,7 +51,7 @@ import jdk.internal.org.objectweb.asm.tree.VarInsnNode;
  * Then:
  *
  * <ul>
- *   <li>Before every invoke, {@code Probe.site(node, count, n, site)} adds the local and the block
+ *   <li>Before every invoke, {@code Probe.site(node, count, n, ordinal, bci)} adds the local and the block
  *       ending with the invoke to the context, records the call site, and the locals restart at 0.
  *       So every activation on a thread's stack has flushed its counts when the JVM stops it in a
  *       call ({@code System.exit}, the shutdown dump).
@@ -267,7 +267,7 @@ final class MethodRewriter {
         }
         int length = end - start;
         if (isInvoke(last)) {
-            insertBefore(last, site(length, siteOf(end - 1)));
+            insertBefore(last, site(length, end - 1));
         } else if (transfers) {
             InsnList add = add(length);
             add.add(store(posLocal, 0));
@@ -293,11 +293,11 @@ final class MethodRewriter {
             AbstractInsnNode last = real[e - 1];
             boolean reset = s == start && handlerStart[start];
             if (isInvoke(last) && !reset) {
-                insertBefore(last, site(e - s, siteOf(e - 1)));
+                insertBefore(last, site(e - s, e - 1));
             } else {
                 insertBefore(real[s], direct(reset ? "countReset" : "count", e - s));
                 if (isInvoke(last)) {
-                    insertBefore(last, site(0, siteOf(e - 1)));
+                    insertBefore(last, site(0, e - 1));
                 }
             }
             s = e;
@@ -361,21 +361,20 @@ final class MethodRewriter {
     }
 
     /**
-     * The call site of the invoke {@code real[r]} as {@code Probe.site} records it: its ordinal among
-     * the method's invokes times 65,536 plus its bytecode index in the original class file.
+     * {@code Probe.site(node, count, length, ordinal, bci); count = 0; pos = 0} before the invoke
+     * {@code real[r]}: its ordinal among the method's invokes and its bytecode index in the original
+     * class file go as two small constants, which the JIT folds into the site (a site as one int would
+     * be a constant pool entry per invoke, and retransforming a class merges its new pool with the old
+     * one in time quadratic in the new entries).
      */
-    private int siteOf(int r) {
-        return (invokesBefore[r] << 16) | offsets[r];
-    }
-
-    /** {@code Probe.site(node, count, length, site); count = 0; pos = 0}. */
-    private InsnList site(int length, int site) {
+    private InsnList site(int length, int r) {
         InsnList list = new InsnList();
         list.add(new VarInsnNode(Opcodes.ALOAD, nodeLocal));
         list.add(new VarInsnNode(Opcodes.LLOAD, countLocal));
         list.add(pushInt(length));
-        list.add(pushInt(site));
-        list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "site", "(" + NODE_DESC + "JII)V", false));
+        list.add(pushInt(invokesBefore[r]));
+        list.add(pushInt(offsets[r]));
+        list.add(new MethodInsnNode(Opcodes.INVOKESTATIC, PROBE, "site", "(" + NODE_DESC + "JIII)V", false));
         list.add(new InsnNode(Opcodes.LCONST_0));
         list.add(new VarInsnNode(Opcodes.LSTORE, countLocal));
         if (buffered) {

@@ -38,12 +38,19 @@ public final class Node {
      * The children entered from each call site, by invoke ordinal: the first of a list linked by
      * {@link #nextAtSite}, the fast path of {@code Probe.enter}. A site usually calls one method; a
      * virtual call, or a lambda's code that is not instrumented (which calls the lambda's body and
-     * its boxing methods from its caller's call site), a few. Grown on demand.
+     * its boxing methods from its caller's call site), a few. Grown on demand. The lists of
+     * ordinals 0 and 1 start in {@link #atSite0} and {@link #atSite1} instead, so that entering a
+     * context from one of a method's first two call sites reads only the parent and the child (on a
+     * tree too large for the caches, the array would be one more miss per call).
      */
     Node[] bySite = NO_NODES;
-    /** The next child entered from the same call site of the parent ({@link #bySite}). */
+    /** The first child entered from invoke ordinal 0 (the head of its {@link #nextAtSite} list). */
+    Node atSite0;
+    /** The first child entered from invoke ordinal 1. */
+    Node atSite1;
+    /** The next child entered from the same call site of the parent (see {@link #bySite}). */
     Node nextAtSite;
-    /** Whether this node is in its parent's {@link #bySite} list. */
+    /** Whether this node is in one of its parent's lists by call site. */
     boolean atSite;
     /** The children, in creation order; only the first {@link #childCount} entries are used. */
     Node[] children;
@@ -73,9 +80,20 @@ public final class Node {
         return found;
     }
 
-    /** Adds {@code kid} to the children {@link #bySite} lists for an invoke ordinal, once. */
+    /** Adds {@code kid} to the list of the children entered from an invoke ordinal, once. */
     void remember(int ordinal, Node kid) {
         if (kid.atSite) {
+            return;
+        }
+        if (ordinal < 2) {
+            if (ordinal == 0) {
+                kid.nextAtSite = atSite0;
+                atSite0 = kid;
+            } else {
+                kid.nextAtSite = atSite1;
+                atSite1 = kid;
+            }
+            kid.atSite = true;
             return;
         }
         Node[] slots = bySite;
@@ -179,7 +197,7 @@ public final class Node {
         table[i] = kid;
     }
 
-    /** The hash of a child's key, shared with the dump's merged tree. */
+    /** The hash of a child's key in {@link #index}. */
     static int hash(int mid, int site) {
         int h = mid * 0x9E3779B1 + site * 0x85EBCA6B;
         return h ^ (h >>> 15);

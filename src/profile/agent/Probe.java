@@ -180,18 +180,26 @@ public final class Probe {
         }
         Node parent = s.current;
         int site = parent.pending;
-        Node[] slots = parent.bySite;
-        int slot = site >>> 16;
-        if (slot < slots.length) {
-            Node node = slots[slot];
-            if (node != null && node.mid == mid) {
-                node.calls++;
-                node.pending = -1;
-                s.current = node;
-                return node;
-            }
+        Node node = lastAtSite(parent, site >>> 16);
+        if (node != null && node.mid == mid) {
+            node.calls++;
+            node.pending = -1;
+            s.current = node;
+            return node;
         }
         return enterSlowly(s, parent, mid, site);
+    }
+
+    /** The head of the list of children {@code parent} entered from invoke ordinal {@code slot}, or null. */
+    private static Node lastAtSite(Node parent, int slot) {
+        if (slot == 0) {
+            return parent.atSite0;
+        }
+        if (slot == 1) {
+            return parent.atSite1;
+        }
+        Node[] slots = parent.bySite;
+        return slot < slots.length ? slots[slot] : null;
     }
 
     /** Counts an entry of {@code node} and makes it current, with no call pending. */
@@ -210,13 +218,9 @@ public final class Probe {
         if (parent == s.outside) {
             return null;
         }
-        Node[] slots = parent.bySite;
-        int slot = site >>> 16;
-        if (slot < slots.length) {
-            for (Node node = slots[slot]; node != null; node = node.nextAtSite) {
-                if (node.mid == mid) {
-                    return activate(s, node);
-                }
+        for (Node node = lastAtSite(parent, site >>> 16); node != null; node = node.nextAtSite) {
+            if (node.mid == mid) {
+                return activate(s, node);
             }
         }
         Node node = parent.child(mid, site, parent);
@@ -326,10 +330,10 @@ public final class Probe {
      * ends with the invoke, and records the invoke as the pending call site: its ordinal among the
      * method's invokes in the high half, its bytecode index in the low half (see {@link Node#site}).
      */
-    public static void site(Node node, long count, int instructions, int site) {
+    public static void site(Node node, long count, int instructions, int ordinal, int bci) {
         if (node != null) {
             node.bytecodes += count + instructions;
-            node.pending = site;
+            node.pending = ordinal << 16 | bci;
         }
     }
 }
