@@ -30,7 +30,8 @@ public final class Agent {
 
     /** Classes the agent uses later, loaded now so that their loading never re-enters the transformer. */
     private static final String[] OWN_CLASSES = {
-        "jresa.agent.ClassCache", "jresa.agent.ClassCache$Entry", "jresa.agent.ClassCache$Instrumented",
+        "jresa.agent.ClassCache", "jresa.agent.ClassCache$Cursor", "jresa.agent.ClassCache$Entry",
+        "jresa.agent.ClassCache$Instrumented",
         "jresa.agent.CodeOffsets", "jresa.agent.Dump", "jresa.agent.Dump$Trees", "jresa.agent.MethodRewriter",
         "jresa.agent.MethodRewriter$Copy", "jresa.agent.Methods",
         "jresa.agent.Node", "jresa.agent.Probe", "jresa.agent.Selector", "jresa.agent.ThreadState",

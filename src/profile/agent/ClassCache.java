@@ -54,19 +54,49 @@ final class ClassCache {
         }
     }
 
-    private static final class Entry {
+    /**
+     * A class's entry: the original's length and checksum, and what instrumenting it produced,
+     * decoded from the file at its first use ({@code at} is where it starts there).
+     */
+    private final class Entry {
         final int length;
         final long checksum;
-        final Instrumented result;
+        private Instrumented result;
+        private final int at;
 
         Entry(int length, long checksum, Instrumented result) {
             this.length = length;
             this.checksum = checksum;
             this.result = result;
+            this.at = -1;
+        }
+
+        Entry(int length, long checksum, int at) {
+            this.length = length;
+            this.checksum = checksum;
+            this.at = at;
+        }
+
+        Instrumented result() throws IOException {
+            if (result == null) {
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(file(), at, file().length - at));
+                int methods = in.readInt();
+                int selected = in.readInt();
+                String[][] skipped = new String[in.readInt()][];
+                for (int k = 0; k < skipped.length; k++) {
+                    skipped[k] = new String[] {in.readUTF(), in.readUTF()};
+                }
+                byte[] code = new byte[in.readInt()];
+                in.readFully(code);
+                result = new Instrumented(code, methods, selected, skipped);
+            }
+            return result;
         }
     }
 
     private final Path file;
+    /** The file as read (entries and method names are decoded from it on demand), or null. */
+    private byte[] read;
     private final Map<String, Entry> entries = new HashMap<>();
     private boolean changed;
     /** Set once {@link #save} has started. */
@@ -102,8 +132,28 @@ final class ClassCache {
         if (entry == null || entry.length != original.length || entry.checksum != checksum(original)) {
             return null;
         }
-        hits++;
-        return entry.result;
+        try {
+            Instrumented result = entry.result();
+            hits++;
+            return result;
+        } catch (IOException | RuntimeException damaged) {
+            entries.remove(name);
+            return null;
+        }
+    }
+
+    private byte[] file() {
+        return read;
+    }
+
+    /** The class, name and descriptor of a method of the file's id table, decoded at {@code at}. */
+    synchronized String[] method(int at) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(read, at, read.length - at));
+            return new String[] {in.readUTF(), in.readUTF(), in.readUTF()};
+        } catch (IOException error) {
+            throw new IllegalStateException("the class cache's method table is damaged", error);
+        }
     }
 
     /** Records a class instrumented in this run. */
@@ -138,18 +188,20 @@ final class ClassCache {
         }
     }
 
+    /**
+     * Checks the file and indexes it: the method table's entries and the classes' results are
+     * decoded only when used (a run uses few of them, and decoding them all would cost start-up).
+     */
     private void parse(byte[] bytes) throws IOException {
         if (bytes.length < 16) {
             throw new IOException("truncated");
         }
         CRC32 crc = new CRC32();
         crc.update(bytes, 0, bytes.length - 8);
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-        in.skipNBytes(bytes.length - 8);
-        if (in.readLong() != crc.getValue()) {
+        Cursor in = new Cursor(bytes, bytes.length - 8);
+        if (Cursor.readLong(bytes, bytes.length - 8) != crc.getValue()) {
             throw new IOException("checksum mismatch");
         }
-        in = new DataInputStream(new ByteArrayInputStream(bytes, 0, bytes.length - 8));
         if (in.readInt() != MAGIC || in.readInt() != FORMAT) {
             throw new IOException("not a class cache of this version");
         }
@@ -157,26 +209,80 @@ final class ClassCache {
         if (methodCount < 0 || methodCount > MAX_METHODS) {
             return;
         }
-        String[][] table = new String[methodCount][];
+        int[] methods = new int[methodCount];
         for (int i = 0; i < methodCount; i++) {
-            table[i] = new String[] {in.readUTF(), in.readUTF(), in.readUTF()};
+            methods[i] = in.position();
+            in.skipUTF();
+            in.skipUTF();
+            in.skipUTF();
         }
         int classCount = in.readInt();
         for (int i = 0; i < classCount; i++) {
             String name = in.readUTF();
             int length = in.readInt();
             long checksum = in.readLong();
-            int methods = in.readInt();
-            int selected = in.readInt();
-            String[][] skipped = new String[in.readInt()][];
-            for (int k = 0; k < skipped.length; k++) {
-                skipped[k] = new String[] {in.readUTF(), in.readUTF()};
+            entries.put(name, new Entry(length, checksum, in.position()));
+            in.skip(8);
+            int skipped = in.readInt();
+            for (int k = 0; k < 2 * skipped; k++) {
+                in.skipUTF();
             }
-            byte[] code = new byte[in.readInt()];
-            in.readFully(code);
-            entries.put(name, new Entry(length, checksum, new Instrumented(code, methods, selected, skipped)));
+            in.skip(in.readInt());
         }
-        Methods.preload(table);
+        read = bytes;
+        Methods.preload(methods, this);
+    }
+
+    /** Reads the big-endian fields of the cache file, up to {@code end}, and skips over them. */
+    private static final class Cursor {
+        private final byte[] bytes;
+        private final int end;
+        private int at;
+
+        Cursor(byte[] bytes, int end) {
+            this.bytes = bytes;
+            this.end = end;
+        }
+
+        int position() {
+            return at;
+        }
+
+        void skip(int count) throws IOException {
+            if (count < 0 || count > end - at) {
+                throw new IOException("truncated");
+            }
+            at += count;
+        }
+
+        int readInt() throws IOException {
+            skip(4);
+            return (bytes[at - 4] & 0xff) << 24 | (bytes[at - 3] & 0xff) << 16 | (bytes[at - 2] & 0xff) << 8 | bytes[at - 1] & 0xff;
+        }
+
+        long readLong() throws IOException {
+            skip(8);
+            return readLong(bytes, at - 8);
+        }
+
+        static long readLong(byte[] bytes, int from) {
+            long value = 0;
+            for (int i = 0; i < 8; i++) {
+                value = value << 8 | (bytes[from + i] & 0xff);
+            }
+            return value;
+        }
+
+        void skipUTF() throws IOException {
+            skip(2);
+            skip((bytes[at - 2] & 0xff) << 8 | bytes[at - 1] & 0xff);
+        }
+
+        String readUTF() throws IOException {
+            int from = at;
+            skipUTF();
+            return new DataInputStream(new ByteArrayInputStream(bytes, from, at - from)).readUTF();
+        }
     }
 
     /**
@@ -221,18 +327,19 @@ final class ClassCache {
         out.writeInt(names.size());
         for (String name : names) {
             Entry entry = entries.get(name);
+            Instrumented result = entry.result();
             out.writeUTF(name);
             out.writeInt(entry.length);
             out.writeLong(entry.checksum);
-            out.writeInt(entry.result.methods);
-            out.writeInt(entry.result.selected);
-            out.writeInt(entry.result.skipped.length);
-            for (String[] skipped : entry.result.skipped) {
+            out.writeInt(result.methods);
+            out.writeInt(result.selected);
+            out.writeInt(result.skipped.length);
+            for (String[] skipped : result.skipped) {
                 out.writeUTF(skipped[0]);
                 out.writeUTF(skipped[1]);
             }
-            out.writeInt(entry.result.bytes.length);
-            out.write(entry.result.bytes);
+            out.writeInt(result.bytes.length);
+            out.write(result.bytes);
         }
         out.flush();
         byte[] content = buffer.toByteArray();

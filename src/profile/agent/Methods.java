@@ -14,9 +14,12 @@ import java.util.List;
 final class Methods {
     private Methods() {}
 
-    /** The ids of {@link #METHODS} by key, built on first use (a preloaded table may be large). */
+    /** The ids of the methods registered in this run, by key. */
     private static final HashMap<String, Integer> IDS = new HashMap<>();
     private static int indexed;
+    /** Where the cache holds the preloaded methods' names, by id, and the cache. */
+    private static int[] preloaded = new int[0];
+    private static ClassCache preloadedFrom;
     private static final List<String[]> METHODS = new ArrayList<>();
     private static final List<String[]> UNINSTRUMENTED = new ArrayList<>();
     /** Classes loaded while the transformer ran on the same thread, in binary names with slashes. */
@@ -43,22 +46,39 @@ final class Methods {
         return id;
     }
 
-    /** Starts from the id table of an earlier run (see {@link ClassCache}); only before any id is given. */
-    static synchronized void preload(String[][] table) {
+    /**
+     * Starts from the id table of an earlier run (see {@link ClassCache}), whose entries the cache
+     * decodes when asked (at {@code offsets}); only before any id is given. The table's methods are
+     * not indexed: they belong to cached classes, whose code carries their ids, and a method of a
+     * class instrumented afresh gets a new id (a method with two ids in a run appears under the one
+     * its running code carries).
+     */
+    static synchronized void preload(int[] offsets, ClassCache cache) {
         if (!METHODS.isEmpty()) {
             throw new IllegalStateException("method ids were given before the cache was read");
         }
-        METHODS.addAll(Arrays.asList(table));
+        METHODS.addAll(Arrays.asList(new String[offsets.length][]));
+        preloaded = offsets;
+        preloadedFrom = cache;
+        indexed = offsets.length;
     }
 
     /** Every method id given so far, in order. */
     static synchronized String[][] table() {
+        for (int id = 0; id < preloaded.length; id++) {
+            method(id);
+        }
         return METHODS.toArray(new String[0][]);
     }
 
     /** The class, name and descriptor of a method id. */
     static synchronized String[] method(int id) {
-        return METHODS.get(id);
+        String[] method = METHODS.get(id);
+        if (method == null) {
+            method = preloadedFrom.method(preloaded[id]);
+            METHODS.set(id, method);
+        }
+        return method;
     }
 
     static synchronized void instrumented(int methods, int selected) {
