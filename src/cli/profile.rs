@@ -59,7 +59,11 @@ pub fn run(args: &ProfileArgs) -> u8 {
         let message = format!("no method the program loaded matches --only {}", args.only.join(", "));
         let _ = stderr.write_all(report::profile_warning(&message).as_bytes());
     }
-    if let Err(error) = write_profile(&cct, args) {
+    let written = write_profile(&cct, args);
+    // The process ends now: freeing a tree of hundreds of thousands of nodes one by one would only
+    // delay that.
+    std::mem::forget(cct);
+    if let Err(error) = written {
         let _ = stderr.write_all(report::profile_error(&error).as_bytes());
         return EXIT_INPUT_ERROR;
     }
