@@ -188,9 +188,12 @@ struct CountedExit<D> {
     iterations: CostExpr,
 }
 
+/// The prefix of the names of called loops' iterations (see [`loop_ghost_name`]).
+const LOOP_GHOST_PREFIX: &str = "%loop";
+
 /// How the iterations of the loop called at a rule's item `k` are named while the rule is costed.
 fn loop_ghost_name(k: usize) -> String {
-    format!("%loop{k}")
+    format!("{LOOP_GHOST_PREFIX}{k}")
 }
 
 /// The most nested calls `Solver::unfolded_cost` unfolds.
@@ -268,7 +271,7 @@ pub(super) fn upper_bound<D: NumericDomain>(
             // bounds the value.
             let key = |b: &Linear| {
                 (
-                    b.terms.keys().any(|name| name.starts_with("%loop")),
+                    b.terms.keys().any(|name| name.starts_with(LOOP_GHOST_PREFIX)),
                     !b.terms.contains_key(ITERATIONS_SO_FAR),
                     b.terms.len(),
                     b.constant.clone(),

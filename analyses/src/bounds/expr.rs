@@ -649,18 +649,29 @@ impl fmt::Display for CostExpr {
 }
 
 impl CostExpr {
+    /// The expression with every leaf (a constant, `nat`, `log2` or `2^`) replaced by `f(leaf)`,
+    /// or `None` when `f` fails for one; sums, products and maxima are rebuilt around the results.
+    fn map_leaves(&self, f: &mut dyn FnMut(&CostExpr) -> Option<CostExpr>) -> Option<CostExpr> {
+        let mut all = |items: &[CostExpr]| items.iter().map(|i| i.map_leaves(f)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            CostExpr::Add(items) => CostExpr::add(all(items)?),
+            CostExpr::Mul(items) => CostExpr::mul(all(items)?),
+            CostExpr::Max(items) => CostExpr::max(all(items)?),
+            leaf => f(leaf)?,
+        })
+    }
+
     /// The expression with every linear argument `e` (of `nat`, `log2`, `2^`) replaced by `f(e)`,
     /// or `None` when `f` fails for one. Since all three are monotone in `e`, replacing each `e`
     /// by an upper bound gives an upper bound.
     pub fn map_linears(&self, f: &mut dyn FnMut(&Linear) -> Option<Linear>) -> Option<CostExpr> {
-        Some(match self {
-            CostExpr::Const(c) => CostExpr::Const(c.clone()),
-            CostExpr::Nat(e) => CostExpr::nat(f(e)?),
-            CostExpr::Log2(e) => CostExpr::log2(f(e)?),
-            CostExpr::Pow2(e) => CostExpr::pow2(f(e)?),
-            CostExpr::Add(items) => CostExpr::add(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
-            CostExpr::Mul(items) => CostExpr::mul(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
-            CostExpr::Max(items) => CostExpr::max(items.iter().map(|i| i.map_linears(f)).collect::<Option<Vec<_>>>()?),
+        self.map_leaves(&mut |leaf| {
+            Some(match leaf {
+                CostExpr::Nat(e) => CostExpr::nat(f(e)?),
+                CostExpr::Log2(e) => CostExpr::log2(f(e)?),
+                CostExpr::Pow2(e) => CostExpr::pow2(f(e)?),
+                other => other.clone(),
+            })
         })
     }
 
@@ -675,40 +686,19 @@ impl CostExpr {
             let a = rest.terms.remove(name).unwrap_or_else(BigRational::zero);
             (rest, a)
         };
-        Some(match self {
-            CostExpr::Const(c) => CostExpr::Const(c.clone()),
-            CostExpr::Nat(e) => match split(e) {
-                (rest, a) if a.is_positive() => {
-                    CostExpr::add([CostExpr::nat(rest), CostExpr::mul([CostExpr::Const(a), upper.clone()])])
-                }
-                (rest, _) => CostExpr::nat(rest),
-            },
-            CostExpr::Log2(e) => match split(e) {
-                (_, a) if a.is_positive() => return None,
-                (rest, _) => CostExpr::log2(rest),
-            },
-            CostExpr::Pow2(e) => match split(e) {
-                (_, a) if a.is_positive() => return None,
-                (rest, _) => CostExpr::pow2(rest),
-            },
-            CostExpr::Add(items) => CostExpr::add(
-                items
-                    .iter()
-                    .map(|i| i.eliminate_bounded(name, upper))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
-            CostExpr::Mul(items) => CostExpr::mul(
-                items
-                    .iter()
-                    .map(|i| i.eliminate_bounded(name, upper))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
-            CostExpr::Max(items) => CostExpr::max(
-                items
-                    .iter()
-                    .map(|i| i.eliminate_bounded(name, upper))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
+        self.map_leaves(&mut |leaf| {
+            Some(match leaf {
+                CostExpr::Nat(e) => match split(e) {
+                    (rest, a) if a.is_positive() => {
+                        CostExpr::add([CostExpr::nat(rest), CostExpr::mul([CostExpr::Const(a), upper.clone()])])
+                    }
+                    (rest, _) => CostExpr::nat(rest),
+                },
+                CostExpr::Log2(e) | CostExpr::Pow2(e) if split(e).1.is_positive() => return None,
+                CostExpr::Log2(e) => CostExpr::log2(split(e).0),
+                CostExpr::Pow2(e) => CostExpr::pow2(split(e).0),
+                other => other.clone(),
+            })
         })
     }
 
