@@ -6,6 +6,13 @@ use jresa_gpu_validate::kernel::abi;
 use jresa_gpu_validate::natives::Native;
 use std::collections::HashMap;
 
+/// The `NAT_` defines of the named natives, with their registry ids.
+macro_rules! natives {
+    ($($name:ident),* $(,)?) => {
+        [$((concat!("NAT_", stringify!($name)), Native::$name.id() as u64)),*]
+    };
+}
+
 /// The `#define NAME VALUE` lines of a header.
 fn defines(text: &str) -> HashMap<String, u64> {
     text.lines()
@@ -25,7 +32,7 @@ fn defines(text: &str) -> HashMap<String, u64> {
 fn the_kernel_headers_agree_with_the_rust_definitions() {
     let mut header = defines(include_str!("../kernel/isa.h"));
     header.extend(defines(include_str!("../kernel/abi.h")));
-    let rust: Vec<(&str, u64)> = vec![
+    let mut rust: Vec<(&str, u64)> = vec![
         ("NONE", isa::NONE as u64),
         ("CLASS_WORDS", isa::CLASS_WORDS as u64),
         ("C_FLAGS", isa::class::FLAGS as u64),
@@ -207,50 +214,6 @@ fn the_kernel_headers_agree_with_the_rust_definitions() {
         ("FRAME_CLINIT", isa::FRAME_CLINIT as u64),
         ("FRAME_EXCEPTION", isa::FRAME_EXCEPTION as u64),
         ("FRAME_LAUNCHER", isa::FRAME_LAUNCHER as u64),
-        ("NAT_ObjectHashCode", Native::ObjectHashCode.id() as u64),
-        ("NAT_ObjectGetClass", Native::ObjectGetClass.id() as u64),
-        ("NAT_ObjectClone", Native::ObjectClone.id() as u64),
-        ("NAT_SystemArraycopy", Native::SystemArraycopy.id() as u64),
-        ("NAT_SystemIdentityHashCode", Native::SystemIdentityHashCode.id() as u64),
-        ("NAT_NoOp", Native::NoOp.id() as u64),
-        ("NAT_FloatToRawIntBits", Native::FloatToRawIntBits.id() as u64),
-        ("NAT_IntBitsToFloat", Native::IntBitsToFloat.id() as u64),
-        ("NAT_DoubleToRawLongBits", Native::DoubleToRawLongBits.id() as u64),
-        ("NAT_LongBitsToDouble", Native::LongBitsToDouble.id() as u64),
-        ("NAT_SqrtDouble", Native::SqrtDouble.id() as u64),
-        ("NAT_AbsDouble", Native::AbsDouble.id() as u64),
-        ("NAT_FmaDouble", Native::FmaDouble.id() as u64),
-        ("NAT_FmaFloat", Native::FmaFloat.id() as u64),
-        (
-            "NAT_ClassDesiredAssertionStatus",
-            Native::ClassDesiredAssertionStatus.id() as u64,
-        ),
-        ("NAT_ClassIsArray", Native::ClassIsArray.id() as u64),
-        ("NAT_ClassIsPrimitive", Native::ClassIsPrimitive.id() as u64),
-        ("NAT_ClassIsInterface", Native::ClassIsInterface.id() as u64),
-        ("NAT_ClassIsInstance", Native::ClassIsInstance.id() as u64),
-        ("NAT_ClassIsAssignableFrom", Native::ClassIsAssignableFrom.id() as u64),
-        ("NAT_ClassGetSuperclass", Native::ClassGetSuperclass.id() as u64),
-        ("NAT_ClassIsHidden", Native::ClassIsHidden.id() as u64),
-        ("NAT_ReturnFalse", Native::ReturnFalse.id() as u64),
-        ("NAT_ReturnNull", Native::ReturnNull.id() as u64),
-        ("NAT_ReturnZeroLong", Native::ReturnZeroLong.id() as u64),
-        (
-            "NAT_ThrowableFillInStackTrace",
-            Native::ThrowableFillInStackTrace.id() as u64,
-        ),
-        ("NAT_UnsafeArrayBaseOffset", Native::UnsafeArrayBaseOffset.id() as u64),
-        ("NAT_ReturnTrue", Native::ReturnTrue.id() as u64),
-        ("NAT_ArrayNewArray", Native::ArrayNewArray.id() as u64),
-        ("NAT_UnsafeGetInt", Native::UnsafeGetInt.id() as u64),
-        ("NAT_UnsafePutInt", Native::UnsafePutInt.id() as u64),
-        ("NAT_UnsafeCompareAndSetInt", Native::UnsafeCompareAndSetInt.id() as u64),
-        ("NAT_UnsafeGetLong", Native::UnsafeGetLong.id() as u64),
-        ("NAT_UnsafePutLong", Native::UnsafePutLong.id() as u64),
-        (
-            "NAT_UnsafeCompareAndSetLong",
-            Native::UnsafeCompareAndSetLong.id() as u64,
-        ),
         ("PD_WORDS", abi::PD_WORDS as u64),
         ("WK_WORDS", abi::WK_WORDS as u64),
         ("CF_COUNT", abi::CF_COUNT as u64),
@@ -292,6 +255,43 @@ fn the_kernel_headers_agree_with_the_rust_definitions() {
         ("ST_STEP_LIMIT", abi::ST_STEP_LIMIT as u64),
         ("ST_DEFERRED", abi::ST_DEFERRED as u64),
     ];
+    rust.extend(natives![
+        ObjectHashCode,
+        ObjectGetClass,
+        ObjectClone,
+        SystemArraycopy,
+        SystemIdentityHashCode,
+        NoOp,
+        FloatToRawIntBits,
+        IntBitsToFloat,
+        DoubleToRawLongBits,
+        LongBitsToDouble,
+        SqrtDouble,
+        AbsDouble,
+        FmaDouble,
+        FmaFloat,
+        ClassDesiredAssertionStatus,
+        ClassIsArray,
+        ClassIsPrimitive,
+        ClassIsInterface,
+        ClassIsInstance,
+        ClassIsAssignableFrom,
+        ClassGetSuperclass,
+        ClassIsHidden,
+        ReturnFalse,
+        ReturnNull,
+        ReturnZeroLong,
+        ThrowableFillInStackTrace,
+        UnsafeArrayBaseOffset,
+        ReturnTrue,
+        ArrayNewArray,
+        UnsafeGetInt,
+        UnsafePutInt,
+        UnsafeCompareAndSetInt,
+        UnsafeGetLong,
+        UnsafePutLong,
+        UnsafeCompareAndSetLong,
+    ]);
     for (name, value) in &rust {
         assert_eq!(header.get(*name), Some(value), "{name} in the kernel's headers");
     }

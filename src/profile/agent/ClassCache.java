@@ -79,7 +79,7 @@ final class ClassCache {
 
         Instrumented result() throws IOException {
             if (result == null) {
-                DataInputStream in = new DataInputStream(new ByteArrayInputStream(file(), at, file().length - at));
+                DataInputStream in = new DataInputStream(new ByteArrayInputStream(read, at, read.length - at));
                 int methods = in.readInt();
                 int selected = in.readInt();
                 String[][] skipped = new String[in.readInt()][];
@@ -140,10 +140,6 @@ final class ClassCache {
             entries.remove(name);
             return null;
         }
-    }
-
-    private byte[] file() {
-        return read;
     }
 
     /** The class, name and descriptor of a method of the file's id table, decoded at {@code at}. */
