@@ -5,7 +5,8 @@
 //! instances from a file and calls the methods directly). The JVM sides are timed as whole
 //! processes, start-up included; the VM side as `Backend::run` over all instances on each backend
 //! this machine has (the CPU backend, the interpreter kernel compiled for the host, and the CUDA
-//! backend where a device is present), with the packaging timed apart. Prints instances per second
+//! backend where a device is present; the methods run in parallel, as `jresa validate` runs them),
+//! with the packaging timed apart. Prints instances per second
 //! of each side and their ratios, then lets criterion measure each side.
 //!
 //! `JRESA_BENCH_CLASSES=DIR` takes the classes (the fixtures and `VmBenchDriver`) from `DIR`
@@ -31,6 +32,7 @@ use jresa::vm_source::JvmClassSource;
 use jresa_gpu_validate::{Backend, Backends, Package, RunConfig, Value};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -206,18 +208,23 @@ fn setup() -> Option<Setup> {
     })
 }
 
-/// Runs every instance in the VM; returns how many returned and the bytecodes they executed.
+/// Runs every instance in the VM, the methods in parallel as `jresa validate` runs them; returns
+/// how many returned and the bytecodes they executed.
 fn run_vm(setup: &Setup, backend: &dyn Backend) -> (usize, u64) {
-    let (mut finished, mut bytecodes) = (0, 0);
-    for ((class, name, descriptor, _), set) in METHODS.iter().zip(&setup.instances) {
-        for outcome in backend.run((class, name, descriptor), set) {
-            if matches!(outcome.ending, jresa_gpu_validate::Ending::Returned { .. }) {
-                finished += 1;
+    METHODS
+        .par_iter()
+        .zip(&setup.instances)
+        .map(|((class, name, descriptor, _), set)| {
+            let (mut finished, mut bytecodes) = (0, 0);
+            for outcome in backend.run((class, name, descriptor), set) {
+                if matches!(outcome.ending, jresa_gpu_validate::Ending::Returned { .. }) {
+                    finished += 1;
+                }
+                bytecodes += outcome.metrics.bytecodes + outcome.initialization.bytecodes;
             }
-            bytecodes += outcome.metrics.bytecodes + outcome.initialization.bytecodes;
-        }
-    }
-    (finished, bytecodes)
+            (finished, bytecodes)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Runs every instance on the CPU backend and on `other` with calling-context trees, requires

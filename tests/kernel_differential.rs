@@ -12,8 +12,10 @@
 
 use crate::analyze_support;
 use crate::vm_support;
-use jresa_gpu_validate::kernel::{abi, host::HostDevice, KernelBackend, Mapping, Schedule};
+use jresa_gpu_validate::kernel::cuda::{self, CudaDevice};
+use jresa_gpu_validate::kernel::{abi, host::HostDevice, Device, KernelBackend, Mapping, Schedule};
 use jresa_gpu_validate::{Backend, CpuBackend, Limits, Package, RunConfig};
+use std::sync::Arc;
 
 #[test]
 fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instance() {
@@ -41,11 +43,26 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
         },
     };
     let cpu = CpuBackend::new(&package, config);
-    let device = std::sync::Arc::new(HostDevice::new(abi::program_image(&package)));
-    let kernels = [Mapping::Auto, Mapping::Warp].map(|mapping| {
-        KernelBackend::new(&package, config, device.clone())
-            .sharing_schedule(std::sync::Arc::new(Schedule::new(mapping)))
-    });
+    let image = abi::program_image(&package);
+    let mut devices: Vec<(&str, Arc<dyn Device>)> = vec![("host", Arc::new(HostDevice::new(image.clone())))];
+    // On a machine with an NVIDIA device the kernel also runs there, compiled by NVRTC.
+    if let Ok(name) = cuda::available() {
+        eprintln!("also on the CUDA device: {name}");
+        devices.push((
+            "cuda",
+            Arc::new(CudaDevice::new(&image).expect("the program loads on the device")),
+        ));
+    }
+    let kernels: Vec<(String, KernelBackend)> = devices
+        .iter()
+        .flat_map(|(device_name, device)| {
+            [(Mapping::Auto, "thread"), (Mapping::Warp, "warp")].map(|(mapping, mapping_name)| {
+                let backend = KernelBackend::new(&package, config, device.clone())
+                    .sharing_schedule(Arc::new(Schedule::new(mapping)));
+                (format!("{device_name}, one per {mapping_name}"), backend)
+            })
+        })
+        .collect();
     let mut instances = 0;
     let mut mismatches = Vec::new();
     for subject in &subjects {
@@ -56,32 +73,47 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
         );
         let expected = cpu.run(key, &subject.instances);
         instances += expected.len();
-        for (kernel, mapping) in kernels.iter().zip(["thread", "warp"]) {
+        for (mapping, kernel) in &kernels {
             let actual = kernel.run(key, &subject.instances);
             assert_eq!(expected.len(), actual.len());
             for (k, (e, a)) in expected.iter().zip(&actual).enumerate() {
                 if e != a {
                     mismatches.push(format!(
-                    "{}.{}{} instance {k} {:?} (one per {mapping}):\n  cpu:    {:?} {:?} {:?}\n  kernel: {:?} {:?} {:?}",
-                    subject.class,
-                    subject.name,
-                    subject.descriptor,
-                    subject.instances[k],
-                    e.ending,
-                    e.metrics,
-                    e.initialization,
-                    a.ending,
-                    a.metrics,
-                    a.initialization
-                ));
+                        "{}.{}{} instance {k} {:?} ({mapping}):\n  cpu:    {:?} {:?} {:?}\n  kernel: {:?} {:?} {:?}",
+                        subject.class,
+                        subject.name,
+                        subject.descriptor,
+                        subject.instances[k],
+                        e.ending,
+                        e.metrics,
+                        e.initialization,
+                        a.ending,
+                        a.metrics,
+                        a.initialization
+                    ));
                 }
             }
         }
     }
-    let counts = kernels[0].counts();
-    let warp = kernels[1].counts();
+    for pair in kernels.chunks(2) {
+        check_counts(instances, &pair[0], &pair[1]);
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of {instances} instances differ:\n{}",
+        mismatches.len(),
+        mismatches.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert!(instances >= 100, "too few fixture instances: {instances}");
+}
+
+/// What one device's kernel ran under the two mappings: the same instances, most of them, some
+/// decoding their inputs, and every one per warp under the warp mapping.
+fn check_counts(instances: usize, (name, auto): &(String, KernelBackend), (_, warp): &(String, KernelBackend)) {
+    let counts = auto.counts();
+    let warp = warp.counts();
     eprintln!(
-        "{instances} instances: the kernel ran {} ({} of them one per warp, {} decoding their inputs), deferred {:?}; one per warp, it ran {}",
+        "{instances} instances ({name}): the kernel ran {} ({} of them one per warp, {} decoding their inputs), deferred {:?}; one per warp, it ran {}",
         counts.ran, counts.ran_per_warp, counts.ran_decoded, counts.deferred, warp.ran
     );
     assert_eq!(
@@ -95,13 +127,6 @@ fn the_host_compiled_kernel_agrees_with_the_cpu_backend_on_every_fixture_instanc
         counts.ran_decoded,
         warp.ran_decoded
     );
-    assert!(
-        mismatches.is_empty(),
-        "{} of {instances} instances differ:\n{}",
-        mismatches.len(),
-        mismatches.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
-    );
-    assert!(instances >= 100, "too few fixture instances: {instances}");
     assert!(
         counts.ran * 2 > instances as u64,
         "the kernel ran only {} of {instances} instances itself: {:?}",

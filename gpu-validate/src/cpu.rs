@@ -73,12 +73,14 @@ impl Backend for CpuBackend<'_> {
 }
 
 impl<'p> CpuBackend<'p> {
-    fn machine(&self) -> Machine<'p> {
+    /// A machine from the pool, or a new one.
+    pub(crate) fn machine(&self) -> Machine<'p> {
         let pooled = self.pool.lock().map(|mut pool| pool.pop()).unwrap_or(None);
         pooled.unwrap_or_else(|| Machine::new(self.package, self.config))
     }
 
-    fn give_back(&self, machine: Machine<'p>) {
+    /// Puts a machine back into the pool.
+    pub(crate) fn give_back(&self, machine: Machine<'p>) {
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(machine);
         }

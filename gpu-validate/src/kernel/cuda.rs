@@ -2,12 +2,14 @@
 //! run time (the build needs no CUDA), NVRTC compiles `kernel/interp.cu` for the device's
 //! architecture once per process, the program is copied to the device once per package, and each
 //! launch copies only the inputs and the result records (and the memory of the few instances whose
-//! outcome needs it).
+//! outcome needs it). Methods are validated in parallel: their launches go to a few lanes, each a
+//! stream with its own buffers, so that one method's kernel runs while another's inputs and
+//! results are copied, and small launches share the device's multiprocessors.
 
 use super::abi::{self, InstanceMemory, Layout};
 use super::Device;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 /// The kernel's source as NVRTC compiles it.
 pub fn kernel_source() -> String {
@@ -27,8 +29,10 @@ pub fn kernel_source() -> String {
 const BLOCK: u32 = 128;
 /// Instances per launch at most: enough threads to keep every multiprocessor busy.
 const CUDA_BATCH: usize = 65536;
-/// The share of the device's memory the state of a launch may take.
+/// The share of the device's memory the states of all lanes' launches may take.
 const STATE_SHARE: f64 = 0.5;
+/// Launches in flight at most: streams, each with its buffers.
+const LANES: usize = 4;
 /// Bytes of stack per thread (the kernel keeps a message buffer and recursion there).
 const THREAD_STACK: usize = 8192;
 
@@ -95,13 +99,20 @@ pub fn available() -> Result<String, String> {
 /// The kernel on the CUDA device, with one package's program on it.
 pub struct CudaDevice {
     loaded: &'static Loaded,
-    stream: Arc<CudaStream>,
     program: CudaSlice<u32>,
     /// The device's memory in bytes.
     memory: usize,
-    /// The buffers of the last launch, reused when large enough (allocations cost more than
-    /// small launches).
-    buffers: Mutex<Buffers>,
+    /// The lanes not in use, and how many were made.
+    lanes: Mutex<(Vec<Lane>, usize)>,
+    /// Signalled when a lane is given back.
+    lane_free: Condvar,
+}
+
+/// A stream and the buffers of its last launch, reused when large enough (allocations cost more
+/// than small launches).
+struct Lane {
+    stream: Arc<CudaStream>,
+    buffers: Buffers,
 }
 
 #[derive(Default)]
@@ -126,6 +137,16 @@ fn fit<'a>(
     slot.as_mut().ok_or_else(|| "no buffer".to_string())
 }
 
+/// `words` words of `state` from `from`.
+fn read(stream: &Arc<CudaStream>, state: &CudaSlice<u32>, from: usize, words: usize) -> Result<Vec<u32>, String> {
+    if words == 0 {
+        return Ok(Vec::new());
+    }
+    stream
+        .clone_dtoh(&state.slice(from..from + words))
+        .map_err(|e| e.to_string())
+}
+
 /// Copies `words` to the start of a reused buffer.
 fn upload(stream: &Arc<CudaStream>, slot: &mut Option<CudaSlice<u32>>, words: &[u32]) -> Result<(), String> {
     let buffer = fit(stream, slot, words.len())?;
@@ -138,25 +159,49 @@ impl CudaDevice {
     pub fn new(program: &[u32]) -> Result<CudaDevice, String> {
         let loaded = loaded()?;
         loaded.context.bind_to_thread().map_err(|e| e.to_string())?;
-        let stream = loaded.context.default_stream();
+        let stream = loaded.context.new_stream().map_err(|e| e.to_string())?;
         let program = stream.clone_htod(program).map_err(|e| e.to_string())?;
+        stream.synchronize().map_err(|e| e.to_string())?;
         let (_, memory) = loaded.context.mem_get_info().map_err(|e| e.to_string())?;
+        let lane = Lane {
+            stream,
+            buffers: Buffers::default(),
+        };
         Ok(CudaDevice {
             loaded,
-            stream,
             program,
             memory,
-            buffers: Mutex::new(Buffers::default()),
+            lanes: Mutex::new((vec![lane], 1)),
+            lane_free: Condvar::new(),
         })
     }
 
-    fn read(&self, state: &CudaSlice<u32>, from: usize, words: usize) -> Result<Vec<u32>, String> {
-        if words == 0 {
-            return Ok(Vec::new());
+    /// A free lane, a new one while fewer than [`LANES`] were made, or the next one given back.
+    fn take_lane(&self) -> Result<Lane, String> {
+        let poisoned = |_| "the device's lanes are poisoned".to_string();
+        let mut lanes = self.lanes.lock().map_err(poisoned)?;
+        loop {
+            if let Some(lane) = lanes.0.pop() {
+                return Ok(lane);
+            }
+            if lanes.1 < LANES {
+                lanes.1 += 1;
+                drop(lanes);
+                let stream = self.loaded.context.new_stream().map_err(|e| e.to_string())?;
+                return Ok(Lane {
+                    stream,
+                    buffers: Buffers::default(),
+                });
+            }
+            lanes = self.lane_free.wait(lanes).map_err(poisoned)?;
         }
-        self.stream
-            .clone_dtoh(&state.slice(from..from + words))
-            .map_err(|e| e.to_string())
+    }
+
+    fn give_back(&self, lane: Lane) {
+        if let Ok(mut lanes) = self.lanes.lock() {
+            lanes.0.push(lane);
+        }
+        self.lane_free.notify_one();
     }
 
     /// The memory of the instances `wanted` asks for: every heap they allocated, packed on the
@@ -164,6 +209,7 @@ impl CudaDevice {
     /// the image) and the context trees.
     fn gather(
         &self,
+        stream: &Arc<CudaStream>,
         state: &CudaSlice<u32>,
         (layout, cfg): (&Layout, &[u32]),
         results: &[u32],
@@ -190,10 +236,10 @@ impl CudaDevice {
         let packed = if total == 0 {
             Vec::new()
         } else {
-            let cfg_device = self.stream.clone_htod(cfg).map_err(error)?;
-            let offsets_device = self.stream.clone_htod(&offsets).map_err(error)?;
-            let mut packed_device = self.stream.alloc_zeros::<u32>(total).map_err(error)?;
-            let mut builder = self.stream.launch_builder(&self.loaded.pack);
+            let cfg_device = stream.clone_htod(cfg).map_err(error)?;
+            let offsets_device = stream.clone_htod(&offsets).map_err(error)?;
+            let mut packed_device = stream.alloc_zeros::<u32>(total).map_err(error)?;
+            let mut builder = stream.launch_builder(&self.loaded.pack);
             builder.arg(&cfg_device);
             builder.arg(state);
             builder.arg(&offsets_device);
@@ -203,14 +249,14 @@ impl CudaDevice {
             // `offsets[i]..offsets[i + 1]` of `packed`, which holds `offsets[count]` words.
             #[allow(unsafe_code)]
             unsafe { builder.launch(grid(count)) }.map_err(error)?;
-            self.stream.clone_dtoh(&packed_device).map_err(error)?
+            stream.clone_dtoh(&packed_device).map_err(error)?
         };
         let log_cap = cfg[abi::CF_LOG_CAP] as usize;
         let needs_log = (0..count).any(|i| wants[i] && record(i)[abi::RES_LOG_COUNT] > 0);
         let logs = if needs_log {
             Some((
-                self.read(state, layout.log_keys, log_cap * count)?,
-                self.read(state, layout.log_values, log_cap * count)?,
+                read(stream, state, layout.log_keys, log_cap * count)?,
+                read(stream, state, layout.log_values, log_cap * count)?,
             ))
         } else {
             None
@@ -229,7 +275,8 @@ impl CudaDevice {
                         .collect(),
                     _ => Vec::new(),
                 };
-                let nodes = self.read(
+                let nodes = read(
+                    stream,
                     state,
                     layout.nodes + i * node_cap * abi::NODE_WORDS,
                     record(i)[abi::RES_NODES] as usize * abi::NODE_WORDS,
@@ -257,7 +304,7 @@ impl Device for CudaDevice {
 
     fn batch(&self, words: usize) -> usize {
         // A device with less memory runs smaller launches rather than failing to allocate.
-        let fits = (self.memory as f64 * STATE_SHARE / (words.max(1) * 4) as f64) as usize;
+        let fits = (self.memory as f64 * STATE_SHARE / LANES as f64 / (words.max(1) * 4) as f64) as usize;
         CUDA_BATCH.min(fits).max(32)
     }
 
@@ -267,27 +314,47 @@ impl Device for CudaDevice {
         inputs: &[u32],
         wanted: &(dyn Fn(&[u32]) -> bool + Sync),
     ) -> Result<(Vec<u32>, Vec<Option<InstanceMemory>>), String> {
+        // Methods are validated on rayon's threads: the context must be current on this one
+        // (without it, a launch fails with CUDA_ERROR_INVALID_CONTEXT).
+        self.loaded.context.bind_to_thread().map_err(|e| e.to_string())?;
+        let mut lane = self.take_lane()?;
+        let result = self.launch_on(&mut lane, cfg, inputs, wanted);
+        if result.is_ok() {
+            self.give_back(lane);
+        } else {
+            // A lane whose launch failed may hold a broken stream: it is dropped, not reused.
+            if let Ok(mut lanes) = self.lanes.lock() {
+                lanes.1 -= 1;
+            }
+            self.lane_free.notify_one();
+        }
+        result
+    }
+}
+
+impl CudaDevice {
+    /// One launch on `lane`'s stream and buffers.
+    fn launch_on(
+        &self,
+        lane: &mut Lane,
+        cfg: &[u32],
+        inputs: &[u32],
+        wanted: &(dyn Fn(&[u32]) -> bool + Sync),
+    ) -> Result<(Vec<u32>, Vec<Option<InstanceMemory>>), String> {
         let count = cfg[abi::CF_COUNT] as usize;
         let layout = Layout::of(cfg);
         let error = |e: cudarc::driver::DriverError| e.to_string();
-        // Methods are validated on rayon's threads: the context must be current on this one
-        // (without it, a launch fails with CUDA_ERROR_INVALID_CONTEXT).
-        self.loaded.context.bind_to_thread().map_err(error)?;
-        let mut guard = self
-            .buffers
-            .lock()
-            .map_err(|_| "the device's buffers are poisoned".to_string())?;
-        let buffers = &mut *guard;
-        fit(&self.stream, &mut buffers.state, layout.total)?;
-        upload(&self.stream, &mut buffers.cfg, cfg)?;
-        upload(&self.stream, &mut buffers.inputs, inputs)?;
-        fit(&self.stream, &mut buffers.results, count * abi::RES_WORDS)?;
+        let Lane { stream, buffers } = lane;
+        fit(stream, &mut buffers.state, layout.total)?;
+        upload(stream, &mut buffers.cfg, cfg)?;
+        upload(stream, &mut buffers.inputs, inputs)?;
+        fit(stream, &mut buffers.results, count * abi::RES_WORDS)?;
         let (Some(state), Some(cfg_device), Some(inputs_device), Some(results_device)) =
             (&mut buffers.state, &buffers.cfg, &buffers.inputs, &mut buffers.results)
         else {
             return Err("no buffers".into());
         };
-        let mut builder = self.stream.launch_builder(&self.loaded.function);
+        let mut builder = stream.launch_builder(&self.loaded.function);
         builder.arg(&self.program);
         builder.arg(cfg_device);
         builder.arg(inputs_device);
@@ -300,9 +367,9 @@ impl Device for CudaDevice {
         // all but the first of each instance's threads.
         #[allow(unsafe_code)]
         unsafe { builder.launch(grid(count * cfg[abi::CF_SPREAD].max(1) as usize)) }.map_err(error)?;
-        let results = self.read(results_device, 0, count * abi::RES_WORDS)?;
+        let results = read(stream, results_device, 0, count * abi::RES_WORDS)?;
         let state: &CudaSlice<u32> = state;
-        let memory = self.gather(state, (&layout, cfg), &results, wanted)?;
+        let memory = self.gather(stream, state, (&layout, cfg), &results, wanted)?;
         Ok((results, memory))
     }
 }

@@ -235,15 +235,16 @@ impl<'p> KernelBackend<'p> {
         if let Some(grid) = all_plain.as_deref().and_then(InputGrid::of) {
             return Inputs::Grid(grid);
         }
-        // A few chunks per thread, each with at most one machine (made on the chunk's first
-        // object input): making a machine copies the image, which costs more than an instance.
+        // A few chunks per thread, each with at most one machine (taken on the chunk's first
+        // object input from the CPU backend's pool): a new machine copies the whole image, which
+        // costs more than many instances, while a pooled one restores only the pages it changed.
         let chunk = (instances.len() / (rayon::current_num_threads() * 4)).max(1);
         let records = instances
             .par_chunks(chunk)
             .zip(plain.par_chunks(chunk))
             .flat_map_iter(|(chunk, plain)| {
                 let mut machine: Option<Machine<'p>> = None;
-                chunk
+                let records = chunk
                     .iter()
                     .zip(plain)
                     .map(|(args, plain)| {
@@ -251,14 +252,24 @@ impl<'p> KernelBackend<'p> {
                         if let Some(words) = plain {
                             return Some((words.concat(), Vec::new()));
                         }
-                        let machine = machine.get_or_insert_with(|| Machine::new(self.package, self.config));
-                        // A fault while building inputs leaves the instance to the CPU backend.
-                        let prepared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            machine.prepare_inputs(launcher, args)
-                        }));
-                        prepared.ok().and_then(Result::ok)
+                        let pooled = machine.get_or_insert_with(|| self.cpu.machine());
+                        // A fault while building inputs leaves the instance to the CPU backend, and
+                        // the machine is not used again.
+                        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            pooled.prepare_inputs(launcher, args)
+                        })) {
+                            Ok(prepared) => prepared.ok(),
+                            Err(_) => {
+                                machine = None;
+                                None
+                            }
+                        }
                     })
-                    .collect::<Vec<_>>()
+                    .collect::<Vec<_>>();
+                if let Some(machine) = machine {
+                    self.cpu.give_back(machine);
+                }
+                records
             })
             .collect();
         Inputs::Records(records)
