@@ -302,15 +302,16 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
     // would copy them and touch twice the memory.
     // At most one node per line (counting lines is a vectorised byte count).
     let node_lines = text.bytes().filter(|&b| b == b'\n').count();
-    let mut raw: Vec<RawNode> = Vec::with_capacity(node_lines);
-    // The raw node each `node` line went to, by its id in the file, and the raw node of each
-    // (parent, method, call site), to sum the threads' copies of a context.
-    let mut merged_into: Vec<u32> = Vec::with_capacity(node_lines);
-    let mut siblings = Siblings::with_capacity(node_lines);
+    let mut nodes = NodeReader::with_capacity(node_lines);
     let mut ended = false;
     for (n, line) in lines {
         if ended {
             return Err(error(n, "text after `end`".into()));
+        }
+        // Nearly every line is a well-formed `node` line: read without splitting into strings.
+        if let Some(values) = line.strip_prefix("node\t").and_then(node_values) {
+            nodes.add(n, values, &method_index)?;
+            continue;
         }
         let mut split = [""; MAX_FIELDS];
         let mut parts = line.split('\t');
@@ -353,43 +354,17 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                 methods.push(Arc::new(method));
             }
             Some("node") if fields.len() == 7 => {
-                let id = number(1)?;
-                if id != merged_into.len() as i64 {
-                    return Err(error(
-                        n,
-                        format!("node {id} out of order (expected {})", merged_into.len()),
-                    ));
-                }
-                let parent = number(2)?;
-                let method = number(3)?;
-                let site = number(4)?;
-                let call_site = match site {
-                    -1 => None,
-                    s => Some(u32::try_from(s).map_err(|_| error(n, format!("bad call site {s}")))?),
-                };
+                let values = [number(1)?, number(2)?, number(3)?, number(4)?];
                 let (invocations, bytecodes) = (count(5)?, count(6)?);
-                if merged_into.is_empty() {
-                    if parent != -1 || method != -1 {
-                        return Err(error(n, "the first node must be the root".into()));
-                    }
-                    merged_into.push(siblings.root(&mut raw, call_site, invocations, bytecodes));
-                    continue;
-                }
-                let parent = usize::try_from(parent)
-                    .ok()
-                    .and_then(|p| merged_into.get(p).copied())
-                    .ok_or_else(|| error(n, format!("parent {parent} does not precede node {id}")))?;
-                let method = *method_index
-                    .get(&method)
-                    .ok_or_else(|| error(n, format!("node {id} uses undefined method {method}")))?;
-                let node = RawNode {
-                    parent,
-                    method: method as u32,
-                    call_site,
-                    invocations,
-                    bytecodes,
-                };
-                merged_into.push(siblings.add(&mut raw, node));
+                let values = [
+                    values[0],
+                    values[1],
+                    values[2],
+                    values[3],
+                    invocations as i64,
+                    bytecodes as i64,
+                ];
+                nodes.add(n, values, &method_index)?;
             }
             Some("end") if fields.len() == 1 => ended = true,
             _ => return Err(error(n, format!("unrecognised line `{line}`"))),
@@ -401,12 +376,14 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
             "the profile file is truncated (no `end` line): the JVM stopped while writing it".into(),
         ));
     }
+    let raw = nodes.raw;
     if raw.is_empty() {
         return Err(error(0, "the profile has no root node".into()));
     }
     let meta_value = |name: &str| meta.get(name).copied().unwrap_or(0);
+    let methods_used = distinct_methods(&raw, &methods);
     let nodes = canonical_nodes(raw, &methods);
-    let totals = totals(&nodes);
+    let totals = totals(&nodes, methods_used);
     Ok(Cct {
         version: FORMAT_VERSION,
         threads: meta_value("threads"),
@@ -423,6 +400,115 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
 
 /// The most tab-separated fields a line of the agent's output has (a `node` line).
 const MAX_FIELDS: usize = 7;
+
+/// The six numbers of a `node` line after `node\t` (id, parent, method, call site, calls,
+/// bytecodes), or `None` when the line is not exactly six decimal numbers with non-negative counts
+/// (the general reader then says what is wrong with it).
+fn node_values(fields: &str) -> Option<[i64; 6]> {
+    let mut values = [0i64; 6];
+    let mut bytes = fields.as_bytes().split(|&b| b == b'\t');
+    for value in &mut values {
+        *value = decimal(bytes.next()?)?;
+    }
+    (bytes.next().is_none() && values[4] >= 0 && values[5] >= 0).then_some(values)
+}
+
+/// A decimal number with an optional minus sign, without overflow.
+fn decimal(digits: &[u8]) -> Option<i64> {
+    let (negative, digits) = match digits {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, digits),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -value } else { value })
+}
+
+/// The nodes read so far: the raw nodes, the raw node each `node` line went to (by its id in the
+/// file), and the siblings that sum the threads' copies of a context.
+struct NodeReader {
+    raw: Vec<RawNode>,
+    merged_into: Vec<u32>,
+    siblings: Siblings,
+}
+
+impl NodeReader {
+    fn with_capacity(nodes: usize) -> Self {
+        NodeReader {
+            raw: Vec::with_capacity(nodes),
+            merged_into: Vec::with_capacity(nodes),
+            siblings: Siblings::with_capacity(nodes),
+        }
+    }
+
+    /// Adds line `n`'s node: `[id, parent, method, call site, calls, bytecodes]`, the counts
+    /// non-negative.
+    fn add(
+        &mut self,
+        n: usize,
+        [id, parent, method, site, invocations, bytecodes]: [i64; 6],
+        method_index: &rustc_hash::FxHashMap<i64, usize>,
+    ) -> Result<(), ParseError> {
+        let error = |message: String| ParseError { line: n, message };
+        let read = self.merged_into.len();
+        if id != read as i64 {
+            return Err(error(format!("node {id} out of order (expected {read})")));
+        }
+        let call_site = match site {
+            -1 => None,
+            s => Some(u32::try_from(s).map_err(|_| error(format!("bad call site {s}")))?),
+        };
+        let (invocations, bytecodes) = (invocations as u64, bytecodes as u64);
+        if read == 0 {
+            if parent != -1 || method != -1 {
+                return Err(error("the first node must be the root".into()));
+            }
+            let root = self.siblings.root(&mut self.raw, call_site, invocations, bytecodes);
+            self.merged_into.push(root);
+            return Ok(());
+        }
+        let parent = usize::try_from(parent)
+            .ok()
+            .and_then(|p| self.merged_into.get(p).copied())
+            .ok_or_else(|| error(format!("parent {parent} does not precede node {id}")))?;
+        let method = *method_index
+            .get(&method)
+            .ok_or_else(|| error(format!("node {id} uses undefined method {method}")))?;
+        let node = RawNode {
+            parent,
+            method: method as u32,
+            call_site,
+            invocations,
+            bytecodes,
+        };
+        let index = self.siblings.add(&mut self.raw, node);
+        self.merged_into.push(index);
+        Ok(())
+    }
+}
+
+/// How many distinct methods (by class, name and descriptor) the contexts below the root run.
+fn distinct_methods(raw: &[RawNode], methods: &[Arc<MethodId>]) -> u64 {
+    let mut used = vec![false; methods.len()];
+    for r in raw.iter().skip(1) {
+        used[r.method as usize] = true;
+    }
+    let distinct: std::collections::HashSet<&MethodId> = methods
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|(method, _)| &**method)
+        .collect();
+    distinct.len() as u64
+}
 
 /// Computes inclusive counts and renumbers the nodes depth first, heaviest child first.
 fn canonical_nodes(raw: Vec<RawNode>, methods: &[Arc<MethodId>]) -> Vec<CctNode> {
@@ -502,18 +588,16 @@ fn children_by_parent(raw: &[RawNode]) -> (Vec<usize>, Vec<usize>) {
     (start, children)
 }
 
-fn totals(nodes: &[CctNode]) -> Totals {
-    let mut distinct = std::collections::HashSet::new();
-    let mut totals = Totals::default();
+fn totals(nodes: &[CctNode], methods: u64) -> Totals {
+    let mut totals = Totals {
+        methods,
+        ..Totals::default()
+    };
     for node in nodes.iter().skip(1) {
         totals.bytecodes = totals.bytecodes.saturating_add(node.bytecodes);
         totals.invocations = totals.invocations.saturating_add(node.invocations);
         totals.contexts += 1;
         totals.max_depth = totals.max_depth.max(node.depth);
-        if let Some(method) = &node.method {
-            distinct.insert(method);
-        }
     }
-    totals.methods = distinct.len() as u64;
     totals
 }
