@@ -354,15 +354,14 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                 methods.push(Arc::new(method));
             }
             Some("node") if fields.len() == 7 => {
-                let values = [number(1)?, number(2)?, number(3)?, number(4)?];
-                let (invocations, bytecodes) = (count(5)?, count(6)?);
+                // The counts are non-negative `i64`s (`count` checks both).
                 let values = [
-                    values[0],
-                    values[1],
-                    values[2],
-                    values[3],
-                    invocations as i64,
-                    bytecodes as i64,
+                    number(1)?,
+                    number(2)?,
+                    number(3)?,
+                    number(4)?,
+                    count(5)? as i64,
+                    count(6)? as i64,
                 ];
                 nodes.add(n, values, &method_index)?;
             }
