@@ -184,8 +184,11 @@ fn a_loop_with_two_phases_has_a_multiphase_ranking_function() {
         ],
     );
     let found = find(2, std::slice::from_ref(&t)).expect("ranked");
-    let Ranking::Multiphase(first, second) = &found else {
+    let Ranking::Multiphase(components) = &found else {
         panic!("expected a multiphase ranking function, got {found:?}");
+    };
+    let [first, second] = components.as_slice() else {
+        panic!("expected two phases, got {found:?}");
     };
     assert!(verify(2, &[&t], &found));
     // The first phase follows y, the second x.
@@ -194,8 +197,32 @@ fn a_loop_with_two_phases_has_a_multiphase_ranking_function() {
         "{found:?}"
     );
     // Swapped, the phases do not rank it.
-    let swapped = Ranking::Multiphase(second.clone(), first.clone());
+    let swapped = Ranking::Multiphase(vec![second.clone(), first.clone()]);
     assert!(!verify(2, &[&t], &swapped));
+}
+
+/// `while (x >= 0) { x = x + y; y = y + z; z = z - 1; }` over (x, y, z) (Ben-Amram and Genaim's
+/// three-phase loop): z falls all along, y once z is negative, x once y is: no function of two
+/// phases ranks it, one of three does.
+#[test]
+fn a_loop_with_three_phases_has_a_nested_ranking_function_of_three() {
+    let t = Polyhedron::from_constraints(
+        6,
+        [
+            ge(&[(0, 1)], 0),
+            eq(&[(3, 1), (0, -1), (1, -1)], 0),
+            eq(&[(4, 1), (1, -1), (2, -1)], 0),
+            eq(&[(5, 1), (2, -1)], 1),
+        ],
+    );
+    let found = find(3, std::slice::from_ref(&t)).expect("ranked");
+    let Ranking::Multiphase(components) = &found else {
+        panic!("expected a multiphase ranking function, got {found:?}");
+    };
+    assert_eq!(components.len(), 3, "{found:?}");
+    assert!(verify(3, &[&t], &found));
+    // Its first two functions alone do not rank it.
+    assert!(!verify(3, &[&t], &Ranking::Multiphase(components[..2].to_vec())));
 }
 
 /// The two transitions of `while (x != k) if (x > k) x--; else x++;` over (x, k): neither can

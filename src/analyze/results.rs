@@ -155,11 +155,10 @@ fn ranking_text(ranking: &Ranking, names: &[String]) -> String {
             let absolute: Vec<String> = names.iter().map(|n| format!("abs({n})")).collect();
             affine_text(f, &absolute)
         }
-        Ranking::Multiphase(first, second) => format!(
-            "multiphase ({}, {})",
-            affine_text(first, names),
-            affine_text(second, names)
-        ),
+        Ranking::Multiphase(components) => {
+            let texts: Vec<String> = components.iter().map(|f| affine_text(f, names)).collect();
+            format!("multiphase ({})", texts.join(", "))
+        }
         Ranking::Lexicographic(components) => {
             let texts: Vec<String> = components.iter().map(|f| affine_text(f, names)).collect();
             format!("lexicographic ({})", texts.join(", "))

@@ -595,7 +595,7 @@ fn bounded_over<D: NumericDomain>(invariant: &D, n: usize, ranking: &Ranking) ->
     Some(match ranking {
         Ranking::Linear(f) => Ranking::Linear(bound(f)?),
         Ranking::Halving(f) => Ranking::Halving(bound(f)?),
-        Ranking::Multiphase(first, second) => Ranking::Multiphase(bound(first)?, bound(second)?),
+        Ranking::Multiphase(components) => Ranking::Multiphase(components.iter().map(bound).collect::<Option<_>>()?),
         Ranking::Doubling { growing, bound: limit } => Ranking::Doubling {
             growing: growing.clone(),
             bound: bound(limit)?,
@@ -616,7 +616,7 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
     Some(match ranking {
         // Phases start from values the loop computes: `Solver::phase_iterations` bounds them.
         Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
-        Ranking::Multiphase(first, second) => multiphase_iterations(first, second),
+        Ranking::Multiphase(components) => multiphase_iterations(components)?,
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
@@ -673,17 +673,37 @@ fn without_guarded_negatives<D: NumericDomain>(inputs: usize, transitions: &[D],
     dropped.unwrap_or(iterations)
 }
 
-/// The iterations a two-phase ranking function `(f_1, f_2)` allows: `2·nat(f_1) + nat(f_2) + 2`.
-/// With `F = f_1(x_0)`, `G = f_2(x_0)`, transition `t` starts with `f_1 ≤ F - t` and
-/// `f_2 ≤ G + Σ_{s<t} (F - s - 1) = G + t·F - t(t+1)/2`, and `f_2 ≥ 0` there; so the last of `k`
-/// transitions, `m = k - 1`, has `m² - (2F - 1)·m - 2G ≤ 0`, whence
-/// `m ≤ max(2F - 1, 0) + √(2G) ≤ 2·nat(F) + G + 1/2` (as `√(2G) ≤ G + 1/2`).
-fn multiphase_iterations(first: &Affine, second: &Affine) -> CostExpr {
-    CostExpr::add([
-        CostExpr::nat(affine_to_linear(first).add_scaled(&affine_to_linear(first), &BigRational::one())),
-        CostExpr::nat(affine_to_linear(second)),
-        CostExpr::constant(2),
-    ])
+/// The iterations a nested multiphase ranking function allows, as `Σ weight_i·nat(f_i) + extra`:
+/// `2·nat(f_1) + nat(f_2) + 2` for two phases, `3·nat(f_1) + 3·nat(f_2) + nat(f_3) + 6` for
+/// three; `None` for more.
+///
+/// With `a, b, c` the functions' values at entry (only their `nat` matters: each enters the
+/// bounds below with a non-negative factor), transition `t` starts with `f_1 ≤ p_1(t) = a - t`
+/// and, as `f_i` falls by at least `1 - f_{i-1}(x)`, `f_i ≤ p_i(t) = f_i(x_0) - t + Σ_{s<t}
+/// p_{i-1}(s)`; the last function is non-negative on every transition taken, so no run takes a
+/// transition from a `t` with `p_k(t) < 0`.
+/// - Two phases: `p_2(t) = b - t + t·a - t(t-1)/2`, negative at `t = 2a + b + 2` (as
+///   `t(t-1)/2 ≥ t·a + t(b+1)/2 > t·a + b - t`).
+/// - Three: `p_3(t) = c - t + t·b + (a - 1)·t(t-1)/2 - t(t-1)(t-2)/6`; at `t = 3a + 3b + c + 6`,
+///   `(t-2)/3 = a + b + c/3 + 4/3`, so `t(t-1)(t-2)/6 - (a-1)·t(t-1)/2 = t(t-1)/2·(b + c/3 + 7/3)`,
+///   which exceeds `t·b + c - t` since `(t-1)/2 ≥ 5/2` and `t ≥ 6`.
+fn multiphase_iterations(components: &[Affine]) -> Option<CostExpr> {
+    let (weights, extra): (&[i64], i64) = match components.len() {
+        2 => (&[2, 1], 2),
+        3 => (&[3, 3, 1], 6),
+        _ => return None,
+    };
+    let mut parts: Vec<CostExpr> = components
+        .iter()
+        .zip(weights)
+        .map(|(f, &w)| {
+            let f = affine_to_linear(f);
+            let scaled = Linear::constant(0).add_scaled(&f, &BigRational::from_integer(BigInt::from(w)));
+            CostExpr::nat(scaled)
+        })
+        .collect();
+    parts.push(CostExpr::constant(extra));
+    Some(CostExpr::add(parts))
 }
 
 /// The state of a path: a polyhedron over the head's entry values (`0..base`, when tracked), the
@@ -2537,5 +2557,55 @@ impl Linear {
     /// `k · self`.
     pub fn times(&self, k: i64) -> Linear {
         Linear::constant(0).add_scaled(self, &BigRational::from_integer(BigInt::from(k)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The iterations of the worst run a nested multiphase ranking function allows from entry
+    /// values `values`: every function falls by exactly its least amount, until the last one is
+    /// negative where a transition would start.
+    fn worst_run(values: &[i64]) -> i64 {
+        let mut f = values.to_vec();
+        let mut steps = 0;
+        while f[f.len() - 1] >= 0 {
+            let before = f.clone();
+            f[0] -= 1;
+            for i in 1..f.len() {
+                f[i] -= 1 - before[i - 1];
+            }
+            steps += 1;
+        }
+        steps
+    }
+
+    /// The bound of `multiphase_iterations` at entry values `values` (constant functions).
+    fn bound_at(values: &[i64]) -> i64 {
+        let components: Vec<Affine> = values
+            .iter()
+            .map(|&v| Affine {
+                coefficients: vec![],
+                constant: BigRational::from_integer(BigInt::from(v)),
+            })
+            .collect();
+        let expr = multiphase_iterations(&components).expect("two or three phases");
+        let value = expr.eval(&|_| None).expect("a constant bound");
+        value.to_integer().to_i64().expect("small")
+    }
+
+    #[test]
+    fn multiphase_bounds_cover_the_worst_runs() {
+        for a in -3..25 {
+            for b in -3..25 {
+                let two = [a, b];
+                assert!(worst_run(&two) <= bound_at(&two), "{two:?}");
+                for c in -3..25 {
+                    let three = [a, b, c];
+                    assert!(worst_run(&three) <= bound_at(&three), "{three:?}");
+                }
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@
 //!   each piece is mapped to the absolute values (exactly: a dimension negated), and a linear
 //!   ranking function with non-negative coefficients on those variables is searched on the pieces:
 //!   at most `nat(f(|x0|))` iterations;
-//! - lexicographic and two-phase (multiphase) ones, and, last, the phases of [`phases`]: the
+//! - lexicographic and multiphase (nested, of two or three phases) ones, and, last, the phases of [`phases`]: the
 //!   components of the graph of which transition may follow which, each ranked on its own.
 //!
 //! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
@@ -54,12 +54,13 @@ pub enum Ranking {
     /// At most `nat(f(|x0|))` iterations: `f` applies to the absolute values of the variables
     /// (its coefficients on variables that may be negative are non-negative).
     Absolute(Affine),
-    /// A two-phase ranking function `(f_1, f_2)` (Ben-Amram and Genaim's multiphase shape): on
-    /// every transition `f_1` decreases by at least 1, `f_2` decreases by at least `1 - f_1(x)`,
-    /// and `f_2` is non-negative. Once `f_1` is negative `f_2` decreases by at least 2 from a
-    /// non-negative value, so the loop terminates, within `2·nat(f_1) + nat(f_2) + 2` iterations
-    /// (`bounds::cost`).
-    Multiphase(Affine, Affine),
+    /// A nested multiphase ranking function `(f_1, ..., f_k)`, `k` in `2..=MAX_PHASES` (Ben-Amram
+    /// and Genaim's shape): on every transition `f_1` decreases by at least 1, each later `f_i`
+    /// decreases by at least `1 - f_{i-1}(x)`, and `f_k` is non-negative. Once `f_1` is negative
+    /// `f_2` decreases by at least 2, and so on down the chain, so the loop terminates, within
+    /// `2·nat(f_1) + nat(f_2) + 2` iterations for two phases and `3·nat(f_1) + 3·nat(f_2) +
+    /// nat(f_3) + 6` for three (`bounds::cost`).
+    Multiphase(Vec<Affine>),
     /// A lexicographic ranking function `(f_1, ..., f_k)`: on every transition some `f_i`
     /// decreases by at least 1 from a non-negative value while every `f_j` before it does not
     /// increase. It proves termination; its iterations are bounded only where no component ever
@@ -114,8 +115,7 @@ impl Ranking {
         match self {
             Ranking::Linear(f) | Ranking::Halving(f) | Ranking::Absolute(f) => vec![f],
             Ranking::Doubling { growing, bound } => vec![growing, bound],
-            Ranking::Multiphase(first, second) => vec![first, second],
-            Ranking::Lexicographic(components) => components.iter().collect(),
+            Ranking::Multiphase(components) | Ranking::Lexicographic(components) => components.iter().collect(),
             Ranking::Phases(phases) => phases
                 .iter()
                 .filter_map(|p| p.ranking.as_deref())
@@ -163,7 +163,8 @@ pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[us
     found.filter(|r| !r.mentions(avoided))
 }
 
-/// Searches halving, linear and two-phase ranking functions only (one linear program each): for
+/// Searches halving, linear and multiphase ranking functions only (one linear program per shape
+/// and depth): for
 /// transitions whose large constants (the cases of wrapping arithmetic) make the many linear
 /// programs of the other shapes slow. Halving comes first, as in [`find`]: a midpoint whose sum
 /// may wrap still halves the range in every case.
@@ -174,46 +175,63 @@ pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Rank
         .or_else(|| multiphase(n, &live))
 }
 
-/// The exact conditions of a two-phase ranking function (`Ranking::Multiphase`).
-fn multiphase_conditions(n: usize, first: &Affine, second: &Affine) -> Vec<Option<Constraint>> {
+/// The most phases of a nested multiphase ranking function searched for.
+pub const MAX_PHASES: usize = 3;
+
+/// The exact conditions of a nested multiphase ranking function (`Ranking::Multiphase`).
+fn multiphase_conditions(n: usize, components: &[Affine]) -> Vec<Option<Constraint>> {
     let one = BigRational::one();
-    vec![
-        exact_constraint(n, &[(1, first, false), (-1, first, true)], &-one.clone()),
-        exact_constraint(n, &[(1, second, false), (-1, second, true), (1, first, false)], &-one),
-        exact_constraint(n, &[(1, second, false)], &BigRational::zero()),
-    ]
+    let mut conditions = Vec::new();
+    for (i, f) in components.iter().enumerate() {
+        let mut parts = vec![(1, f, false), (-1, f, true)];
+        if let Some(before) = i.checked_sub(1) {
+            parts.push((1, &components[before], false));
+        }
+        conditions.push(exact_constraint(n, &parts, &-one.clone()));
+    }
+    match components.last() {
+        Some(last) => conditions.push(exact_constraint(n, &[(1, last, false)], &BigRational::zero())),
+        None => conditions.push(None),
+    }
+    conditions
 }
 
-/// A two-phase ranking function, by one LP over both functions.
+/// A nested multiphase ranking function of the fewest phases (two to [`MAX_PHASES`]), by one LP
+/// over all of its functions per depth.
 fn multiphase<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
-    let obligations = vec![
-        // f1(x) - f1(x') - 1 ≥ 0.
-        Obligation {
-            parts: vec![(1.0, 0, false), (-1.0, 0, true)],
-            constant: -1.0,
-            constant_parts: vec![],
-            fixed: vec![],
-        },
-        // f2(x) - f2(x') + f1(x) - 1 ≥ 0.
-        Obligation {
-            parts: vec![(1.0, 1, false), (-1.0, 1, true), (1.0, 0, false)],
-            constant: -1.0,
-            constant_parts: vec![(1.0, 0)],
-            fixed: vec![],
-        },
-        // f2(x) ≥ 0.
-        Obligation {
-            parts: vec![(1.0, 1, false)],
-            constant: 0.0,
-            constant_parts: vec![(1.0, 1)],
-            fixed: vec![],
-        },
-    ];
-    let mut found = solve(n, 2, transitions, &obligations)?;
-    let second = found.pop()?;
-    let first = found.pop()?;
-    let ranking = Ranking::Multiphase(first, second);
-    verify(n, transitions, &ranking).then_some(ranking)
+    (2..=MAX_PHASES).find_map(|depth| {
+        let components = solve(n, depth, transitions, &multiphase_obligations(depth))?;
+        let ranking = Ranking::Multiphase(components);
+        verify(n, transitions, &ranking).then_some(ranking)
+    })
+}
+
+/// The obligations of a nested multiphase ranking function of `depth` functions:
+/// `f_1(x) - f_1(x') - 1 ≥ 0`, `f_i(x) - f_i(x') + f_{i-1}(x) - 1 ≥ 0` and `f_depth(x) ≥ 0`.
+fn multiphase_obligations(depth: usize) -> Vec<Obligation> {
+    let mut obligations: Vec<Obligation> = (0..depth)
+        .map(|i| {
+            let mut parts = vec![(1.0, i, false), (-1.0, i, true)];
+            let mut constant_parts = vec![];
+            if let Some(before) = i.checked_sub(1) {
+                parts.push((1.0, before, false));
+                constant_parts.push((1.0, before));
+            }
+            Obligation {
+                parts,
+                constant: -1.0,
+                constant_parts,
+                fixed: vec![],
+            }
+        })
+        .collect();
+    obligations.push(Obligation {
+        parts: vec![(1.0, depth - 1, false)],
+        constant: 0.0,
+        constant_parts: vec![(1.0, depth - 1)],
+        fixed: vec![],
+    });
+    obligations
 }
 
 /// The most transitions a lexicographic ranking function is searched for (one LP per remaining
@@ -731,7 +749,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
             let live: Vec<&D> = pieces.iter().collect();
             return verify(n, &live, &Ranking::Linear(f.clone()));
         }
-        Ranking::Multiphase(first, second) => multiphase_conditions(n, first, second),
+        Ranking::Multiphase(components) => multiphase_conditions(n, components),
         Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
         Ranking::Lexicographic(components) => return lexicographic_levels(n, transitions, components).is_some(),
         Ranking::Doubling { growing, bound } => vec![

@@ -15,9 +15,18 @@
 //! field of that name the header reaches is the loop's own, through that object (`int` and
 //! `long` fields only, whose stores keep the value): the store keeps its statement and the
 //! stored value becomes the ghost's from there on. An element at a constant index is spared by
-//! stores at other constant indices. A call into the loop from a rule that stored into the
+//! stores at other constant indices, and is the loop's own like such a field when every store
+//! at its index is the loop's own through that array and no store at an unknown index may write
+//! it. A call into the loop from a rule that stored into the
 //! ghost's location through the object it passes (with no call or possibly aliasing store since)
 //! passes the stored value rather than one of no known origin.
+//!
+//! A value the loop computes anew on every iteration from invariant inputs alone by an operation
+//! the value analysis relates only loosely to its operands (`while (i < n * m)`: a product of two
+//! variables, a division, remainder or shift by a variable, a bitwise operation of two variables)
+//! is a ghost too, whatever the loop writes: each iteration computes the same fixed but unknown
+//! value. Its statement stays (with the exception a division raises) and its result becomes a
+//! copy of the ghost, as for a read.
 //!
 //! The rewritten method over-approximates the original: each run of the original is the run of
 //! the rewrite whose entering value is the one every read returned. It is meant for the analyses
@@ -27,11 +36,13 @@
 //! its own inputs) and listed in `MethodIr::ghosts`; calls into the cycle from outside it enter it
 //! only at its header (a loop entered anywhere else is left alone); a location is ghosted only
 //! when no statement of any procedure the header reaches may write it, or when every such
-//! statement is a store of the cycle into exactly that location; inside a rule, each store gives
+//! statement is a store of the cycle into exactly that location (a computed ghost reads no heap);
+//! inside a rule, each store gives
 //! the ghost a fresh variable (a variable is defined once per rule).
 
 use super::{
-    source_name, ElemTy, FieldRef, HandlerEdge, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty, VarDecl, VarId,
+    source_name, BinOp, ElemTy, FieldRef, HandlerEdge, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty,
+    VarDecl, VarId,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -60,6 +71,58 @@ enum Location {
     /// An element of the array in the header's input `array`, at a constant index or at the one
     /// in an input of the header.
     Element { array: usize, index: Index, elem: ElemKey },
+    /// The result of `lhs op rhs` on values of type `wide` (`long` when set, else `int`), each
+    /// operand an input of the header or a constant (no heap: no write changes it).
+    Computed { op: OpKey, wide: bool, lhs: Arg, rhs: Arg },
+}
+
+/// An operand of a computed ghost: an invariant input of the header or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Arg {
+    Input(usize),
+    Constant(i64),
+}
+
+/// A binary operator, as a key (`BinOp` without ordering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct OpKey(u8);
+
+/// The operators whose result the value analysis relates to variable operands only loosely,
+/// with the text a ghost's name shows for each.
+const LOOSE_OPERATORS: [(BinOp, &str); 9] = [
+    (BinOp::Mul, "*"),
+    (BinOp::Div, "/"),
+    (BinOp::Rem, "%"),
+    (BinOp::And, "&"),
+    (BinOp::Or, "|"),
+    (BinOp::Xor, "^"),
+    (BinOp::Shl, "<<"),
+    (BinOp::Shr, ">>"),
+    (BinOp::Ushr, ">>>"),
+];
+
+impl OpKey {
+    fn of(op: BinOp) -> Option<OpKey> {
+        LOOSE_OPERATORS
+            .iter()
+            .position(|(o, _)| *o == op)
+            .map(|k| OpKey(k as u8))
+    }
+
+    fn text(self) -> &'static str {
+        LOOSE_OPERATORS[usize::from(self.0)].1
+    }
+
+    /// Whether the analysis relates the result to its operands only loosely when `rhs` (and, for
+    /// the commutative ones, `lhs`) is the constant it is or is not: a constant divisor, shift
+    /// count or factor gives exact linear cases.
+    fn loose(self, lhs: Arg, rhs: Arg) -> bool {
+        let variable = |a: Arg| matches!(a, Arg::Input(_));
+        match LOOSE_OPERATORS[usize::from(self.0)].0 {
+            BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr | BinOp::Ushr => variable(rhs),
+            _ => variable(lhs) && variable(rhs),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -101,24 +164,32 @@ struct Writes {
     /// The fields by name and descriptor whose every store writes the same invariant input's
     /// object from inside the cycle (`Some(k)`: that location is the loop's own variable).
     own_fields: BTreeMap<(String, String), Option<usize>>,
+    /// The same for `int` and `long` elements at a constant index, by element type and index.
+    own_elements: BTreeMap<(ElemKey, i32), Option<usize>>,
 }
 
 impl Writes {
     /// Whether no store reached may change `location`'s value.
     fn spares(&self, location: &Location) -> bool {
-        !self.any
-            && match location {
-                Location::Static { name, descriptor } => !self.statics.contains(&(name.clone(), descriptor.clone())),
-                Location::Field { name, descriptor, .. } => !self.fields.contains(&(name.clone(), descriptor.clone())),
-                Location::Element { elem, index, .. } => {
-                    let at = |i| self.elements.contains(&(*elem, i));
-                    match index {
-                        // A store at another constant index writes another element.
-                        Index::Constant(c) => !at(None) && !at(Some(*c)),
-                        Index::Input(_) => !self.elements.iter().any(|(e, _)| e == elem),
+        matches!(location, Location::Computed { .. })
+            || !self.any
+                && match location {
+                    Location::Static { name, descriptor } => {
+                        !self.statics.contains(&(name.clone(), descriptor.clone()))
                     }
+                    Location::Field { name, descriptor, .. } => {
+                        !self.fields.contains(&(name.clone(), descriptor.clone()))
+                    }
+                    Location::Element { elem, index, .. } => {
+                        let at = |i| self.elements.contains(&(*elem, i));
+                        match index {
+                            // A store at another constant index writes another element.
+                            Index::Constant(c) => !at(None) && !at(Some(*c)),
+                            Index::Input(_) => !self.elements.iter().any(|(e, _)| e == elem),
+                        }
+                    }
+                    Location::Computed { .. } => true,
                 }
-            }
     }
 
     /// Whether `location` is a field of an invariant object that only the cycle's own stores
@@ -130,6 +201,17 @@ impl Writes {
                 name,
                 descriptor,
             } => !self.any && self.own_fields.get(&(name.clone(), descriptor.clone())) == Some(&Some(*object)),
+            // Stores at other constant indices write other elements; one at an unknown index may
+            // write this one.
+            Location::Element {
+                array,
+                index: Index::Constant(c),
+                elem,
+            } => {
+                !self.any
+                    && !self.elements.contains(&(*elem, None))
+                    && self.own_elements.get(&(*elem, *c)) == Some(&Some(*array))
+            }
             _ => false,
         }
     }
@@ -157,9 +239,6 @@ pub fn ghost_invariant_reads(ir: &mut MethodIr) {
         }
         let invariant = invariant_inputs(ir, &members, *head);
         let writes = writes_reached(ir, &graph, *head, &members, &invariant);
-        if writes.any {
-            continue;
-        }
         let locations = read_locations(ir, &members, &invariant, &writes);
         if !locations.is_empty() {
             rewrite(ir, &members, *head, &invariant, &locations);
@@ -257,12 +336,24 @@ fn note_write(writes: &mut Writes, kind: &StmtKind, copies: &HashMap<VarId, usiz
                 *owner = None;
             }
         }
-        StmtKind::ArrayStore { elem, index, .. } => {
+        StmtKind::ArrayStore { elem, index, array, .. } => {
             let at = match index {
                 Operand::Int(c) => Some(*c),
                 _ => None,
             };
-            writes.elements.insert((ElemKey::of(*elem), at));
+            let key = ElemKey::of(*elem);
+            writes.elements.insert((key, at));
+            if let Some(c) = at {
+                // As for fields, only `int` and `long` elements, whose stores keep the value.
+                let through = match array {
+                    Operand::Var(v) if matches!(elem, ElemTy::Int | ElemTy::Long) => copies.get(v).copied(),
+                    _ => None,
+                };
+                let owner = writes.own_elements.entry((key, c)).or_insert(through);
+                if *owner != through {
+                    *owner = None;
+                }
+            }
         }
         _ => {}
     }
@@ -429,6 +520,29 @@ fn location_of(kind: &StmtKind, copies: &HashMap<VarId, usize>) -> Option<(VarId
                 },
             ))
         }
+        StmtKind::Binary {
+            dst,
+            op,
+            ty: ty @ (Ty::Int | Ty::Long),
+            lhs,
+            rhs,
+        } => {
+            let arg = |operand: &Operand| match operand {
+                Operand::Int(c) => Some(Arg::Constant(i64::from(*c))),
+                Operand::Long(c) => Some(Arg::Constant(*c)),
+                other => input(other).map(Arg::Input),
+            };
+            let (op, lhs, rhs) = (OpKey::of(*op)?, arg(lhs)?, arg(rhs)?);
+            op.loose(lhs, rhs).then_some((
+                *dst,
+                Location::Computed {
+                    op,
+                    wide: *ty == Ty::Long,
+                    lhs,
+                    rhs,
+                },
+            ))
+        }
         _ => None,
     }
 }
@@ -469,6 +583,13 @@ fn ghost_name(ir: &MethodIr, head: usize, location: &Location) -> String {
             Index::Constant(c) => format!("{}[{c}]", input(*array)),
             Index::Input(k) => format!("{}[{}]", input(*array), input(*k)),
         },
+        Location::Computed { op, lhs, rhs, .. } => {
+            let arg = |a: &Arg| match a {
+                Arg::Input(k) => input(*k),
+                Arg::Constant(c) => c.to_string(),
+            };
+            format!("{}{}{}", arg(lhs), op.text(), arg(rhs))
+        }
     }
 }
 
@@ -477,6 +598,7 @@ fn descriptor_of(location: &Location) -> String {
     match location {
         Location::Static { descriptor, .. } | Location::Field { descriptor, .. } => descriptor.clone(),
         Location::Element { elem, .. } => elem.descriptor().to_owned(),
+        Location::Computed { wide, .. } => (if *wide { "J" } else { "I" }).to_owned(),
     }
 }
 
@@ -758,25 +880,40 @@ fn rewrite_stmt(
     out
 }
 
-/// The ghost (its position) whose location a store writes (a loop's own field), with the value
-/// stored.
+/// The ghost (its position) whose location a store writes (a loop's own field or element at a
+/// constant index), with the value stored.
 fn ghost_store(
     stmt: &Stmt,
     copies: &HashMap<VarId, usize>,
     ghosts: &[(Location, VarId, Ty)],
 ) -> Option<(usize, Operand)> {
-    let StmtKind::PutField {
-        object: Operand::Var(object),
-        field,
-        value,
-    } = &stmt.kind
-    else {
-        return None;
-    };
-    let location = Location::Field {
-        object: *copies.get(object)?,
-        name: field.name.clone(),
-        descriptor: field.descriptor.clone(),
+    let (location, value) = match &stmt.kind {
+        StmtKind::PutField {
+            object: Operand::Var(object),
+            field,
+            value,
+        } => (
+            Location::Field {
+                object: *copies.get(object)?,
+                name: field.name.clone(),
+                descriptor: field.descriptor.clone(),
+            },
+            value,
+        ),
+        StmtKind::ArrayStore {
+            elem,
+            array: Operand::Var(array),
+            index: Operand::Int(c),
+            value,
+        } => (
+            Location::Element {
+                array: *copies.get(array)?,
+                index: Index::Constant(*c),
+                elem: ElemKey::of(*elem),
+            },
+            value,
+        ),
+        _ => return None,
     };
     let k = ghosts.iter().position(|(l, ..)| *l == location)?;
     Some((k, value.clone()))
@@ -785,7 +922,10 @@ fn ghost_store(
 /// Points a read's result at another variable.
 fn redefine(kind: &mut StmtKind, to: VarId) {
     match kind {
-        StmtKind::GetStatic { dst, .. } | StmtKind::GetField { dst, .. } | StmtKind::ArrayLoad { dst, .. } => *dst = to,
+        StmtKind::GetStatic { dst, .. }
+        | StmtKind::GetField { dst, .. }
+        | StmtKind::ArrayLoad { dst, .. }
+        | StmtKind::Binary { dst, .. } => *dst = to,
         _ => {}
     }
 }
