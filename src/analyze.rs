@@ -25,8 +25,8 @@ use callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
 use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
-use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
+use jresa_analyses::ir::{ghosts, reloads};
 use jresa_analyses::ir::{MethodIr, StmtKind};
 use jresa_analyses::value::compile::compile;
 use jresa_analyses::value::fixpoint;
@@ -141,6 +141,7 @@ fn analyze_class(
                     lambdas::rewrite_sites(&mut ir, &class.name, program.lambdas);
                 }
                 // The search for non-termination runs the method's own code, without ghosts.
+                reloads::reuse_repeated_reads(&mut ir);
                 let has_loop = ir.procs.iter().any(|p| p.kind == jresa_analyses::ir::ProcKind::Loop);
                 let original = has_loop.then(|| ir.clone());
                 ghosts::ghost_invariant_reads(&mut ir);

@@ -9,8 +9,8 @@ use crate::lift::lift_method;
 use crate::program::class_decl;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::exceptions;
-use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
+use jresa_analyses::ir::{ghosts, reloads};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
 use jresa_analyses::value::program::Target;
@@ -298,6 +298,7 @@ impl Lifting<'_, '_> {
                             if !self.lambdas.is_empty() {
                                 lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
                             }
+                            reloads::reuse_repeated_reads(&mut ir);
                             ghosts::ghost_invariant_reads(&mut ir);
                             ir
                         });

@@ -19,9 +19,9 @@ use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::summary::rule_cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
-use jresa_analyses::ir::ghosts;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::parse_method_descriptor;
+use jresa_analyses::ir::{ghosts, reloads};
 use jresa_analyses::value::compile::compile;
 use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::overflow;
@@ -127,6 +127,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
         if !self.lambdas.is_empty() {
             lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
         }
+        reloads::reuse_repeated_reads(&mut ir);
         ghosts::ghost_invariant_reads(&mut ir);
         let widths = entry_widths(&ir);
         let mut methods = vec![ir];

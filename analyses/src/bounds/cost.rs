@@ -1720,6 +1720,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         } = ranked;
         let Some(iterations) = iterations else {
             // The loop terminates, but its iterations are not bounded.
+            let why = match ranking.weighs_by_type_range() {
+                true => "the only ranking function found weighs a variable by a factor as large as the types' limits, which would hide the parameters the iterations grow with",
+                false => "only a lexicographic ranking function was found, and one of its components may increase",
+            };
             self.loops.push(LoopInfo {
                 head,
                 ranking: Some(ranking),
@@ -1727,7 +1731,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 never_exits,
             });
             return Err(format!(
-                "the iterations of {} are not bounded (only a lexicographic ranking function was found, and one of its components may increase)",
+                "the iterations of {} are not bounded ({why})",
                 self.method_of(head)
             ));
         };
@@ -2198,6 +2202,15 @@ impl<D: NumericDomain> Solver<'_, D> {
                 }
             }
         }
+        // One that weighs a variable by a type-range-sized factor stands on the type's limits (a
+        // constant-valued variable standing in for a large constant): one without those
+        // variables is preferred, whose class hides no parameter.
+        if let Some(found) = ranked.ranking.as_ref().filter(|r| r.weighs_by_type_range()) {
+            let heavy = found.heavy_variables();
+            if let Some(better) = ranking::find_without(inputs, &ranked.ranked, &heavy, ranked.last_iteration) {
+                ranked.ranking = Some(better);
+            }
+        }
         // A ranking function over ghosts (heap values, unknown to the caller) proves termination
         // but bounds no cost: one without them is preferred.
         if let (Some(ghosts), Some(found)) = (self.program.ghost_inputs.get(&head), &ranked.ranking) {
@@ -2315,8 +2328,13 @@ impl<D: NumericDomain> Solver<'_, D> {
     }
 
     /// The iterations a ranking function bounds (`None` for a lexicographic one some component
-    /// of which may increase).
+    /// of which may increase, and for one that weighs a variable by a type-range-sized factor).
     fn iterations(inputs: usize, ranking: &Ranking, ranked: &Ranked<D>) -> Option<CostExpr> {
+        // A function that stands on the types' limits proves termination, but the bound it gives
+        // is a constant of their size whose class would hide the parameters.
+        if ranking.weighs_by_type_range() {
+            return None;
+        }
         let iterations = iterations_of(ranking).or_else(|| match ranking {
             Ranking::Lexicographic(components)
                 if ranking::lexicographic_is_monotone(inputs, &ranked.ranked, components) =>

@@ -132,6 +132,24 @@ impl Ranking {
             .any(|f| f.coefficients.iter().any(is_type_range_sized))
     }
 
+    /// The variables some function of it weighs by a type-range-sized factor.
+    pub fn heavy_variables(&self) -> Vec<usize> {
+        let mut heavy: Vec<usize> = self
+            .functions()
+            .iter()
+            .flat_map(|f| {
+                f.coefficients
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| is_type_range_sized(a))
+            })
+            .map(|(d, _)| d)
+            .collect();
+        heavy.sort_unstable();
+        heavy.dedup();
+        heavy
+    }
+
     /// Whether some function of it depends on one of the variables `dims`.
     pub fn mentions(&self, dims: &[usize]) -> bool {
         self.functions().iter().any(|f| {

@@ -88,17 +88,17 @@ enum Arg {
 struct OpKey(u8);
 
 /// The operators whose result the value analysis relates to variable operands only loosely,
-/// with the text a ghost's name shows for each.
+/// with the word a ghost's name shows for each (names stay identifiers of the bound grammar).
 const LOOSE_OPERATORS: [(BinOp, &str); 9] = [
-    (BinOp::Mul, "*"),
-    (BinOp::Div, "/"),
-    (BinOp::Rem, "%"),
-    (BinOp::And, "&"),
-    (BinOp::Or, "|"),
-    (BinOp::Xor, "^"),
-    (BinOp::Shl, "<<"),
-    (BinOp::Shr, ">>"),
-    (BinOp::Ushr, ">>>"),
+    (BinOp::Mul, "times"),
+    (BinOp::Div, "div"),
+    (BinOp::Rem, "rem"),
+    (BinOp::And, "and"),
+    (BinOp::Or, "or"),
+    (BinOp::Xor, "xor"),
+    (BinOp::Shl, "shl"),
+    (BinOp::Shr, "shr"),
+    (BinOp::Ushr, "ushr"),
 ];
 
 impl OpKey {
@@ -584,11 +584,13 @@ fn ghost_name(ir: &MethodIr, head: usize, location: &Location) -> String {
             Index::Input(k) => format!("{}[{}]", input(*array), input(*k)),
         },
         Location::Computed { op, lhs, rhs, .. } => {
+            // `n.times.m`; a constant operand as `k5` (`k_5` when negative).
             let arg = |a: &Arg| match a {
                 Arg::Input(k) => input(*k),
-                Arg::Constant(c) => c.to_string(),
+                Arg::Constant(c) if *c < 0 => format!("k_{}", c.unsigned_abs()),
+                Arg::Constant(c) => format!("k{c}"),
             };
-            format!("{}{}{}", arg(lhs), op.text(), arg(rhs))
+            format!("{}.{}.{}", arg(lhs), op.text(), arg(rhs))
         }
     }
 }
@@ -604,7 +606,7 @@ fn descriptor_of(location: &Location) -> String {
 
 /// A new variable of the method, named `base` or, where that is taken, `base#k` (the IR's names
 /// are unique).
-fn new_var(ir: &mut MethodIr, base: String, ty: Ty) -> VarId {
+pub(super) fn new_var(ir: &mut MethodIr, base: String, ty: Ty) -> VarId {
     let taken = |name: &str| ir.vars.iter().any(|v| v.name == name);
     let name = match taken(&base) {
         false => base,
@@ -920,7 +922,7 @@ fn ghost_store(
 }
 
 /// Points a read's result at another variable.
-fn redefine(kind: &mut StmtKind, to: VarId) {
+pub(super) fn redefine(kind: &mut StmtKind, to: VarId) {
     match kind {
         StmtKind::GetStatic { dst, .. }
         | StmtKind::GetField { dst, .. }

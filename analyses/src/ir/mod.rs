@@ -9,6 +9,7 @@ pub mod ghosts;
 pub mod lambdas;
 mod parse;
 mod print;
+pub mod reloads;
 mod types;
 mod verify;
 
