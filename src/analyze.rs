@@ -34,6 +34,7 @@ use jresa_analyses::value::overflow;
 use jresa_analyses::value::polyhedra::Polyhedron;
 use jresa_analyses::value::program::Origin;
 use jresa_analyses::value::program::Width;
+use num_rational::BigRational;
 use rayon::prelude::*;
 use results::{entry_widths, fill, precondition};
 use std::cell::Cell;
@@ -581,6 +582,11 @@ impl Rounds {
             return;
         }
         if report.status == AnalysisStatus::Bounded && self.level[k] > 0 {
+            if let Some(weight) = stands_on_limits(&report, self.level[k]) {
+                report = without_limit_bound(report, &weight, self.fallback[k].as_ref());
+                self.finished[k] = Some(report);
+                return;
+            }
             let (text, ranges) = precondition(ir, &self.widths[k], self.level[k]);
             report.precondition = Some(text);
             report.parameter_ranges = ranges;
@@ -594,6 +600,33 @@ impl Rounds {
         }
         self.finished[k] = Some(report);
     }
+}
+
+/// The weight by which a bound proven at precondition level `level` multiplies a growing term,
+/// when it is at least half the level's limit on `int` inputs: a number the precondition's
+/// limits produced (a variable bounded by its limit, `x ≤ 2^15`, standing in for a parameter), so
+/// that the bound's class would hide how the cost grows with that parameter.
+fn stands_on_limits(report: &MethodReport, level: usize) -> Option<BigRational> {
+    let (margin, _) = overflow::MARGINS[level];
+    let limit = i64::from(i32::MAX) - margin;
+    let weight = report.bound.as_ref()?.largest_weight();
+    (&weight * BigRational::from_integer(2.into()) >= BigRational::from_integer(limit.into())).then_some(weight)
+}
+
+/// A bound that stands on the precondition's limits, reported as no bound (with the first
+/// round's termination verdict, which holds for every input).
+fn without_limit_bound(mut report: MethodReport, weight: &BigRational, first: Option<&MethodReport>) -> MethodReport {
+    let text = format!(
+        "the only bound found, {}, holds for inputs away from the types' limits and weighs a term by {weight}, a number those limits produce: its class would hide how the cost grows with a parameter",
+        report.upper_bound.as_deref().unwrap_or("?")
+    );
+    report.status = AnalysisStatus::Unknown;
+    report.upper_bound = None;
+    report.complexity = None;
+    report.bound = None;
+    report.reason = Some(Reason::new(ReasonKind::Cost, text));
+    report.terminates = first.and_then(|f| f.terminates);
+    report
 }
 
 /// Analyses the `selected` methods of a class among its lifted `methods`, to which the library

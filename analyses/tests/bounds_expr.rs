@@ -153,3 +153,16 @@ proptest! {
         prop_assert!(class.starts_with("O(") && class.ends_with(')'));
     }
 }
+
+#[test]
+fn the_largest_weight_is_that_of_a_growing_term() {
+    use jresa_analyses::bounds::parse::parse_bound;
+    let weight = |text: &str| parse_bound(text).expect("a bound").largest_weight();
+    // A product's constant factor, even inside another product.
+    assert_eq!(weight("8 + 9*nat(i) + 5*(nat(x) + 32767*nat(i))"), int(32767));
+    // A coefficient inside a linear argument.
+    assert_eq!(weight("3 + nat(2*n - 70000*m)"), int(70000));
+    // Constant terms weigh nothing, however large.
+    assert_eq!(weight("38654705736 + nat(n)"), int(1));
+    assert_eq!(weight("38654705736"), int(0));
+}

@@ -661,6 +661,43 @@ impl CostExpr {
         })
     }
 
+    /// The largest magnitude by which the expression weighs something that grows with the
+    /// parameters: a constant factor of a product that is not constant, or a coefficient of a
+    /// parameter in a linear argument. Zero for a constant expression.
+    pub fn largest_weight(&self) -> BigRational {
+        let larger = |a: BigRational, b: BigRational| if b > a { b } else { a };
+        match self {
+            CostExpr::Const(_) => BigRational::zero(),
+            CostExpr::Nat(e) | CostExpr::Log2(e) | CostExpr::Pow2(e) => e
+                .terms
+                .values()
+                .map(num_traits::Signed::abs)
+                .fold(BigRational::zero(), larger),
+            CostExpr::Add(items) | CostExpr::Max(items) => items
+                .iter()
+                .map(CostExpr::largest_weight)
+                .fold(BigRational::zero(), larger),
+            CostExpr::Mul(items) => {
+                let inner = items
+                    .iter()
+                    .map(CostExpr::largest_weight)
+                    .fold(BigRational::zero(), larger);
+                let factor = items
+                    .iter()
+                    .filter_map(|i| match i {
+                        CostExpr::Const(c) => Some(num_traits::Signed::abs(c)),
+                        _ => None,
+                    })
+                    .fold(BigRational::one(), |a, b| a * b);
+                let grows = items.iter().any(|i| !matches!(i, CostExpr::Const(_)));
+                match grows {
+                    true => larger(inner, factor),
+                    false => inner,
+                }
+            }
+        }
+    }
+
     /// The expression with every linear argument `e` (of `nat`, `log2`, `2^`) replaced by `f(e)`,
     /// or `None` when `f` fails for one. Since all three are monotone in `e`, replacing each `e`
     /// by an upper bound gives an upper bound.
