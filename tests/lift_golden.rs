@@ -121,8 +121,8 @@ fn examples_lift_and_verify() {
     assert!(count >= 20, "only {count} example methods lifted");
 }
 
-/// The ghost pass (`ir::ghosts`) on `tests/data/lift/ghosts/*.java`: the rewritten methods still
-/// verify, and their IR equals the golden `.ir` beside each source, which lists the ghosts of each
+/// The repeated-read and ghost passes (`ir::reloads`, then `ir::ghosts`, as the analyses run
+/// them) on `tests/data/lift/ghosts/*.java`: the rewritten methods still verify, and their IR equals the golden `.ir` beside each source, which lists the ghosts of each
 /// method.
 #[test]
 fn ghosted_fixtures_match_their_golden_ir() {
@@ -138,11 +138,12 @@ fn ghosted_fixtures_match_their_golden_ir() {
         let mut program = lift_classes(&compile(&source));
         let mut text = String::new();
         for ir in &mut program.methods {
+            jresa_analyses::ir::reloads::reuse_repeated_reads(ir);
             jresa_analyses::ir::ghosts::ghost_invariant_reads(ir);
             let errors = verify_method(ir);
             assert!(
                 errors.is_empty(),
-                "{} fails verification after the ghost pass: {errors:#?}",
+                "{} fails verification after the repeated-read and ghost passes: {errors:#?}",
                 ir.display_name()
             );
             let names: Vec<&str> = ir.ghosts.iter().map(|g| ir.var(*g).name.as_str()).collect();

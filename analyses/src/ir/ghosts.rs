@@ -866,20 +866,34 @@ fn rewrite_stmt(
         out.push(stmt);
         return out;
     };
-    let read = new_var(ir, format!("{}.read", source_name(&ir.var(dst).name)), ir.var(dst).ty);
+    let name = format!("{}.read", source_name(&ir.var(dst).name));
+    read_then_copy(ir, stmt, dst, name, ghost, &mut out);
+    out
+}
+
+/// Pushes a read statement that now defines a fresh variable `name`, then `dst = value`: the
+/// read keeps its exceptions, and its old result becomes a copy of `value`.
+pub(super) fn read_then_copy(
+    ir: &mut MethodIr,
+    mut stmt: Stmt,
+    dst: VarId,
+    name: String,
+    value: VarId,
+    out: &mut Vec<Stmt>,
+) {
+    let fresh = new_var(ir, name, ir.var(dst).ty);
     let (pc, bytecodes) = (stmt.pc, stmt.bytecodes);
-    redefine(&mut stmt.kind, read);
+    redefine(&mut stmt.kind, fresh);
     out.push(stmt);
     out.push(Stmt {
         pc,
         bytecodes,
         kind: StmtKind::Assign {
             dst,
-            src: Operand::Var(ghost),
+            src: Operand::Var(value),
         },
         handler: None,
     });
-    out
 }
 
 /// The ghost (its position) whose location a store writes (a loop's own field or element at a
@@ -922,7 +936,7 @@ fn ghost_store(
 }
 
 /// Points a read's result at another variable.
-pub(super) fn redefine(kind: &mut StmtKind, to: VarId) {
+fn redefine(kind: &mut StmtKind, to: VarId) {
     match kind {
         StmtKind::GetStatic { dst, .. }
         | StmtKind::GetField { dst, .. }

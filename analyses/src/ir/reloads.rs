@@ -21,7 +21,7 @@
 //! read returns); added inputs follow a procedure's own inputs and every call of it passes them;
 //! inside a rule, variables stay defined once.
 
-use super::ghosts::{new_var, redefine};
+use super::ghosts::{new_var, read_then_copy};
 use super::{ElemTy, FieldRef, MethodIr, Operand, ProcKind, Stmt, StmtKind, Ty, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -194,30 +194,46 @@ fn passed(held: &Held, args: &[Operand]) -> BTreeSet<Location<usize>> {
     out
 }
 
+impl Location<usize> {
+    /// The input positions that address it.
+    fn positions(&self) -> Vec<usize> {
+        match self {
+            Location::Static { .. } => vec![],
+            Location::Field { object, .. } => vec![*object],
+            Location::Element { array, index, .. } => match index {
+                Index::Var(k) => vec![*array, *k],
+                Index::Constant(_) => vec![*array],
+            },
+        }
+    }
+
+    /// The location with each input position `k` replaced by the variable `var(k)`.
+    fn over(&self, var: &dyn Fn(usize) -> VarId) -> Location<VarId> {
+        match self {
+            Location::Static { field } => Location::Static { field: field.clone() },
+            Location::Field { object, field } => Location::Field {
+                object: var(*object),
+                field: field.clone(),
+            },
+            Location::Element { array, index, elem } => Location::Element {
+                array: var(*array),
+                index: match index {
+                    Index::Var(k) => Index::Var(var(*k)),
+                    Index::Constant(c) => Index::Constant(*c),
+                },
+                elem: *elem,
+            },
+        }
+    }
+}
+
 /// A procedure's available locations in its rule's terms, each held by the variable `value`
 /// gives it.
 fn in_rule(ir: &MethodIr, proc: usize, available: &[(Location<usize>, VarId)]) -> Held {
     let input = |k: usize| ir.procs[proc].inputs[k];
     available
         .iter()
-        .map(|(location, value)| {
-            let location = match location {
-                Location::Static { field } => Location::Static { field: field.clone() },
-                Location::Field { object, field } => Location::Field {
-                    object: input(*object),
-                    field: field.clone(),
-                },
-                Location::Element { array, index, elem } => Location::Element {
-                    array: input(*array),
-                    index: match index {
-                        Index::Var(k) => Index::Var(input(*k)),
-                        Index::Constant(c) => Index::Constant(*c),
-                    },
-                    elem: *elem,
-                },
-            };
-            (location, *value)
-        })
+        .map(|(location, value)| (location.over(&input), *value))
         .collect()
 }
 
@@ -272,12 +288,22 @@ fn step(held: &mut Held, stmt: &Stmt) {
     }
 }
 
-/// Rewrites the method's repeated reads (see the module's doc).
+/// Rewrites the method's repeated reads (see the module's doc); leaves the method as it was
+/// should a call not hold what its callee was found to receive (the two walks disagreeing).
 pub fn reuse_repeated_reads(ir: &mut MethodIr) {
     let available = available(ir);
     if available.iter().all(BTreeSet::is_empty) {
         return;
     }
+    let mut rewritten = ir.clone();
+    if rewrite(&mut rewritten, &available).is_some() {
+        *ir = rewritten;
+    }
+}
+
+/// Gives each procedure its available locations as inputs and rewrites the rules; `None` when a
+/// call's caller does not hold a location its callee receives.
+fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option<()> {
     // The added inputs, per procedure, in the order of its available locations.
     let mut added: Vec<Vec<(Location<usize>, VarId)>> = Vec::with_capacity(available.len());
     for (p, locations) in available.iter().enumerate() {
@@ -297,24 +323,17 @@ pub fn reuse_repeated_reads(ir: &mut MethodIr) {
             let mut out = Vec::with_capacity(body.len());
             for mut stmt in body {
                 if let StmtKind::Call { proc, args, .. } = &mut stmt.kind {
-                    let callee = in_rule_of_call(&added[proc.index()], args);
-                    args.extend(callee.iter().map(|l| Operand::Var(held[l])));
+                    let callee = in_rule_of_call(&added[proc.index()], args)?;
+                    let values: Vec<Operand> = callee
+                        .iter()
+                        .map(|l| held.get(l).map(|v| Operand::Var(*v)))
+                        .collect::<Option<_>>()?;
+                    args.extend(values);
                 }
                 match read_of(&stmt.kind).and_then(|(dst, l)| Some((dst, *held.get(&l)?))) {
                     Some((dst, value)) => {
-                        let fresh = new_var(ir, format!("{}.reread", ir.var(dst).name), ir.var(dst).ty);
-                        let (pc, bytecodes) = (stmt.pc, stmt.bytecodes);
-                        redefine(&mut stmt.kind, fresh);
-                        out.push(stmt);
-                        out.push(Stmt {
-                            pc,
-                            bytecodes,
-                            kind: StmtKind::Assign {
-                                dst,
-                                src: Operand::Var(value),
-                            },
-                            handler: None,
-                        });
+                        let name = format!("{}.reread", ir.var(dst).name);
+                        read_then_copy(ir, stmt, dst, name, value, &mut out);
                     }
                     None => {
                         step(&mut held, &stmt);
@@ -328,33 +347,26 @@ pub fn reuse_repeated_reads(ir: &mut MethodIr) {
         let extra: Vec<VarId> = added[p].iter().map(|(_, v)| *v).collect();
         ir.procs[p].inputs.extend(extra);
     }
+    Some(())
 }
 
 /// The caller's locations a call passes for the callee's added inputs, in their order (the
 /// callee's locations over the call's arguments).
-fn in_rule_of_call(callee: &[(Location<usize>, VarId)], args: &[Operand]) -> Vec<Location<VarId>> {
+fn in_rule_of_call(callee: &[(Location<usize>, VarId)], args: &[Operand]) -> Option<Vec<Location<VarId>>> {
+    let vars: Option<Vec<VarId>> = callee
+        .iter()
+        .flat_map(|(location, _)| location.positions())
+        .map(|k| match args.get(k) {
+            Some(Operand::Var(v)) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    vars?;
     let var = |k: usize| match args.get(k) {
         Some(Operand::Var(v)) => *v,
-        _ => unreachable!("an available location is addressed by variables the call passes"),
+        _ => VarId::from_index(0),
     };
-    callee
-        .iter()
-        .map(|(location, _)| match location {
-            Location::Static { field } => Location::Static { field: field.clone() },
-            Location::Field { object, field } => Location::Field {
-                object: var(*object),
-                field: field.clone(),
-            },
-            Location::Element { array, index, elem } => Location::Element {
-                array: var(*array),
-                index: match index {
-                    Index::Var(k) => Index::Var(var(*k)),
-                    Index::Constant(c) => Index::Constant(*c),
-                },
-                elem: *elem,
-            },
-        })
-        .collect()
+    Some(callee.iter().map(|(location, _)| location.over(&var)).collect())
 }
 
 /// The type of a location's value.
