@@ -7,9 +7,10 @@
 //! same value (no store, call or monitor operation in between; one thread). This pass finds, for
 //! every procedure, the heap locations every call of it has read before (an available-expressions
 //! analysis over the method's procedures, a greatest fixpoint: a location is available at a
-//! procedure when every call passes it), gives the procedure one more input per such location,
-//! makes every call pass the value its caller holds, and turns each read of an available location
-//! into a copy of that value (the read itself stays, into a fresh variable, with its exceptions).
+//! procedure when every call passes it), keeps those the procedure reads again or passes to a
+//! callee that does (a least fixpoint), gives the procedure one more input per kept location,
+//! makes every call pass the value its caller holds, and turns each read of such a location into
+//! a copy of that value (the read itself stays, into a fresh variable, with its exceptions).
 //!
 //! Locations: numeric static fields, numeric fields of an object in a variable, and numeric
 //! elements of an array in a variable at an index in a variable or a constant. A store that may
@@ -278,6 +279,72 @@ fn available(ir: &MethodIr) -> Vec<BTreeSet<Location<usize>>> {
     at.into_iter().map(Option::unwrap_or_default).collect()
 }
 
+/// Of each procedure's available locations, those it uses: it reads one again, or passes it to
+/// a callee that uses it (a least fixpoint). The others would only be passed along unread.
+fn used(ir: &MethodIr, available: &[BTreeSet<Location<usize>>]) -> Vec<BTreeSet<Location<usize>>> {
+    let listed: Vec<Vec<Location<usize>>> = available.iter().map(|set| set.iter().cloned().collect()).collect();
+    let mut used: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); listed.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for p in 0..listed.len() {
+            for k in uses_of(ir, p, &listed, &used) {
+                changed |= used[p].insert(k);
+            }
+        }
+    }
+    used.iter()
+        .zip(&listed)
+        .map(|(ks, locations)| ks.iter().map(|&k| locations[k].clone()).collect())
+        .collect()
+}
+
+/// The positions (in `listed[p]`) of the available locations procedure `p` uses, given what its
+/// callees are known to use so far.
+fn uses_of(ir: &MethodIr, p: usize, listed: &[Vec<Location<usize>>], used: &[BTreeSet<usize>]) -> BTreeSet<usize> {
+    let input = |k: usize| ir.procs[p].inputs[k];
+    let mut out = BTreeSet::new();
+    for rule in &ir.procs[p].rules {
+        // Each held location with the position of the entry location it came from, if any.
+        let mut held: BTreeMap<Location<VarId>, Option<usize>> = listed[p]
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.over(&input), Some(k)))
+            .collect();
+        for stmt in &rule.body {
+            if let StmtKind::Call { proc, args, .. } = &stmt.kind {
+                let q = proc.index();
+                let wanted: Vec<(Location<usize>, VarId)> = used[q]
+                    .iter()
+                    .map(|&k| (listed[q][k].clone(), VarId::from_index(0)))
+                    .collect();
+                for location in in_rule_of_call(&wanted, args).unwrap_or_default() {
+                    if let Some(Some(k)) = held.get(&location) {
+                        out.insert(*k);
+                    }
+                }
+            }
+            match read_of(&stmt.kind) {
+                Some((_, location)) => match held.get(&location) {
+                    Some(Some(k)) => {
+                        out.insert(*k);
+                    }
+                    Some(None) => {}
+                    None => {
+                        held.insert(location, None);
+                    }
+                },
+                None => {
+                    let mut values: Held = held.keys().map(|l| (l.clone(), VarId::from_index(0))).collect();
+                    kill(&mut values, &stmt.kind);
+                    held.retain(|l, _| values.contains_key(l));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Updates what a rule holds past a statement: a read of a location not held becomes its value.
 fn step(held: &mut Held, stmt: &Stmt) {
     match read_of(&stmt.kind) {
@@ -292,6 +359,10 @@ fn step(held: &mut Held, stmt: &Stmt) {
 /// should a call not hold what its callee was found to receive (the two walks disagreeing).
 pub fn reuse_repeated_reads(ir: &mut MethodIr) {
     let available = available(ir);
+    if available.iter().all(BTreeSet::is_empty) {
+        return;
+    }
+    let available = used(ir, &available);
     if available.iter().all(BTreeSet::is_empty) {
         return;
     }
