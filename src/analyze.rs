@@ -708,7 +708,7 @@ fn analyze_lifted(
                 rounds.out_of_budget(k, report, clock.exhausted(), context, &clock, selected.len());
                 continue;
             };
-            fill(&mut report, m, &methods[m], &program, costs);
+            fill(&mut report, m, methods, &program, costs);
             if round > 0 && report.status != AnalysisStatus::Bounded && report.terminates == Some(true) {
                 // Inputs were assumed away from the types' limits: no proof for all of them.
                 report.terminates = None;

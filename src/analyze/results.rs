@@ -180,7 +180,14 @@ fn ranking_text(ranking: &Ranking, names: &[String]) -> String {
     }
 }
 
-pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: &AbstractProgram, costs: &cost::Costs) {
+pub(super) fn fill(
+    report: &mut MethodReport,
+    m: usize,
+    methods: &[MethodIr],
+    program: &AbstractProgram,
+    costs: &cost::Costs,
+) {
+    let ir = &methods[m];
     let names = parameter_names(ir);
     report.parameters = names.clone();
     report.line = ir.lines.first().map(|(_, line)| *line);
@@ -286,12 +293,47 @@ pub(super) fn fill(report: &mut MethodReport, m: usize, ir: &MethodIr, program: 
                     .iter()
                     .find(|(said, _)| said == reason)
                     .or_else(|| unbounded_iterations.last().filter(|_| reason.starts_with(&own)));
-                report.reason = Some(cost_reason(explained.map_or(reason, |(_, text)| text)));
+                let text = explained.map_or(reason.clone(), |(_, text)| text.clone());
+                report.reason = Some(cost_reason(&with_callee_loops_located(&text, methods, program, costs)));
                 // Every cycle ranked and every callee terminating, though the cost is unknown.
                 report.terminates = costs.terminates[entry].then_some(true);
             }
         }
     }
+}
+
+/// `text` with each unranked loop of another method, which the cost solver names by its
+/// procedure (`C.m(desc)/loop12`), named by its source line and method instead.
+fn with_callee_loops_located(
+    text: &str,
+    methods: &[MethodIr],
+    program: &AbstractProgram,
+    costs: &cost::Costs,
+) -> String {
+    let mut text = text.to_owned();
+    // Longer names first: `…/loop4` is a prefix of `…/loop45`.
+    let mut unranked: Vec<_> = costs.loops.iter().filter(|info| info.ranking.is_none()).collect();
+    unranked.sort_by_key(|info| std::cmp::Reverse(program.procs[info.head].name.len()));
+    for info in unranked {
+        let Origin::Ir { method, proc } = program.procs[info.head].origin else {
+            continue;
+        };
+        let Some(callee) = methods.get(method) else {
+            continue;
+        };
+        let raw = &program.procs[info.head].name;
+        if !text.contains(raw.as_str()) {
+            continue;
+        }
+        let pc = callee.proc(proc).pc;
+        let place = callee
+            .line_of(pc)
+            .map_or(format!("offset {pc}"), |line| format!("line {line}"));
+        let owner = callee.class.rsplit('/').next().unwrap_or(&callee.class);
+        let located = format!("the loop at {place} of {owner}.{}", callee.name);
+        text = text.replace(raw.as_str(), &located);
+    }
+    text
 }
 
 /// The reason of the cost solver (text of `jresa_analyses`) with its kind: the one place where
