@@ -123,7 +123,7 @@ fn read_of(kind: &StmtKind) -> Option<(VarId, Location<VarId>)> {
 }
 
 /// Drops what a statement (other than a read) may change.
-fn kill(held: &mut Held, kind: &StmtKind) {
+fn kill<V>(held: &mut BTreeMap<Location<VarId>, V>, kind: &StmtKind) {
     match kind {
         StmtKind::Invoke { .. }
         | StmtKind::InvokeDynamic { .. }
@@ -196,45 +196,34 @@ fn passed(held: &Held, args: &[Operand]) -> BTreeSet<Location<usize>> {
 }
 
 impl Location<usize> {
-    /// The input positions that address it.
-    fn positions(&self) -> Vec<usize> {
-        match self {
-            Location::Static { .. } => vec![],
-            Location::Field { object, .. } => vec![*object],
-            Location::Element { array, index, .. } => match index {
-                Index::Var(k) => vec![*array, *k],
-                Index::Constant(_) => vec![*array],
-            },
-        }
-    }
-
-    /// The location with each input position `k` replaced by the variable `var(k)`.
-    fn over(&self, var: &dyn Fn(usize) -> VarId) -> Location<VarId> {
-        match self {
+    /// The location with each input position `k` replaced by the variable `var(k)`; `None` where
+    /// some position has none.
+    fn over(&self, var: &dyn Fn(usize) -> Option<VarId>) -> Option<Location<VarId>> {
+        Some(match self {
             Location::Static { field } => Location::Static { field: field.clone() },
             Location::Field { object, field } => Location::Field {
-                object: var(*object),
+                object: var(*object)?,
                 field: field.clone(),
             },
             Location::Element { array, index, elem } => Location::Element {
-                array: var(*array),
+                array: var(*array)?,
                 index: match index {
-                    Index::Var(k) => Index::Var(var(*k)),
+                    Index::Var(k) => Index::Var(var(*k)?),
                     Index::Constant(c) => Index::Constant(*c),
                 },
                 elem: *elem,
             },
-        }
+        })
     }
 }
 
 /// A procedure's available locations in its rule's terms, each held by the variable `value`
 /// gives it.
 fn in_rule(ir: &MethodIr, proc: usize, available: &[(Location<usize>, VarId)]) -> Held {
-    let input = |k: usize| ir.procs[proc].inputs[k];
+    let input = |k: usize| ir.procs[proc].inputs.get(k).copied();
     available
         .iter()
-        .map(|(location, value)| (location.over(&input), *value))
+        .filter_map(|(location, value)| Some((location.over(&input)?, *value)))
         .collect()
 }
 
@@ -302,14 +291,14 @@ fn used(ir: &MethodIr, available: &[BTreeSet<Location<usize>>]) -> Vec<BTreeSet<
 /// The positions (in `listed[p]`) of the available locations procedure `p` uses, given what its
 /// callees are known to use so far.
 fn uses_of(ir: &MethodIr, p: usize, listed: &[Vec<Location<usize>>], used: &[BTreeSet<usize>]) -> BTreeSet<usize> {
-    let input = |k: usize| ir.procs[p].inputs[k];
+    let input = |k: usize| ir.procs[p].inputs.get(k).copied();
     let mut out = BTreeSet::new();
     for rule in &ir.procs[p].rules {
         // Each held location with the position of the entry location it came from, if any.
         let mut held: BTreeMap<Location<VarId>, Option<usize>> = listed[p]
             .iter()
             .enumerate()
-            .map(|(k, l)| (l.over(&input), Some(k)))
+            .filter_map(|(k, l)| Some((l.over(&input)?, Some(k))))
             .collect();
         for stmt in &rule.body {
             if let StmtKind::Call { proc, args, .. } = &stmt.kind {
@@ -334,11 +323,7 @@ fn uses_of(ir: &MethodIr, p: usize, listed: &[Vec<Location<usize>>], used: &[BTr
                         held.insert(location, None);
                     }
                 },
-                None => {
-                    let mut values: Held = held.keys().map(|l| (l.clone(), VarId::from_index(0))).collect();
-                    kill(&mut values, &stmt.kind);
-                    held.retain(|l, _| values.contains_key(l));
-                }
+                None => kill(&mut held, &stmt.kind),
             }
         }
     }
@@ -424,20 +409,11 @@ fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option
 /// The caller's locations a call passes for the callee's added inputs, in their order (the
 /// callee's locations over the call's arguments).
 fn in_rule_of_call(callee: &[(Location<usize>, VarId)], args: &[Operand]) -> Option<Vec<Location<VarId>>> {
-    let vars: Option<Vec<VarId>> = callee
-        .iter()
-        .flat_map(|(location, _)| location.positions())
-        .map(|k| match args.get(k) {
-            Some(Operand::Var(v)) => Some(*v),
-            _ => None,
-        })
-        .collect();
-    vars?;
     let var = |k: usize| match args.get(k) {
-        Some(Operand::Var(v)) => *v,
-        _ => VarId::from_index(0),
+        Some(Operand::Var(v)) => Some(*v),
+        _ => None,
     };
-    Some(callee.iter().map(|(location, _)| location.over(&var)).collect())
+    callee.iter().map(|(location, _)| location.over(&var)).collect()
 }
 
 /// The type of a location's value.
