@@ -512,6 +512,10 @@ impl Rounds {
     ) {
         // A retry that ran out of time leaves the previous attempt's result standing.
         if let Some(mut previous) = self.fallback[k].take() {
+            if previous.status == AnalysisStatus::Bounded {
+                self.finished[k] = Some(previous);
+                return;
+            }
             let why = match budget {
                 Budget::Time => "its time budget",
                 Budget::Evaluations => "its evaluation budget",
@@ -563,43 +567,76 @@ impl Rounds {
 
     /// Method `k` with its round's result in `report`: finished, or pending for the next round
     /// when another margin can help.
-    fn judge(&mut self, k: usize, mut report: MethodReport, round: usize, overflows: Overflows, ir: &MethodIr) {
-        // Another round can only help when arithmetic may overflow and the bound was lost to a
-        // loop or to a cost that depends on values (not to an opaque call): the method's own
-        // arithmetic for its own loops, any it reaches for a callee's loop or recursion.
-        let kind = report.reason.as_ref().map(|r| r.kind);
-        let retry = match kind {
-            _ if report.status == AnalysisStatus::Unbounded => overflows.own,
-            Some(ReasonKind::Unranked | ReasonKind::NotBoundedByInputs) => overflows.own,
-            Some(ReasonKind::UnrankedCallee) => overflows.reached,
-            _ => false,
-        };
-        if report.status != AnalysisStatus::Bounded && retry && round + 1 < overflow::MARGINS.len() {
+    fn judge(&mut self, k: usize, report: MethodReport, round: usize, overflows: Overflows, ir: &MethodIr) {
+        let another = round + 1 < overflow::MARGINS.len();
+        if another && retries(&report, round, overflows) {
             self.level[k] += 1;
             if self.fallback[k].is_none() {
                 self.fallback[k] = Some(report);
             }
             return;
         }
+        let report = self.conclude(k, report, ir);
+        self.finished[k] = Some(report);
+    }
+
+    /// The final report of method `k` from its last round's `report`: a bound found under a
+    /// precondition carries it and the first round's termination verdict (which holds for every
+    /// input); a first round's bound for every input stands where no later round found a better.
+    fn conclude(&mut self, k: usize, mut report: MethodReport, ir: &MethodIr) -> MethodReport {
+        let first = self.fallback[k].take();
+        let first_bounded = first.as_ref().filter(|f| f.status == AnalysisStatus::Bounded);
         if report.status == AnalysisStatus::Bounded && self.level[k] > 0 {
             if let Some(weight) = stands_on_limits(&report, self.level[k]) {
-                report = without_limit_bound(report, &weight, self.fallback[k].as_ref());
-                self.finished[k] = Some(report);
-                return;
+                return match first_bounded {
+                    Some(_) => first.expect("bounded"),
+                    None => without_limit_bound(report, &weight, first.as_ref()),
+                };
+            }
+            if first_bounded.is_some() && has_type_range_offset(&report) {
+                return first.expect("bounded");
             }
             let (text, ranges) = precondition(ir, &self.widths[k], self.level[k]);
             report.precondition = Some(text);
             report.parameter_ranges = ranges;
             // The ranking functions hold within the precondition only: outside it, arithmetic
             // may wrap and a loop may never end. What holds for every input is the first round's.
-            report.terminates = self.fallback[k].as_ref().and_then(|first| first.terminates);
+            report.terminates = first.as_ref().and_then(|first| first.terminates);
+            return report;
+        }
+        if first_bounded.is_some() {
+            return first.expect("bounded");
         }
         // Without a bound, the first round's termination proof holds for every input.
         if report.status != AnalysisStatus::Bounded && report.terminates.is_none() {
-            report.terminates = self.fallback[k].as_ref().and_then(|first| first.terminates);
+            report.terminates = first.as_ref().and_then(|first| first.terminates);
         }
-        self.finished[k] = Some(report);
+        report
     }
+}
+
+/// Whether another round, with inputs further from the types' limits, may do better than
+/// `report`: when arithmetic may overflow and the bound was lost to a loop or to a cost that
+/// depends on values (not to an opaque call), the method's own arithmetic for its own loops, any
+/// it reaches for a callee's loop or recursion; or when the first round's bound for every input
+/// starts a ranking function from a wrapped value (`nat(n + 2147483712)`, hiding how small the
+/// cost of most inputs is), and a precondition may give one without.
+fn retries(report: &MethodReport, round: usize, overflows: Overflows) -> bool {
+    match report.reason.as_ref().map(|r| r.kind) {
+        _ if report.status == AnalysisStatus::Unbounded => overflows.own,
+        _ if report.status == AnalysisStatus::Bounded => round == 0 && overflows.own && has_type_range_offset(report),
+        Some(ReasonKind::Unranked | ReasonKind::NotBoundedByInputs) => overflows.own,
+        Some(ReasonKind::UnrankedCallee) => overflows.reached,
+        _ => false,
+    }
+}
+
+/// Whether `report`'s bound offsets a growing term by a number the size of the types' limits.
+fn has_type_range_offset(report: &MethodReport) -> bool {
+    report
+        .bound
+        .as_ref()
+        .is_some_and(|b| jresa_analyses::bounds::ranking::is_type_range_sized(&b.largest_offset()))
 }
 
 /// The weight by which a bound proven at precondition level `level` multiplies a growing term,

@@ -28,7 +28,7 @@ use crate::cost_model::CostModel;
 use crate::value::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Relation};
 use crate::value::fixpoint::{call_context, dead_dimensions, embed, restrict, Fixpoint};
 use crate::value::overflow;
-use crate::value::program::{AbsProcId, AbstractProc, AbstractProgram, AbstractRule, Item, Origin, Width};
+use crate::value::program::{AbsProcId, AbstractProc, AbstractProgram, AbstractRule, AuxOp, Item, Origin, Width};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -2161,8 +2161,9 @@ impl<D: NumericDomain> Solver<'_, D> {
         };
         // Without costs (for termination alone), the wrapping cases, the slowest, are not tried.
         let tried = if costless { &modes[1..2] } else { &modes[1..] };
+        let halving = !costless && self.halves(component);
         for mode in tried {
-            if ranked.ranking.is_some() && !self.wants_another(inputs, pre, &ranked) {
+            if ranked.ranking.is_some() && !self.wants_another(inputs, pre, &ranked, halving) {
                 break;
             }
             let Ok(paths) = self.paths(head, component, pre, 0, params, *mode) else {
@@ -2194,7 +2195,7 @@ impl<D: NumericDomain> Solver<'_, D> {
                     // Not one that stands on a wrap where a lexicographic one needs none.
                     Some(_) => {
                         !candidate.ranking.as_ref().is_some_and(Ranking::weighs_by_type_range)
-                            && !self.wants_another(inputs, pre, &candidate)
+                            && !self.wants_another(inputs, pre, &candidate, halving)
                     }
                 };
                 if better {
@@ -2266,12 +2267,35 @@ impl<D: NumericDomain> Solver<'_, D> {
     /// Whether a later path mode may do better than `ranked`'s ranking function: a
     /// lexicographic one whose iterations are not bounded (a mode that forgets a wrapped value
     /// leaves its raises unbounded; one that splits the wrap may bound them).
-    fn wants_another(&self, inputs: usize, pre: &D, ranked: &Ranked<D>) -> bool {
-        let Some(ranking @ Ranking::Lexicographic(_)) = &ranked.ranking else {
-            return false;
-        };
-        Self::iterations(inputs, ranking, ranked).is_none()
-            && self.lexicographic_iterations(inputs, pre, ranked, ranking).is_none()
+    /// Or, in a loop that halves (`halving`), one that is not logarithmic: the midpoint of a sum
+    /// that may wrap halves the range only in the modes that split the wrap.
+    fn wants_another(&self, inputs: usize, pre: &D, ranked: &Ranked<D>, halving: bool) -> bool {
+        match &ranked.ranking {
+            Some(Ranking::Halving(_)) | None => false,
+            Some(ranking @ Ranking::Lexicographic(_)) => {
+                Self::iterations(inputs, ranking, ranked).is_none()
+                    && self.lexicographic_iterations(inputs, pre, ranked, ranking).is_none()
+            }
+            Some(_) => halving,
+        }
+    }
+
+    /// Whether a procedure of `component` shifts right or divides (by the auxiliary operations):
+    /// a loop that may halve its range.
+    fn halves(&self, component: &[AbsProcId]) -> bool {
+        component.iter().any(|&p| {
+            self.program.procs[p]
+                .rules
+                .iter()
+                .flat_map(|r| &r.items)
+                .filter_map(called)
+                .any(|c| {
+                    matches!(
+                        self.program.procs[c].origin,
+                        Origin::Aux(AuxOp::Shr(_) | AuxOp::Ushr(_) | AuxOp::Div)
+                    )
+                })
+        })
     }
 
     /// A ranking function of a pass's transitions, and the transitions it ranks: in a mode that

@@ -661,6 +661,21 @@ impl CostExpr {
         })
     }
 
+    /// The largest magnitude of the constant of a linear argument that also has terms
+    /// (`nat(n + 2147483712)`): a number that size comes from a type's limit, not from the
+    /// program, when a ranking function starts from a wrapped value. Zero when there is none.
+    pub fn largest_offset(&self) -> BigRational {
+        let mut largest = BigRational::zero();
+        let _ = self.map_linears(&mut |e| {
+            let c = num_traits::Signed::abs(&e.constant);
+            if !e.terms.is_empty() && c > largest {
+                largest = c;
+            }
+            Some(e.clone())
+        });
+        largest
+    }
+
     /// The largest magnitude by which the expression weighs something that grows with the
     /// parameters: a constant factor of a product that is not constant, or a coefficient of a
     /// parameter in a linear argument. Zero for a constant expression.

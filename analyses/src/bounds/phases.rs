@@ -20,7 +20,7 @@ use crate::value::fixpoint::{embed, restrict};
 use petgraph::graphmap::DiGraphMap;
 
 /// Transitions past which the successor graph (quadratic in them) is not built.
-const MAX_TRANSITIONS: usize = 16;
+const MAX_TRANSITIONS: usize = 24;
 
 /// One strongly connected component of the successor graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,13 @@ fn successors<D: NumericDomain>(n: usize, transitions: &[&D]) -> DiGraphMap<usiz
 
 /// The phases of a loop (in the order a run goes through them) with a ranking function each, when
 /// the successor graph has more than one component and every cyclic one is ranked.
-pub fn find<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+/// Each cyclic component is ranked by `rank` (`ranking::find`, or a search of fewer shapes for
+/// transitions with the large constants of wrap cases).
+pub fn find<D: NumericDomain>(
+    n: usize,
+    transitions: &[&D],
+    rank: fn(usize, &[D]) -> Option<Ranking>,
+) -> Option<Ranking> {
     if transitions.len() < 2 || transitions.len() > MAX_TRANSITIONS {
         return None;
     }
@@ -71,7 +77,7 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
             [only] if !graph.contains_edge(*only, *only) => None,
             _ => {
                 let subset: Vec<D> = indices.iter().map(|&i| transitions[i].clone()).collect();
-                Some(Box::new(ranking::find(n, &subset)?))
+                Some(Box::new(rank(n, &subset)?))
             }
         };
         phases.push(Phase {

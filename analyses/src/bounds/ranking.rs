@@ -106,7 +106,7 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         .or_else(|| absolute(n, &live))
         .or_else(|| lexicographic(n, &live))
         .or_else(|| multiphase(n, &live))
-        .or_else(|| phases::find(n, &live))
+        .or_else(|| phases::find(n, &live, find))
 }
 
 impl Ranking {
@@ -188,9 +188,63 @@ pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[us
 /// may wrap still halves the range in every case.
 pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
-    halving(n, &live)
-        .or_else(|| linear(n, &live))
-        .or_else(|| multiphase(n, &live))
+    one_phase(n, &live).or_else(|| phases::find(n, &live, one_phase_without_limits))
+}
+
+/// A ranking function of [`one_phase`]'s shapes for a phase's transitions, searched on them
+/// without the rows whose constants are type-range-sized (on which the floating-point search
+/// may not end in time) and proven on the transitions themselves.
+fn one_phase_without_limits<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
+    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
+    let relaxed: Vec<D> = transitions
+        .iter()
+        .filter(|t| !t.is_empty())
+        .map(|t| D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned()))
+        .collect();
+    let live: Vec<&D> = relaxed.iter().collect();
+    let found = one_phase(n, &live)?;
+    let all: Vec<&D> = transitions.iter().collect();
+    verify(n, &all, &found).then_some(found)
+}
+
+/// The shapes of [`find_phased`] short of phases.
+fn one_phase<D: NumericDomain>(n: usize, live: &[&D]) -> Option<Ranking> {
+    halving(n, live)
+        .or_else(|| halving_from_guards(n, live))
+        .or_else(|| linear(n, live))
+        .or_else(|| multiphase(n, live))
+}
+
+/// A halving ranking function among the loop's guards, proven exactly: each relation `e ≥ 0`
+/// over the current variables alone that some transition states gives the candidate `e + 1`
+/// (`hi - lo` from `lo < hi`). No linear program is solved, so the wrap cases' constants, which
+/// the floating-point search handles badly, do not stop the midpoint of a sum that wraps from
+/// being found to halve the range.
+fn halving_from_guards<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    let mut tried: Vec<Affine> = Vec::new();
+    for t in transitions {
+        for c in t.constraints() {
+            let e = c.expression();
+            if c.relation() != Relation::GreaterOrEqual || e.terms().count() < 2 || e.terms().any(|(d, _)| d >= n) {
+                continue;
+            }
+            let f = Affine {
+                coefficients: (0..n)
+                    .map(|d| BigRational::from_integer(e.coefficient(d).into()))
+                    .collect(),
+                constant: BigRational::from_integer((e.constant_term() + 1).into()),
+            };
+            if tried.contains(&f) {
+                continue;
+            }
+            let ranking = Ranking::Halving(f.clone());
+            if verify(n, transitions, &ranking) {
+                return Some(ranking);
+            }
+            tried.push(f);
+        }
+    }
+    None
 }
 
 /// The most phases of a nested multiphase ranking function searched for.

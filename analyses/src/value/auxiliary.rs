@@ -298,9 +298,12 @@ pub fn rules(op: AuxOp) -> Vec<Vec<Constraint>> {
             let exact_negative_half = logical && w == 32;
             if exact_negative_half {
                 let two_to_32 = 1i64 << 32;
+                // The operand is an `int` (its minimum bounds the result: `z >= 2^30`), which
+                // a state that forgot a wrapped operand no longer says.
                 rules.push(vec![
                     is(Y, 1),
                     at_most(X, -1),
+                    at_least(X, -(1i64 << 31)),
                     c(&[(X, 1), (Z, -2)], two_to_32, false),
                     c(&[(Z, 2), (X, -1)], 1 - two_to_32, false),
                 ]);

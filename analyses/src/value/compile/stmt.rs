@@ -166,6 +166,11 @@ impl RuleCompiler<'_> {
                 if to == Ty::Int && from == Ty::Long {
                     out.wrap = Some((d, Width::Int));
                 }
+                // A widened `int` keeps its type's range, which no later polyhedron would know
+                // from the `long` it now is (a loop counting a `long` down from an `int`).
+                if to == Ty::Long && from == Ty::Int {
+                    c.extend(narrow_range(d, -(i64::from(i32::MAX) + 1), i64::from(i32::MAX)));
+                }
             }
             UnOp::Convert if to == Ty::Int => {
                 c.extend(narrow_range(d, -(i64::from(i32::MAX) + 1), i64::from(i32::MAX)))
