@@ -239,8 +239,12 @@ fn retry_alone(
         })
         .collect();
     for (k, why, report) in again {
-        if let Some(report) = report.filter(|r| why.improves(&out[k], r)) {
+        let Some(report) = report else { continue };
+        if why.improves(&out[k], &report) {
             out[k] = report;
+        } else if why == Retry::Context && report.terminates == Some(true) {
+            // A bound under a precondition keeps its cost; the retry proves termination for all.
+            out[k].terminates = Some(true);
         }
     }
 }
@@ -258,6 +262,11 @@ enum Retry {
 
 impl Retry {
     fn of(report: &MethodReport, methods: &[MethodIr], index: usize) -> Option<Retry> {
+        // A bound under a precondition, without a termination proof for every input: the
+        // callee's arithmetic may wrap only outside this method's calls.
+        if report.precondition.is_some() && report.terminates != Some(true) && calls_class_method(&methods[index]) {
+            return Some(Retry::Context);
+        }
         let reason = report.reason.as_ref()?;
         match reason.kind {
             ReasonKind::Budget(Budget::Evaluations) => Some(Retry::Budget),
@@ -283,8 +292,12 @@ impl Retry {
                     })
             }
             Retry::Context => {
-                (new.status == AnalysisStatus::Bounded && old.status != AnalysisStatus::Bounded)
-                    || (new.terminates == Some(true) && old.terminates != Some(true))
+                (new.status == AnalysisStatus::Bounded
+                    && (old.status != AnalysisStatus::Bounded
+                        || (old.precondition.is_some() && new.precondition.is_none())))
+                    || (new.terminates == Some(true)
+                        && old.terminates != Some(true)
+                        && (new.status == AnalysisStatus::Bounded || old.status != AnalysisStatus::Bounded))
             }
         }
     }

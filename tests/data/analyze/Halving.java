@@ -18,7 +18,8 @@ public class Halving {
         return sum(a, lo, mid) + sum(a, mid, hi);
     }
 
-    // expect: O(log(|a|)) for inputs within limits
+    // Within the array's indices, no midpoint wraps: a bound for every input.
+    // expect: O(log(|a|))
     static int find(int[] a, int key) {
         return search(a, 0, a.length, key);
     }
@@ -38,7 +39,7 @@ public class Halving {
         return search(a, lo, mid, key);
     }
 
-    // expect: O(log(|a|)) for inputs within limits
+    // expect: O(log(|a|))
     static int findUnsigned(int[] a, int key) {
         return searchUnsigned(a, 0, a.length, key);
     }
