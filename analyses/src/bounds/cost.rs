@@ -2280,8 +2280,9 @@ impl<D: NumericDomain> Solver<'_, D> {
         }
     }
 
-    /// Whether a procedure of `component` shifts right or divides (by the auxiliary operations):
-    /// a loop that may halve its range.
+    /// Whether a procedure of `component` shifts right without sign: a loop that may halve its
+    /// range by the midpoint `(lo + hi) >>> 1`, whose sum may wrap (a signed shift or division of
+    /// a wrapped sum halves nothing, so only this one gains from the modes that split wraps).
     fn halves(&self, component: &[AbsProcId]) -> bool {
         component.iter().any(|&p| {
             self.program.procs[p]
@@ -2289,12 +2290,7 @@ impl<D: NumericDomain> Solver<'_, D> {
                 .iter()
                 .flat_map(|r| &r.items)
                 .filter_map(called)
-                .any(|c| {
-                    matches!(
-                        self.program.procs[c].origin,
-                        Origin::Aux(AuxOp::Shr(_) | AuxOp::Ushr(_) | AuxOp::Div)
-                    )
-                })
+                .any(|c| matches!(self.program.procs[c].origin, Origin::Aux(AuxOp::Ushr(_))))
         })
     }
 
