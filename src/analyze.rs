@@ -230,6 +230,7 @@ fn retry_alone(
         .par_iter()
         .map(|&(k, method, index, why)| {
             let mut alone = within_class_closure(methods, index);
+            debug_timing(|| format!("retry {}{} alone", method.name, method.descriptor));
             let only = Selected {
                 method,
                 index: Some(0),

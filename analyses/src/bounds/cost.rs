@@ -485,7 +485,7 @@ fn counted_invariant<D: NumericDomain>(n: usize, pre: &D, transitions: &[D]) -> 
         .iter()
         .map(|t| {
             let mapping: Vec<Option<Dimension>> = (0..2 * n).map(|d| Some(if d < n { d } else { d + 1 })).collect();
-            let mut t = t.map_dims(&mapping, 2 * n + 2);
+            let mut t = ranking::without_type_range_rows(t).map_dims(&mapping, 2 * n + 2);
             t.add_constraints(LinearExpr::from_terms(&[(2 * n + 1, 1), (n, -1)], -1).map(Constraint::equal_zero));
             t
         })

@@ -89,6 +89,13 @@ pub fn is_type_range_sized(a: &BigRational) -> bool {
     a.abs() >= BigRational::from_integer(BigInt::from(1u64 << 24))
 }
 
+/// `t` without its rows whose constant is as large as only the types' limits produce: a relaxation
+/// (it contains `t`) whose numbers stay small.
+pub fn without_type_range_rows<D: NumericDomain>(t: &D) -> D {
+    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
+    D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned())
+}
+
 /// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
 pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
@@ -195,11 +202,10 @@ pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Rank
 /// without the rows whose constants are type-range-sized (on which the floating-point search
 /// may not end in time) and proven on the transitions themselves.
 fn one_phase_without_limits<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
-    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
     let relaxed: Vec<D> = transitions
         .iter()
         .filter(|t| !t.is_empty())
-        .map(|t| D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned()))
+        .map(without_type_range_rows)
         .collect();
     let live: Vec<&D> = relaxed.iter().collect();
     let found = one_phase(n, &live)?;
