@@ -203,7 +203,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 }
             }
         }
-        inherit_thresholds(program, &mut thresholds);
+        inherit_thresholds(program, &mut thresholds, (0..program.procs.len()).collect());
         Solver {
             program,
             pre: vec![None; n],
@@ -296,6 +296,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             None => {
                 // The first precondition's constraints are thresholds of later widenings: those
                 // that every later call still satisfies survive (a loop's entry facts).
+                let mut added = false;
                 for c in condition
                     .minimized()
                     .constraints()
@@ -304,7 +305,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 {
                     if !self.thresholds[q].contains(&c) {
                         self.thresholds[q].push(c);
+                        added = true;
                     }
+                }
+                // Handed down to the procedures the entry calls with these inputs unchanged: a
+                // loop's body blocks widen first from their own first, narrower, states
+                // (`p - k >= 2` with `k = 0`), and keep the loop's `p >= 0` only as a threshold.
+                if added {
+                    inherit_thresholds(self.program, &mut self.thresholds, vec![q]);
                 }
                 condition
             }
@@ -357,8 +365,7 @@ const MAX_THRESHOLDS: usize = 32;
 /// keeps it where all its calls satisfy it (a loop body block keeps the loop's `i < n`, which
 /// its first call, with `i = 0`, shows only as `n >= 1`). Dimensions are single-assignment, so
 /// an argument that is an input dimension of the caller is that input's value.
-fn inherit_thresholds(program: &AbstractProgram, thresholds: &mut [Vec<Constraint>]) {
-    let mut pending: Vec<AbsProcId> = (0..program.procs.len()).collect();
+fn inherit_thresholds(program: &AbstractProgram, thresholds: &mut [Vec<Constraint>], mut pending: Vec<AbsProcId>) {
     while let Some(q) = pending.pop() {
         let proc = &program.procs[q];
         for rule in &proc.rules {
