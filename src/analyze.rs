@@ -598,32 +598,31 @@ impl Rounds {
     /// precondition carries it and the first round's termination verdict (which holds for every
     /// input); a first round's bound for every input stands where no later round found a better.
     fn conclude(&mut self, k: usize, mut report: MethodReport, ir: &MethodIr) -> MethodReport {
+        // The first round's report when it has a bound (for every input), and its verdict.
         let first = self.fallback[k].take();
-        let first_bounded = first.as_ref().filter(|f| f.status == AnalysisStatus::Bounded);
+        let terminates = first.as_ref().and_then(|first| first.terminates);
+        let bounded = first.filter(|f| f.status == AnalysisStatus::Bounded);
         if report.status == AnalysisStatus::Bounded && self.level[k] > 0 {
             if let Some(weight) = stands_on_limits(&report, self.level[k]) {
-                return match first_bounded {
-                    Some(_) => first.expect("bounded"),
-                    None => without_limit_bound(report, &weight, first.as_ref()),
-                };
+                return bounded.unwrap_or_else(|| without_limit_bound(report, &weight, terminates));
             }
-            if first_bounded.is_some() && has_type_range_offset(&report) {
-                return first.expect("bounded");
+            if let Some(bounded) = bounded.filter(|_| has_type_range_offset(&report)) {
+                return bounded;
             }
             let (text, ranges) = precondition(ir, &self.widths[k], self.level[k]);
             report.precondition = Some(text);
             report.parameter_ranges = ranges;
             // The ranking functions hold within the precondition only: outside it, arithmetic
             // may wrap and a loop may never end. What holds for every input is the first round's.
-            report.terminates = first.as_ref().and_then(|first| first.terminates);
+            report.terminates = terminates;
             return report;
         }
-        if first_bounded.is_some() {
-            return first.expect("bounded");
+        if let Some(bounded) = bounded {
+            return bounded;
         }
         // Without a bound, the first round's termination proof holds for every input.
         if report.status != AnalysisStatus::Bounded && report.terminates.is_none() {
-            report.terminates = first.as_ref().and_then(|first| first.terminates);
+            report.terminates = terminates;
         }
         report
     }
@@ -666,7 +665,7 @@ fn stands_on_limits(report: &MethodReport, level: usize) -> Option<BigRational> 
 
 /// A bound that stands on the precondition's limits, reported as no bound (with the first
 /// round's termination verdict, which holds for every input).
-fn without_limit_bound(mut report: MethodReport, weight: &BigRational, first: Option<&MethodReport>) -> MethodReport {
+fn without_limit_bound(mut report: MethodReport, weight: &BigRational, terminates: Option<bool>) -> MethodReport {
     let text = format!(
         "the only bound found, {}, holds for inputs away from the types' limits and weighs a term by {weight}, a number those limits produce: its class would hide how the cost grows with a parameter",
         report.upper_bound.as_deref().unwrap_or("?")
@@ -676,7 +675,7 @@ fn without_limit_bound(mut report: MethodReport, weight: &BigRational, first: Op
     report.complexity = None;
     report.bound = None;
     report.reason = Some(Reason::new(ReasonKind::Cost, text));
-    report.terminates = first.and_then(|f| f.terminates);
+    report.terminates = terminates;
     report
 }
 

@@ -1973,7 +1973,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     /// The states reachable at the head from entry values `x0` (dims `0..n`), as a polyhedron over
     /// `(x0, x)` (`2n` dims): `x = x0` on entry, closed under the transitions, with widening.
     fn invariant(&self, n: usize, pre: &D, transitions: &[D]) -> D {
-        closure(n, entry_state(n, pre), transitions)
+        let relaxed: Vec<D> = transitions.iter().map(ranking::without_type_range_rows).collect();
+        closure(n, entry_state(n, pre), &relaxed)
             // Out of steps: only the entry values' precondition is known of them; nothing of x.
             .unwrap_or_else(|| pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n))
     }
