@@ -10,8 +10,8 @@ use super::limits;
 use super::linear::{combine, Constraint, Dimension, Normalization, Normalized, Relation};
 use super::number::gcd_u128;
 use super::simplex::{solve, Minimization, RedundancyRemoval};
+use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// The fraction `numerator / denominator` with a positive denominator, compared exactly.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +53,9 @@ pub(crate) fn simplify(constraints: &[Constraint], normalization: Normalization)
             Normalized::AlwaysFalse => return None,
         }
     }
-    let mut slot_of_direction: HashMap<Vec<i64>, usize> = HashMap::new();
+    // Directions are short integer vectors: a fast hash matters here (simplification runs on
+    // every polyhedron operation), and only lookups depend on it, never the output's order.
+    let mut slot_of_direction: FxHashMap<Vec<i64>, usize> = FxHashMap::default();
     let mut directions: Vec<DirectionBounds> = Vec::new();
     for (index, constraint) in normalized.iter().enumerate() {
         let coefficients = constraint.expression().coefficients();
