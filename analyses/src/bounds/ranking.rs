@@ -84,15 +84,18 @@ struct Obligation {
     fixed: Vec<(usize, f64)>,
 }
 
-/// Whether a number is as large as only the types' limits produce (`2^24` and beyond).
+/// The smallest number only the types' limits produce (their multiples and offsets, `2^31`).
+const TYPE_RANGE_SIZE: u64 = 1 << 24;
+
+/// Whether a number is as large as only the types' limits produce ([`TYPE_RANGE_SIZE`] and beyond).
 pub fn is_type_range_sized(a: &BigRational) -> bool {
-    a.abs() >= BigRational::from_integer(BigInt::from(1u64 << 24))
+    a.abs() >= BigRational::from_integer(BigInt::from(TYPE_RANGE_SIZE))
 }
 
 /// `t` without its rows whose constant is as large as only the types' limits produce: a relaxation
 /// (it contains `t`) whose numbers stay small.
 pub fn without_type_range_rows<D: NumericDomain>(t: &D) -> D {
-    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < 1 << 24;
+    let small = |c: &&Constraint| c.expression().constant_term().unsigned_abs() < TYPE_RANGE_SIZE;
     D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned())
 }
 
