@@ -26,7 +26,7 @@ use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
-use jresa_analyses::ir::{ghosts, reloads};
+use jresa_analyses::ir::{entry_fields, ghosts, reloads};
 use jresa_analyses::ir::{MethodIr, StmtKind};
 use jresa_analyses::value::compile::compile;
 use jresa_analyses::value::fixpoint;
@@ -36,7 +36,7 @@ use jresa_analyses::value::program::Origin;
 use jresa_analyses::value::program::Width;
 use num_rational::BigRational;
 use rayon::prelude::*;
-use results::{entry_widths, fill, precondition};
+use results::{analysed_entry, entry_widths, fill, precondition};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -141,12 +141,18 @@ fn analyze_class(
                 if bootstraps.iter().any(Option::is_some) {
                     lambdas::rewrite_sites(&mut ir, &class.name, program.lambdas);
                 }
-                // The search for non-termination runs the method's own code, without ghosts.
-                reloads::reuse_repeated_reads(&mut ir);
-                let has_loop = ir.procs.iter().any(|p| p.kind == jresa_analyses::ir::ProcKind::Loop);
-                let original = has_loop.then(|| ir.clone());
-                ghosts::ghost_invariant_reads(&mut ir);
-                unghosted.push(original.filter(|_| !ir.ghosts.is_empty()));
+                // The search for non-termination runs the method's own code, without ghosts or
+                // fields at entry.
+                let original = ir.clone();
+                let held = entry_fields::reuse_reads_with_entry_fields(&mut ir);
+                ghosts::ghost_invariant_reads_holding(&mut ir, &held);
+                debug_ir(&ir);
+                let rewritten = !ir.ghosts.is_empty() || ir.heap_entry.is_some();
+                unghosted.push(rewritten.then(|| {
+                    let mut plain = original;
+                    reloads::reuse_repeated_reads(&mut plain);
+                    plain
+                }));
                 if chosen {
                     selected.push(Selected {
                         method,
@@ -611,6 +617,12 @@ impl Rounds {
             }
             let (text, ranges) = precondition(ir, &self.widths[k], self.level[k]);
             report.precondition = Some(text);
+            // A field at entry the precondition limits is an input validation must read.
+            for range in &ranges {
+                if !report.parameters.contains(&range.parameter) {
+                    report.parameters.push(range.parameter.clone());
+                }
+            }
             report.parameter_ranges = ranges;
             // The ranking functions hold within the precondition only: outside it, arithmetic
             // may wrap and a loop may never end. What holds for every input is the first round's.
@@ -721,7 +733,7 @@ fn analyze_lifted(
             .iter()
             .map(|&k| {
                 let m = rounds.analysed[k];
-                let entry = program.of_ir[m][methods[m].entry.index()];
+                let entry = program.of_ir[m][analysed_entry(&methods[m]).index()];
                 (entry, overflow::entry_condition(&rounds.widths[k], rounds.level[k]))
             })
             .collect();
@@ -770,7 +782,7 @@ fn analyze_lifted(
                 rounds.note_without_invariants(k, without);
                 continue;
             }
-            let entry = program.of_ir[m][methods[m].entry.index()];
+            let entry = program.of_ir[m][analysed_entry(&methods[m]).index()];
             let reachable = overflow::reachable(&program, entry);
             let overflows = Overflows {
                 own: fixpoint.overflows.iter().any(|(p, _)| {
@@ -808,6 +820,14 @@ fn analyze_lifted(
             })
         })
         .collect()
+}
+
+/// Prints the IR the analyses run on (after the rewrites for the analyses) on stderr when
+/// `JRESA_DEBUG_IR` is set.
+fn debug_ir(ir: &MethodIr) {
+    if std::env::var_os("JRESA_DEBUG_IR").is_some() {
+        eprintln!("{}", jresa_analyses::ir::print_method(ir));
+    }
 }
 
 /// Prints a timing line on stderr when `JRESA_DEBUG_TIMING` is set.

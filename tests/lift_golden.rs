@@ -121,9 +121,10 @@ fn examples_lift_and_verify() {
     assert!(count >= 20, "only {count} example methods lifted");
 }
 
-/// The repeated-read and ghost passes (`ir::reloads`, then `ir::ghosts`, as the analyses run
-/// them) on `tests/data/lift/ghosts/*.java`: the rewritten methods still verify, and their IR equals the golden `.ir` beside each source, which lists the ghosts of each
-/// method.
+/// The passes the analyses run on a method they report (`ir::entry_fields` with `ir::reloads`,
+/// then `ir::ghosts`) on `tests/data/lift/ghosts/*.java`: the rewritten methods still verify, and
+/// their IR equals the golden `.ir` beside each source, which lists the ghosts of each method and
+/// the fields at entry its code receives.
 #[test]
 fn ghosted_fixtures_match_their_golden_ir() {
     let dir = data_dir().join("ghosts");
@@ -138,8 +139,8 @@ fn ghosted_fixtures_match_their_golden_ir() {
         let mut program = lift_classes(&compile(&source));
         let mut text = String::new();
         for ir in &mut program.methods {
-            jresa_analyses::ir::reloads::reuse_repeated_reads(ir);
-            jresa_analyses::ir::ghosts::ghost_invariant_reads(ir);
+            let held = jresa_analyses::ir::entry_fields::reuse_reads_with_entry_fields(ir);
+            jresa_analyses::ir::ghosts::ghost_invariant_reads_holding(ir, &held);
             let errors = verify_method(ir);
             assert!(
                 errors.is_empty(),
@@ -148,6 +149,14 @@ fn ghosted_fixtures_match_their_golden_ir() {
             );
             let names: Vec<&str> = ir.ghosts.iter().map(|g| ir.var(*g).name.as_str()).collect();
             text.push_str(&format!("# {}: ghosts [{}]\n", ir.display_name(), names.join(", ")));
+            if let Some(heap) = &ir.heap_entry {
+                let fields: Vec<String> = heap.fields.iter().map(|(p, f)| format!("{p}.{f}")).collect();
+                let inner = &ir.proc(heap.inner).name;
+                text.push_str(&format!(
+                    "#   {inner} receives fields at entry [{}]\n",
+                    fields.join(", ")
+                ));
+            }
         }
         text.push_str(&print_program(&program));
         check(&source.with_extension("ir"), &text);

@@ -306,3 +306,32 @@ fn a_scaled_down_bound_is_caught_and_its_violation_replays() {
     assert_eq!(results[0]["ruleId"], "jresa/violated");
     assert!(jresa::report::markdown::markdown(&summary).contains("1 violated"));
 }
+
+/// Bounds in the fields of a parameter's object at entry (`this.left`, `c.left`) are evaluated on
+/// each instance's objects, and every instance is judged: none is left inconclusive for want of a
+/// value.
+#[test]
+fn bounds_in_fields_at_entry_are_confirmed_on_generated_objects() {
+    let output = validate_cli(&[
+        "tests/data/analyze/OwnFields.java",
+        "--max-size",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let value: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let methods = value["methods"].as_array().expect("methods");
+    let in_fields = ["drain", "drainOther", "skipAll", "countLocal"];
+    for name in in_fields {
+        let method = methods
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is validated"));
+        let bound = method["bound"].as_str().expect("a bound");
+        assert!(bound.contains(".left") || bound.contains(".size"), "{name}: {bound}");
+        assert_eq!(method["status"], "confirmed", "{name}: {method}");
+        assert_eq!(method["checked"], method["instances"], "{name}: {method}");
+        assert!(method["checked"].as_u64() > Some(1), "{name}: {method}");
+    }
+}

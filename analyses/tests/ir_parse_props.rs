@@ -408,6 +408,7 @@ fn method() -> impl Strategy<Value = MethodIr> {
                         procs,
                         entry,
                         ghosts: Vec::new(),
+                        heap_entry: None,
                     },
                 )
         })

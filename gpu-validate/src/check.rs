@@ -8,7 +8,7 @@
 //! the bound is proven for) are skipped, never judged; refused or limited runs that stay within the
 //! bound are inconclusive.**
 
-use crate::measure::{measures, Measure};
+use crate::measure::{field_number, measures, Measure};
 use crate::metrics::Metrics;
 use crate::requires::Precondition;
 use crate::value::{Ending, Outcome, Value};
@@ -125,10 +125,7 @@ impl MethodBound {
     pub fn prepare(&self, args: &[Value]) -> Result<(Vec<Measure>, u64), Skip> {
         let measured = measures(args).map_err(|_| Skip::Cyclic)?;
         for (parameter, min, max) in &self.ranges {
-            let Some(k) = self.parameters.iter().position(|p| p == parameter) else {
-                continue;
-            };
-            if let Some(value) = measured.get(k).and_then(|m| m.value()) {
+            if let Some(value) = self.input_value(args, &measured, parameter) {
                 if value < *min || value > *max {
                     return Err(Skip::OutsideRange {
                         parameter: parameter.clone(),
@@ -145,17 +142,23 @@ impl MethodBound {
         Ok((measured, size))
     }
 
+    /// The value of the bound's input `name` on the arguments (whose measures are `measured`): a
+    /// parameter's measure, or a field of an argument's object at entry (`this.size`).
+    fn input_value(&self, args: &[Value], measured: &[Measure], name: &str) -> Option<i64> {
+        match self.parameters.iter().position(|p| p == name) {
+            Some(k) if k < measured.len() => measured[k].value(),
+            _ => field_number(args, &self.parameters, name),
+        }
+    }
+
     /// The bound's exact value on the arguments (whose measures are `measured`), or why it has
     /// none there.
     pub fn value_at(&self, args: &[Value], measured: &[Measure]) -> Result<BigRational, Unvalued> {
         match &self.form {
             BoundForm::Closed(expr) => expr
                 .eval(&|name: &str| {
-                    let k = self.parameters.iter().position(|p| p == name)?;
-                    measured
-                        .get(k)?
-                        .value()
-                        .map(|v| BigRational::from_integer(BigInt::from(v)))
+                    let value = self.input_value(args, measured, name)?;
+                    Some(BigRational::from_integer(BigInt::from(value)))
                 })
                 .ok_or_else(|| Unvalued::Inconclusive(format!("the bound `{expr}` names no parameter of the method"))),
             BoundForm::Potential(precondition) => match precondition.potential(args) {

@@ -69,6 +69,37 @@ pub fn measures(args: &[Value]) -> Result<Vec<Measure>, Cyclic> {
         .collect()
 }
 
+/// The value of a numeric field of an argument's object at the call, for a bound's input named
+/// `base.field` where `|base|` is that argument's parameter (the fields at entry that
+/// `jresa_analyses::ir::entry_fields` makes inputs). A field the instance leaves unset is 0, as
+/// the VM leaves it; a null argument's fields are 0 too (the method's bound holds for every value
+/// of them, as nothing can read them).
+pub fn field_number(args: &[Value], parameters: &[String], name: &str) -> Option<i64> {
+    let (base, field) = name.split_once('.')?;
+    let k = parameters
+        .iter()
+        .position(|p| p.strip_prefix('|').and_then(|p| p.strip_suffix('|')) == Some(base))?;
+    let mut table: Vec<&Value> = Vec::new();
+    let mut ordinal_of: HashMap<*const Value, u32> = HashMap::new();
+    for arg in args {
+        number(arg, &mut table, &mut ordinal_of);
+    }
+    let object = match args.get(k)? {
+        Value::Ref(r) => *table.get(*r as usize)?,
+        Value::Null => return Some(0),
+        value => value,
+    };
+    let Value::Object { fields, .. } = object else {
+        return None;
+    };
+    match fields.iter().find(|(n, _)| n == field).map(|(_, v)| v) {
+        None => Some(0),
+        Some(Value::Int(v)) => Some(i64::from(*v)),
+        Some(Value::Long(v)) => Some(*v),
+        Some(_) => None,
+    }
+}
+
 /// Numbers the objects and arrays of a value in the order the VM builds them.
 fn number<'v>(value: &'v Value, table: &mut Vec<&'v Value>, ordinal_of: &mut HashMap<*const Value, u32>) {
     match value {

@@ -298,8 +298,8 @@ impl Lifting<'_, '_> {
                             if !self.lambdas.is_empty() {
                                 lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
                             }
-                            reloads::reuse_repeated_reads(&mut ir);
-                            ghosts::ghost_invariant_reads(&mut ir);
+                            let held = reloads::reuse_repeated_reads(&mut ir);
+                            ghosts::ghost_invariant_reads_holding(&mut ir, &held);
                             ir
                         });
                         if let Ok(mut cache) = self.lifted_cache.lock() {

@@ -6,7 +6,7 @@ use super::report::{AnalysisStatus, LoopReport, MethodReport, ParameterRange, Re
 use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{Affine, Ranking};
-use jresa_analyses::ir::{source_name, MethodIr, Ty, VarId};
+use jresa_analyses::ir::{source_name, MethodIr, ProcId, Ty, VarId};
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
 
@@ -32,10 +32,32 @@ fn variable_names(ir: &MethodIr, vars: &[VarId]) -> Vec<String> {
         .collect()
 }
 
+/// The procedure whose cost and termination a method's report states: the method's code with the
+/// numeric fields of its parameters' objects at entry as inputs after the parameters where
+/// `ir::entry_fields` gave them (`heap_entry`), else the method's entry.
+pub(super) fn analysed_entry(ir: &MethodIr) -> ProcId {
+    ir.heap_entry.as_ref().map_or(ir.entry, |heap| heap.inner)
+}
+
+/// The display name of each input of [`analysed_entry`]: the parameters' (see
+/// [`own_parameter_names`]), then each field at entry as `object.field` (`this.size`).
+fn parameter_names(ir: &MethodIr) -> Vec<String> {
+    let mut names = own_parameter_names(ir);
+    if let Some(heap) = &ir.heap_entry {
+        let fields: Vec<String> = heap
+            .fields
+            .iter()
+            .map(|(parameter, field)| format!("{}.{field}", names[*parameter].trim_matches('|')))
+            .collect();
+        names.extend(fields);
+    }
+    names
+}
+
 /// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
 /// `|name|` for references (whose size is a length or a path length). A name the IR suffixed is
 /// shown as in the source unless another parameter has that name.
-fn parameter_names(ir: &MethodIr) -> Vec<String> {
+fn own_parameter_names(ir: &MethodIr) -> Vec<String> {
     let entry = ir.proc(ir.entry);
     let sources: Vec<&str> = entry.inputs.iter().map(|v| source_name(&ir.var(*v).name)).collect();
     let unique = |name: &str| sources.iter().filter(|s| **s == name).count() == 1;
@@ -99,7 +121,7 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
 /// The JVM range of each input of a method's entry; `this` is left unconstrained (it is never
 /// null, and no precondition on its path length is worth stating).
 pub(super) fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
-    ir.proc(ir.entry)
+    ir.proc(analysed_entry(ir))
         .inputs
         .iter()
         .enumerate()
@@ -189,7 +211,8 @@ pub(super) fn fill(
 ) {
     let ir = &methods[m];
     let names = parameter_names(ir);
-    report.parameters = names.clone();
+    let own = own_parameter_names(ir).len();
+    report.parameters = names[..own].to_vec();
     report.line = ir.lines.first().map(|(_, line)| *line);
     let mut never_exits = false;
     let mut unranked = None;
@@ -259,10 +282,14 @@ pub(super) fn fill(
         });
     }
     report.loops.sort_by_key(|l| l.offset);
-    let entry = program.of_ir[m][ir.entry.index()];
+    let entry = program.of_ir[m][analysed_entry(ir).index()];
     match &costs.bounds[entry] {
         Bound::Bounded(expr) => {
             let named = rename(expr, &names);
+            // The fields at entry the bound names are inputs too.
+            let mentioned = named.variables();
+            let fields = names[own..].iter().filter(|n| mentioned.contains(n.as_str()));
+            report.parameters.extend(fields.cloned());
             report.status = AnalysisStatus::Bounded;
             report.upper_bound = Some(named.to_string());
             report.complexity = Some(named.complexity());

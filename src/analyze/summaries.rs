@@ -127,8 +127,8 @@ impl<'a, 'l> Summaries<'a, 'l> {
         if !self.lambdas.is_empty() {
             lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
         }
-        reloads::reuse_repeated_reads(&mut ir);
-        ghosts::ghost_invariant_reads(&mut ir);
+        let held = reloads::reuse_repeated_reads(&mut ir);
+        ghosts::ghost_invariant_reads_holding(&mut ir, &held);
         let widths = entry_widths(&ir);
         let mut methods = vec![ir];
         let extended = lift_callees(

@@ -189,6 +189,7 @@ impl<'a> Translator<'a> {
             procs: self.procs,
             entry,
             ghosts: Vec::new(),
+            heap_entry: None,
         };
         sort_procedures(&mut ir);
         drop_unused_vars(&mut ir);

@@ -649,6 +649,16 @@ impl fmt::Display for CostExpr {
 }
 
 impl CostExpr {
+    /// The names of the parameters the expression mentions.
+    pub fn variables(&self) -> std::collections::BTreeSet<String> {
+        let mut names = std::collections::BTreeSet::new();
+        self.map_linears(&mut |l: &Linear| {
+            names.extend(l.vars().map(str::to_owned));
+            Some(l.clone())
+        });
+        names
+    }
+
     /// The expression with every leaf (a constant, `nat`, `log2` or `2^`) replaced by `f(leaf)`,
     /// or `None` when `f` fails for one; sums, products and maxima are rebuilt around the results.
     fn map_leaves(&self, f: &mut dyn FnMut(&CostExpr) -> Option<CostExpr>) -> Option<CostExpr> {

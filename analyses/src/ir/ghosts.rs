@@ -19,7 +19,8 @@
 //! at its index is the loop's own through that array and no store at an unknown index may write
 //! it. A call into the loop from a rule that stored into the
 //! ghost's location through the object it passes (with no call or possibly aliasing store since)
-//! passes the stored value rather than one of no known origin.
+//! passes the stored value rather than one of no known origin; so does one that read it so, or
+//! whose procedure received its value (`reloads::HeldFields`).
 //!
 //! A value the loop computes anew on every iteration from invariant inputs alone by an operation
 //! the value analysis relates only loosely to its operands (`while (i < n * m)`: a product of two
@@ -40,6 +41,7 @@
 //! inside a rule, each store gives
 //! the ghost a fresh variable (a variable is defined once per rule).
 
+use super::reloads::{HeldField, HeldFields};
 use super::{
     source_name, BinOp, ElemTy, FieldRef, HandlerEdge, MethodIr, Operand, ProcId, ProcKind, Stmt, StmtKind, Ty,
     VarDecl, VarId,
@@ -219,6 +221,12 @@ impl Writes {
 
 /// Rewrites every loop of `ir` whose invariant heap reads can be ghosts (see the module's doc).
 pub fn ghost_invariant_reads(ir: &mut MethodIr) {
+    ghost_invariant_reads_holding(ir, &HeldFields::new());
+}
+
+/// [`ghost_invariant_reads`], where each procedure receives the values of the fields `held`
+/// lists for it (`reloads.rs`): a loop it enters through such an object starts from that value.
+pub fn ghost_invariant_reads_holding(ir: &mut MethodIr, held: &HeldFields) {
     let graph = CallGraph::of(ir);
     let components = petgraph::algo::tarjan_scc(&graph.graph);
     for component in &components {
@@ -241,9 +249,22 @@ pub fn ghost_invariant_reads(ir: &mut MethodIr) {
         let writes = writes_reached(ir, &graph, *head, &members, &invariant);
         let locations = read_locations(ir, &members, &invariant, &writes);
         if !locations.is_empty() {
-            rewrite(ir, &members, *head, &invariant, &locations);
+            rewrite(ir, &members, *head, &invariant, &locations, held);
         }
     }
+}
+
+/// Per procedure, the index of its strongly connected component among the method's calls: two
+/// procedures share one exactly when each reaches the other.
+pub(super) fn component_ids(ir: &MethodIr) -> Vec<usize> {
+    let graph = CallGraph::of(ir);
+    let mut ids = vec![0; ir.procs.len()];
+    for (k, component) in petgraph::algo::tarjan_scc(&graph.graph).iter().enumerate() {
+        for node in component {
+            ids[node.index()] = k;
+        }
+    }
+    ids
 }
 
 /// The method's procedures and their calls (tail calls and handler edges included).
@@ -626,6 +647,7 @@ fn rewrite(
     head: usize,
     invariant: &Invariant,
     locations: &BTreeMap<Location, Ty>,
+    held: &HeldFields,
 ) {
     let ghosts: Vec<(Location, VarId, Ty)> = locations
         .iter()
@@ -649,7 +671,7 @@ fn rewrite(
             let mut state = RuleState {
                 inside,
                 current: ghosts.iter().map(|(_, v, _)| *v).collect(),
-                stored: Stored::new(),
+                stored: held_on_entry(held.get(p).map_or(&[], Vec::as_slice)),
             };
             let cycle = Cycle { head, members };
             rule.body = body
@@ -712,10 +734,44 @@ impl Slot {
 /// variable, or a new value of its variables.
 type Stored = HashMap<(VarId, Slot), Operand>;
 
-/// Updates `stored` past a statement of a rule outside the cycle.
+/// The fields whose values a procedure receives, as values a rule holds from its start.
+fn held_on_entry(held: &[HeldField]) -> Stored {
+    held.iter()
+        .map(|h| {
+            let slot = Slot::Field(h.name.clone(), h.descriptor.clone());
+            ((h.object, slot), Operand::Var(h.value))
+        })
+        .collect()
+}
+
+/// The slot a read of a field or of an element at a constant index reads, with its object and
+/// the variable it defines.
+fn slot_read(kind: &StmtKind) -> Option<(VarId, Slot, VarId)> {
+    match kind {
+        StmtKind::GetField {
+            dst,
+            object: Operand::Var(o),
+            field,
+        } => Some((*o, Slot::Field(field.name.clone(), field.descriptor.clone()), *dst)),
+        StmtKind::ArrayLoad {
+            dst,
+            elem,
+            array: Operand::Var(a),
+            index: Operand::Int(c),
+        } => Some((*a, Slot::Element(ElemKey::of(*elem), *c), *dst)),
+        _ => None,
+    }
+}
+
+/// Updates `stored` past a statement of a rule outside the cycle: a store puts its value, a read
+/// of a slot not held gives it the value read.
 fn note_stored(stored: &mut Stored, kind: &StmtKind) {
     let defined = kind.defs();
     stored.retain(|(o, _), value| !defined.contains(o) && !matches!(value, Operand::Var(v) if defined.contains(v)));
+    if let Some((object, slot, dst)) = slot_read(kind) {
+        stored.entry((object, slot)).or_insert(Operand::Var(dst));
+        return;
+    }
     let (object, slot, value) = match kind {
         StmtKind::Invoke { .. } | StmtKind::InvokeDynamic { .. } | StmtKind::Call { .. } => {
             stored.clear();

@@ -7,8 +7,10 @@
 //! same value (no store, call or monitor operation in between; one thread). This pass finds, for
 //! every procedure, the heap locations every call of it has read before (an available-expressions
 //! analysis over the method's procedures, a greatest fixpoint: a location is available at a
-//! procedure when every call passes it), keeps those the procedure reads again or passes to a
-//! callee that does (a least fixpoint), gives the procedure one more input per kept location,
+//! procedure when every call passes it), keeps those the procedure reads again, passes to a
+//! callee that does, or whose object it passes into a loop it is not part of, where the method
+//! reads a field of that name (a least fixpoint; the loop's ghost, `ghosts.rs`, then starts from
+//! the value: [`HeldFields`]), gives the procedure one more input per kept location,
 //! makes every call pass the value its caller holds, and turns each read of such a location into
 //! a copy of that value (the read itself stays, into a fresh variable, with its exceptions).
 //!
@@ -146,9 +148,12 @@ fn kill<V>(held: &mut BTreeMap<Location<VarId>, V>, kind: &StmtKind) {
 }
 
 /// Whether a procedure may receive available locations (loop headers, handlers and the entry
-/// start with none).
+/// start with none; an `Entry` procedure that a wrapper calls is no longer the entry).
 fn receives(kind: ProcKind) -> bool {
-    matches!(kind, ProcKind::Block | ProcKind::Branch | ProcKind::Exit)
+    matches!(
+        kind,
+        ProcKind::Block | ProcKind::Branch | ProcKind::Exit | ProcKind::Entry
+    )
 }
 
 /// The locations (over `callee`'s input positions) a call with `args` passes, given what the
@@ -273,11 +278,16 @@ fn available(ir: &MethodIr) -> Vec<BTreeSet<Location<usize>>> {
 fn used(ir: &MethodIr, available: &[BTreeSet<Location<usize>>]) -> Vec<BTreeSet<Location<usize>>> {
     let listed: Vec<Vec<Location<usize>>> = available.iter().map(|set| set.iter().cloned().collect()).collect();
     let mut used: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); listed.len()];
+    let components = super::ghosts::component_ids(ir);
+    let entering = Entering {
+        fields: fields_read(ir, &components),
+        components,
+    };
     let mut changed = true;
     while changed {
         changed = false;
         for p in 0..listed.len() {
-            for k in uses_of(ir, p, &listed, &used) {
+            for k in uses_of(ir, p, &listed, &used, &entering) {
                 changed |= used[p].insert(k);
             }
         }
@@ -288,9 +298,73 @@ fn used(ir: &MethodIr, available: &[BTreeSet<Location<usize>>]) -> Vec<BTreeSet<
         .collect()
 }
 
+/// The numeric fields each strongly connected component of procedures (`components`) reads,
+/// with the variable holding the object of each read.
+fn fields_read(ir: &MethodIr, components: &[usize]) -> BTreeSet<(usize, VarId, Field)> {
+    let mut out = BTreeSet::new();
+    for (p, proc) in ir.procs.iter().enumerate() {
+        for stmt in proc.rules.iter().flat_map(|r| &r.body) {
+            if let Some((_, Location::Field { object, field })) = read_of(&stmt.kind) {
+                out.insert((components[p], object, field));
+            }
+        }
+    }
+    out
+}
+
+/// What tells the calls that enter a loop from outside it, and the fields a loop may read.
+struct Entering {
+    /// The numeric fields each component reads, by the variable holding the object.
+    fields: BTreeSet<(usize, VarId, Field)>,
+    /// Per procedure, its strongly connected component.
+    components: Vec<usize>,
+}
+
+/// The held fields of objects a call from procedure `p` into a loop it is not part of passes,
+/// where the loop reads that field through the variable its header receives the object in: its
+/// entering value is then the one held (`ghosts.rs`).
+fn entering_loop<'h, V>(
+    ir: &MethodIr,
+    p: usize,
+    stmt: &Stmt,
+    held: &'h BTreeMap<Location<VarId>, V>,
+    entering: &Entering,
+) -> Vec<&'h V> {
+    let StmtKind::Call { proc, args, .. } = &stmt.kind else {
+        return Vec::new();
+    };
+    let q = proc.index();
+    if ir.procs[q].kind != ProcKind::Loop || entering.components[q] == entering.components[p] {
+        return Vec::new();
+    }
+    let inputs = &ir.procs[q].inputs;
+    let read_in_loop = |o: &VarId, field: &Field| {
+        let received = args
+            .iter()
+            .zip(inputs)
+            .filter(|(a, _)| matches!(a, Operand::Var(v) if v == o));
+        received.into_iter().any(|(_, input)| {
+            entering
+                .fields
+                .contains(&(entering.components[q], *input, field.clone()))
+        })
+    };
+    held.iter()
+        .filter(|(l, _)| matches!(l, Location::Field { object, field } if read_in_loop(object, field)))
+        .map(|(_, v)| v)
+        .collect()
+}
+
 /// The positions (in `listed[p]`) of the available locations procedure `p` uses, given what its
-/// callees are known to use so far.
-fn uses_of(ir: &MethodIr, p: usize, listed: &[Vec<Location<usize>>], used: &[BTreeSet<usize>]) -> BTreeSet<usize> {
+/// callees are known to use so far: it reads them again, passes them to a callee that uses them,
+/// or passes their object into a loop that may read them.
+fn uses_of(
+    ir: &MethodIr,
+    p: usize,
+    listed: &[Vec<Location<usize>>],
+    used: &[BTreeSet<usize>],
+    entering: &Entering,
+) -> BTreeSet<usize> {
     let input = |k: usize| ir.procs[p].inputs.get(k).copied();
     let mut out = BTreeSet::new();
     for rule in &ir.procs[p].rules {
@@ -301,6 +375,7 @@ fn uses_of(ir: &MethodIr, p: usize, listed: &[Vec<Location<usize>>], used: &[BTr
             .filter_map(|(k, l)| Some((l.over(&input)?, Some(k))))
             .collect();
         for stmt in &rule.body {
+            out.extend(entering_loop(ir, p, stmt, &held, entering).into_iter().flatten());
             if let StmtKind::Call { proc, args, .. } = &stmt.kind {
                 let q = proc.index();
                 let wanted: Vec<(Location<usize>, VarId)> = used[q]
@@ -340,26 +415,59 @@ fn step(held: &mut Held, stmt: &Stmt) {
     }
 }
 
+/// A numeric field of an object in an input of a procedure, whose value the procedure receives
+/// as an added input: where `ghosts.rs` takes the entering value of a loop the procedure enters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldField {
+    pub object: VarId,
+    pub name: String,
+    pub descriptor: String,
+    pub value: VarId,
+}
+
+/// Per procedure, the fields whose values it receives (empty when the pass changed nothing).
+pub type HeldFields = Vec<Vec<HeldField>>;
+
 /// Rewrites the method's repeated reads (see the module's doc); leaves the method as it was
 /// should a call not hold what its callee was found to receive (the two walks disagreeing).
-pub fn reuse_repeated_reads(ir: &mut MethodIr) {
+pub fn reuse_repeated_reads(ir: &mut MethodIr) -> HeldFields {
     let available = available(ir);
     if available.iter().all(BTreeSet::is_empty) {
-        return;
+        return HeldFields::new();
     }
     let available = used(ir, &available);
     if available.iter().all(BTreeSet::is_empty) {
-        return;
+        return HeldFields::new();
     }
     let mut rewritten = ir.clone();
-    if rewrite(&mut rewritten, &available).is_some() {
-        *ir = rewritten;
+    match rewrite(&mut rewritten, &available) {
+        Some(held) => {
+            *ir = rewritten;
+            held
+        }
+        None => HeldFields::new(),
     }
+}
+
+/// The fields among a procedure's added inputs, by the variables of its own inputs.
+fn held_fields(inputs: &[VarId], added: &[(Location<usize>, VarId)]) -> Vec<HeldField> {
+    added
+        .iter()
+        .filter_map(|(location, value)| match location {
+            Location::Field { object, field } => Some(HeldField {
+                object: *inputs.get(*object)?,
+                name: field.name.clone(),
+                descriptor: field.descriptor.clone(),
+                value: *value,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Gives each procedure its available locations as inputs and rewrites the rules; `None` when a
 /// call's caller does not hold a location its callee receives.
-fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option<()> {
+fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option<HeldFields> {
     // The added inputs, per procedure, in the order of its available locations.
     let mut added: Vec<Vec<(Location<usize>, VarId)>> = Vec::with_capacity(available.len());
     for (p, locations) in available.iter().enumerate() {
@@ -371,6 +479,11 @@ fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option
         }
         added.push(inputs);
     }
+    let held = added
+        .iter()
+        .enumerate()
+        .map(|(p, added)| held_fields(&ir.procs[p].inputs, added))
+        .collect();
     for p in 0..ir.procs.len() {
         let mut rules = std::mem::take(&mut ir.procs[p].rules);
         for rule in &mut rules {
@@ -403,7 +516,7 @@ fn rewrite(ir: &mut MethodIr, available: &[BTreeSet<Location<usize>>]) -> Option
         let extra: Vec<VarId> = added[p].iter().map(|(_, v)| *v).collect();
         ir.procs[p].inputs.extend(extra);
     }
-    Some(())
+    Some(held)
 }
 
 /// The caller's locations a call passes for the callee's added inputs, in their order (the

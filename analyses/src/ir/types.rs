@@ -580,6 +580,19 @@ pub struct MethodIr {
     /// they hold no value of the method's own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ghosts: Vec<VarId>,
+    /// Where the analyses gave the method's code the numeric fields of its parameters' objects at
+    /// entry as inputs (`entry_fields.rs`): `entry` is then a wrapper that passes them unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heap_entry: Option<HeapEntry>,
+}
+
+/// The procedure that runs the method's code with the entry values of numeric fields of its
+/// parameters' objects as inputs after the parameters: per such input, the parameter's position
+/// and the field's name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeapEntry {
+    pub inner: ProcId,
+    pub fields: Vec<(usize, String)>,
 }
 
 impl MethodIr {

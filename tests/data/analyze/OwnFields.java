@@ -11,13 +11,92 @@ public class OwnFields {
         int pos;
         int limit;
 
-        // The field counts down from whatever it held on entry: the loop ends, by a bound the
-        // caller's heap holds.
-        // expect: terminating
+        // The field counts down from whatever it held on entry: the loop's bound is that value.
+        // expect: O(this.left)
         int drain() {
             int k = 0;
             while (this.left > 0) {
                 this.left--;
+                k++;
+            }
+            return k;
+        }
+
+        // Another counter's field.
+        // expect: O(c.left)
+        static int drainOther(Counter c) {
+            int k = 0;
+            while (c.left > 0) {
+                c.left--;
+                k++;
+            }
+            return k;
+        }
+    }
+
+    /** A buffer with a size and a cursor, the loops' bounds. */
+    static final class Buffer {
+        int size;
+        int[] data;
+        int pos;
+
+        // Up to the size, which the loop only reads; the elements it reads bound it by the
+        // array's length too, within the size of `this`.
+        // expect: O(|this|)
+        int sum() {
+            int s = 0;
+            for (int i = 0; i < size; i++) {
+                s += data[i];
+            }
+            return s;
+        }
+
+        // The cursor runs from its position at entry up to the size.
+        // expect: O(this.pos + this.size)
+        int skipAll() {
+            int k = 0;
+            while (pos < size) {
+                pos++;
+                k++;
+            }
+            return k;
+        }
+
+        // The size, read once before the loop.
+        // expect: O(this.size)
+        int countLocal() {
+            int n = size;
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                k++;
+            }
+            return k;
+        }
+
+        // A call first, which may write the fields: the entry values bound nothing.
+        // expect: terminating
+        int afterReset() {
+            reset();
+            int k = 0;
+            while (pos < size) {
+                pos++;
+                k++;
+            }
+            return k;
+        }
+
+        // expect: O(1)
+        void reset() {
+            pos = 0;
+        }
+
+        // A store into a field of that name first, through another object that may be this one.
+        // expect: terminating
+        int afterOtherStore(Buffer other) {
+            other.size = 100;
+            int k = 0;
+            while (pos < size) {
+                pos++;
                 k++;
             }
             return k;
@@ -27,6 +106,7 @@ public class OwnFields {
     // expect: O(1)
     OwnFields() {
     }
+
 
     // The field starts at a parameter.
     // expect: O(n)

@@ -277,6 +277,7 @@ impl<'t, 'i> MethodReader<'t, 'i> {
             procs,
             entry,
             ghosts: Vec::new(),
+            heap_entry: None,
         })
     }
 
