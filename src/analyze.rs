@@ -143,13 +143,12 @@ fn analyze_class(
                 }
                 // The search for non-termination runs the method's own code, without ghosts or
                 // fields at entry.
-                let original = ir.clone();
+                let original = entry_fields::may_rewrite(&ir).then(|| ir.clone());
                 let held = entry_fields::reuse_reads_with_entry_fields(&mut ir);
                 ghosts::ghost_invariant_reads_holding(&mut ir, &held);
                 debug_ir(&ir);
                 let rewritten = !ir.ghosts.is_empty() || ir.heap_entry.is_some();
-                unghosted.push(rewritten.then(|| {
-                    let mut plain = original;
+                unghosted.push(original.filter(|_| rewritten).map(|mut plain| {
                     reloads::reuse_repeated_reads(&mut plain);
                     plain
                 }));

@@ -211,7 +211,7 @@ pub(super) fn fill(
 ) {
     let ir = &methods[m];
     let names = parameter_names(ir);
-    let own = own_parameter_names(ir).len();
+    let own = names.len() - ir.heap_entry.as_ref().map_or(0, |heap| heap.fields.len());
     report.parameters = names[..own].to_vec();
     report.line = ir.lines.first().map(|(_, line)| *line);
     let mut never_exits = false;

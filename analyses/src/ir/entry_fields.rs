@@ -29,6 +29,9 @@ use std::collections::BTreeSet;
 /// Runs `reloads.rs` on the method, with the fields of its parameters' objects at entry as inputs
 /// of its code where some read or loop uses them (see the module's doc).
 pub fn reuse_reads_with_entry_fields(ir: &mut MethodIr) -> HeldFields {
+    if !may_rewrite(ir) {
+        return reloads::reuse_repeated_reads(ir);
+    }
     let plain = ir.clone();
     if wrap(ir).is_none() {
         return reloads::reuse_repeated_reads(ir);
@@ -57,10 +60,10 @@ fn numeric_fields_read(ir: &MethodIr) -> Vec<FieldRef> {
     out
 }
 
-/// Whether the method's cost may depend on the values it reads: it has a loop or allocates an
-/// array (a method without either costs the same for every value of the fields, up to the costs
-/// of its callees).
-fn costs_vary(ir: &MethodIr) -> bool {
+/// Whether the passes for the analyses (this one, and `ghosts.rs`) may leave the method other
+/// than `reloads.rs` alone does: it has a loop or allocates an array (a method with neither costs
+/// the same for every value of the fields, and has no loop to ghost).
+pub fn may_rewrite(ir: &MethodIr) -> bool {
     let allocates = |kind: &StmtKind| {
         matches!(
             kind,
@@ -75,9 +78,6 @@ fn costs_vary(ir: &MethodIr) -> bool {
 /// Makes `W` the entry: it reads each field from each reference parameter and calls `E`. `None`
 /// (the method unchanged) when there is nothing to read.
 fn wrap(ir: &mut MethodIr) -> Option<()> {
-    if !costs_vary(ir) {
-        return None;
-    }
     let fields = numeric_fields_read(ir);
     let entry = ir.entry;
     let inputs = ir.proc(entry).inputs.clone();

@@ -8,9 +8,10 @@
 //! every procedure, the heap locations every call of it has read before (an available-expressions
 //! analysis over the method's procedures, a greatest fixpoint: a location is available at a
 //! procedure when every call passes it), keeps those the procedure reads again, passes to a
-//! callee that does, or whose object it passes into a loop it is not part of, where the method
-//! reads a field of that name (a least fixpoint; the loop's ghost, `ghosts.rs`, then starts from
-//! the value: [`HeldFields`]), gives the procedure one more input per kept location,
+//! callee that does, or whose object it passes into a loop it is not part of that reads the
+//! field through the variable receiving the object (a least fixpoint; the loop's ghost,
+//! `ghosts.rs`, then starts from the value: [`HeldFields`]), gives the procedure one more input
+//! per kept location,
 //! makes every call pass the value its caller holds, and turns each read of such a location into
 //! a copy of that value (the read itself stays, into a fresh variable, with its exceptions).
 //!
@@ -339,11 +340,11 @@ fn entering_loop<'h, V>(
     }
     let inputs = &ir.procs[q].inputs;
     let read_in_loop = |o: &VarId, field: &Field| {
-        let received = args
+        let mut received = args
             .iter()
             .zip(inputs)
             .filter(|(a, _)| matches!(a, Operand::Var(v) if v == o));
-        received.into_iter().any(|(_, input)| {
+        received.any(|(_, input)| {
             entering
                 .fields
                 .contains(&(entering.components[q], *input, field.clone()))
