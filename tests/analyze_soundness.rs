@@ -170,6 +170,13 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
             .chain(lists)
             .map(|l| vec![Arg::List(l)])
             .collect(),
+        [List, List] => [(1, 0), (1, 2), (2, 3), (3, 1)]
+            .iter()
+            .map(|&(a, b)| {
+                let list = |k: usize| if k == 0 { Vec::new() } else { lists[k - 1].clone() };
+                vec![Arg::List(list(a)), Arg::List(list(b))]
+            })
+            .collect(),
         [Int, List] => [(1, 0), (2, 1), (-5, 3)]
             .iter()
             .map(|&(x, l)| {

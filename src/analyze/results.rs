@@ -75,7 +75,7 @@ fn own_parameter_names(ir: &MethodIr) -> Vec<String> {
                 let generated = decl
                     .name
                     .strip_prefix('l')
-                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+                    .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()));
                 let source = source_name(&decl.name);
                 let name = if generated {
                     format!("p{index}")

@@ -14,6 +14,11 @@
 //!   (`RulePlan::cyclic_calls`): the callee's termination, proven for an acyclic heap, does not
 //!   carry over to them (its cost does: the structure's size is unknown there).
 //!
+//! Where an object comes from (`regions.rs`) narrows both: a write into an object the method made
+//! changes no object that existed when it was entered, provided the method never links a new object
+//! into an old one; and a call of a method that writes only objects it made itself changes none of
+//! the caller's (`HeapEffects::writes_existing`).
+//!
 //! Facts it uses: a variable's static class (`classes.rs`): objects of a final class whose
 //! reference fields are final and stable (`String`), and arrays, never change size; an object can
 //! only be changed by writes to the fields of classes it reaches. An object made in the rule that
@@ -27,6 +32,7 @@
 //! of methods outside the program, and natives of `Unsafe`, may do anything.
 
 mod classes;
+mod regions;
 mod walk;
 
 pub use classes::{var_classes, Classes};
@@ -78,6 +84,9 @@ impl Writes {
 pub struct HeapEffects {
     /// The reference fields it may write.
     pub writes: Writes,
+    /// Whether it may write a reference field of an object that existed when it was entered (other
+    /// than a constructor's receiver): when not, the objects its caller holds keep their sizes.
+    pub writes_existing: bool,
     /// Whether it may close a cycle that an object reachable before the call may reach.
     pub makes_cycles: bool,
     /// Whether it may close a cycle on its receiver only (a constructor that stores `this` in a
@@ -105,6 +114,7 @@ impl HeapEffects {
     pub fn anything() -> HeapEffects {
         HeapEffects {
             writes: Writes::Any,
+            writes_existing: true,
             makes_cycles: true,
             cyclic_receiver: true,
             leaks: true,
@@ -117,6 +127,7 @@ impl HeapEffects {
 
     pub fn join(&mut self, other: &HeapEffects) {
         self.writes.join(&other.writes);
+        self.writes_existing |= other.writes_existing;
         self.makes_cycles |= other.makes_cycles;
         self.cyclic_receiver |= other.cyclic_receiver;
         self.cyclic_result |= other.cyclic_result;
@@ -247,6 +258,7 @@ impl Context<'_> {
     fn method(&mut self, m: usize) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
         let method = &self.methods[m];
         let looping = looping_procs(method);
+        let regions = regions::method_regions(method, &mut |kind, callee| self.invoke(kind, callee).writes_existing);
         let mut cyclic_inputs: Vec<Vec<bool>> = method.procs.iter().map(|p| vec![false; p.inputs.len()]).collect();
         loop {
             let plans: Vec<Vec<RulePlan>> = method
@@ -256,7 +268,7 @@ impl Context<'_> {
                 .map(|(p, proc)| {
                     proc.rules
                         .iter()
-                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], looping[p], rule))
+                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], looping[p], &regions, rule))
                         .collect()
                 })
                 .collect();

@@ -1,6 +1,7 @@
 //! The walk over one IR rule: which variables alias, which objects no field points to, which
 //! cannot reach which, which may be cyclic, statement by statement.
 
+use super::regions::{MethodRegions, Region, RuleRegions};
 use super::{Context, HeapEffects};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
@@ -104,6 +105,7 @@ pub(super) fn plan(
     p: usize,
     cyclic_inputs: &[bool],
     looping: bool,
+    regions: &MethodRegions,
     rule: &Rule,
 ) -> RulePlan {
     let method = &context.methods[m];
@@ -119,6 +121,9 @@ pub(super) fn plan(
         inputs: proc.inputs.iter().copied().collect(),
         last_use: last_uses(proc, rule),
         looping,
+        regions: RuleRegions::start(&proc.inputs, &regions.inputs[p]),
+        separated: regions.separated,
+        pc: 0,
     };
     let constructor_this = (method.name == "<init>" && ProcId::from_index(p) == method.entry)
         .then(|| proc.inputs.first().copied())
@@ -155,6 +160,7 @@ pub(super) fn plan(
             walk.plan.cyclic_args.push((edge.proc, args));
         }
         walk.statement(context, stmt, constructor_this);
+        walk.regions.step(&stmt.kind);
     }
     let remapped: HashSet<VarId> = walk.plan.remaps.iter().flatten().map(|(v, _, _)| *v).collect();
     if proc
@@ -185,6 +191,12 @@ struct Walk<'a> {
     last_use: HashMap<VarId, usize>,
     /// Whether the procedure lies on a loop of the method.
     looping: bool,
+    /// Which references hold objects made during this run of the method, and which old ones.
+    regions: RuleRegions,
+    /// Whether no old object is ever made to point to a fresh one (see `regions`).
+    separated: bool,
+    /// The offset of the statement being followed.
+    pc: u32,
 }
 
 impl Walk<'_> {
@@ -216,6 +228,7 @@ impl Walk<'_> {
     }
 
     fn statement(&mut self, context: &mut Context<'_>, stmt: &Stmt, constructor_this: Option<VarId>) {
+        self.pc = stmt.pc;
         match &stmt.kind {
             StmtKind::GetField { dst, object, field } if is_reference(&field.descriptor) => {
                 self.read_field(*dst, object, stmt.pc);
@@ -226,6 +239,7 @@ impl Walk<'_> {
             } => self.read_root(*dst, stmt.pc),
             StmtKind::PutField { object, field, value } if is_reference(&field.descriptor) => {
                 self.plan.effects.writes.add(&field.class);
+                self.plan.effects.writes_existing |= self.regions.of(object) != Region::Fresh;
                 self.write_field(object, value, stmt.pc, constructor_this);
             }
             StmtKind::PutStatic { value, .. } | StmtKind::ArrayStore { value, .. } => {
@@ -285,21 +299,33 @@ impl Walk<'_> {
                     let callee = format!("{}.{}", method.class.replace('/', "."), method.name);
                     self.plan.cyclic_calls.push((callee, at.unwrap_or(stmt.pc)));
                 }
-                self.call(&effects, args, receiver, dst.iter().copied(), stmt.pc, constructor_this);
+                let changed = if effects.writes_existing {
+                    Changed::Reachable
+                } else {
+                    Changed::Receiver
+                };
+                self.call(&effects, args, receiver, changed, dst.iter().copied(), constructor_this);
             }
             StmtKind::InvokeDynamic { dst, args, .. } => self.call(
                 &HeapEffects::anything(),
                 args,
                 None,
+                Changed::Reachable,
                 dst.iter().copied(),
-                stmt.pc,
                 constructor_this,
             ),
             StmtKind::Call { proc, args, outs } => {
                 let cyclic = args.iter().map(|a| self.is_cyclic(a)).collect();
                 self.plan.cyclic_args.push((*proc, cyclic));
                 let effects = context.effects[self.m][proc.index()].clone();
-                self.call(&effects, args, None, outs.iter().copied(), stmt.pc, constructor_this);
+                // The procedure's own writes into fresh objects are not `writes_existing` (freshness
+                // is the method's), so only separation keeps the old objects out of its reach.
+                let changed = if self.separated && !effects.writes_existing {
+                    Changed::NotOld
+                } else {
+                    Changed::Reachable
+                };
+                self.call(&effects, args, None, changed, outs.iter().copied(), constructor_this);
             }
             other => {
                 for d in other.defs() {
@@ -370,11 +396,13 @@ impl Walk<'_> {
         let y_cyclic = y.is_some_and(|ry| self.state.cyclic.contains(&ry));
         let new_cycle = !cannot_reach_o || y_cyclic;
         let becomes_cyclic = new_cycle || self.state.cyclic.contains(&o);
+        // In a separated run, no old object reaches a fresh one.
+        let into_fresh = self.separated && self.regions.of(object) == Region::Fresh;
         let affected: Vec<VarId> = self
             .state
             .roots()
             .into_iter()
-            .filter(|r| self.state.may_reach(*r, o))
+            .filter(|r| self.state.may_reach(*r, o) && !(into_fresh && self.regions.of_var(*r) == Region::Old))
             .collect();
         let k = self.index();
         self.plan.written[k] = Some(Written {
@@ -425,17 +453,18 @@ impl Walk<'_> {
         }
     }
 
-    /// A call with `effects`, given `args` (`receiver` when it is a constructor's), defining
-    /// `results`.
+    /// A call with `effects` at the current statement, given `args` (`receiver` when it is a
+    /// constructor's), defining `results`.
     fn call(
         &mut self,
         effects: &HeapEffects,
         args: &[Operand],
         receiver: Option<&Operand>,
+        changed: Changed,
         results: impl Iterator<Item = VarId>,
-        pc: u32,
         constructor_this: Option<VarId>,
     ) {
+        let pc = self.pc;
         // A callee's `cyclic_receiver`, `leaks_receiver` and `cyclic_result` are about its
         // receiver and its result, which `statement`, the stores below and the results take care of.
         let own = (
@@ -451,11 +480,18 @@ impl Walk<'_> {
         ) = own;
         let passed: HashSet<VarId> = args.iter().filter_map(|a| self.state.operand_root(a)).collect();
         let passes_cyclic = passed.iter().any(|r| self.state.cyclic.contains(r));
+        let receiver = receiver.and_then(|a| self.state.operand_root(a));
         if !effects.writes.is_nothing() {
             let mut affected: Vec<VarId> = Vec::new();
             for v in &self.state.tracked {
                 let r = self.state.root_of(*v);
-                if !affected.contains(&r)
+                let may_change = match changed {
+                    Changed::Reachable => true,
+                    Changed::NotOld => self.regions.of_var(r) != Region::Old,
+                    Changed::Receiver => receiver == Some(r),
+                };
+                if may_change
+                    && !affected.contains(&r)
                     && (passed.contains(&r) || !self.state.unpointed.contains(&r))
                     && self.stable.affected(self.class(*v), &effects.writes)
                 {
@@ -473,7 +509,6 @@ impl Walk<'_> {
                 self.state.pristine.remove(r);
             }
         }
-        let receiver = receiver.and_then(|a| self.state.operand_root(a));
         for (k, arg) in args.iter().enumerate() {
             let Some(r) = self.state.operand_root(arg) else {
                 continue;
@@ -532,6 +567,18 @@ impl Walk<'_> {
             .collect();
         self.plan.remaps[k].extend(vars);
     }
+}
+
+/// Which objects a call may have changed the reference fields of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Changed {
+    /// Any it may reach.
+    Reachable,
+    /// Any it may reach but the old ones (a separated run's procedure that writes only fresh
+    /// objects).
+    NotOld,
+    /// Only a constructor's receiver (a method that writes only objects it made).
+    Receiver,
 }
 
 /// The index of the last statement of `rule` that uses each variable (in its operands or its
