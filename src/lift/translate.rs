@@ -191,6 +191,7 @@ impl<'a> Translator<'a> {
             ghosts: Vec::new(),
             heap_entry: None,
         };
+        jresa_analyses::ir::monitors::drop_impossible_monitor_exits(&mut ir);
         sort_procedures(&mut ir);
         drop_unused_vars(&mut ir);
         Ok(ir)

@@ -8,6 +8,7 @@ pub mod entry_fields;
 pub mod exceptions;
 pub mod ghosts;
 pub mod lambdas;
+pub mod monitors;
 mod parse;
 mod print;
 pub mod reloads;

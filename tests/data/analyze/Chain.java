@@ -107,9 +107,8 @@ public class Chain {
     }
 
     // Walks that build new cells while they read old ones: writes into cells the method made
-    // change no cell it was given, as long as it never links a new cell into an old one. Once it
-    // does, a write into the new cell may lengthen the old list, and a later walk of it is not
-    // bounded by its length at entry.
+    // change no cell it was given, as long as it never links a new cell into an old one (once it
+    // does, see `HeapWrites.linkThenGrow`).
 
     // The copy's tail is always a new cell: the walk of the original keeps its length.
     // expect: O(|l|)
@@ -134,45 +133,5 @@ public class Chain {
         }
         Chain rest = doubled(l.next);
         return new Chain(2 * l.value, rest);
-    }
-
-    // The new cell is linked into the list given, then grown: the final walk runs over the n new
-    // cells too, which its length at entry does not count.
-    // expect: unbounded
-    static int linkThenGrow(Chain l, int n) {
-        Chain fresh = new Chain(0, null);
-        l.next = fresh;
-        Chain t = fresh;
-        for (int i = 0; i < n; i++) {
-            t.next = new Chain(i, null);
-            t = t.next;
-        }
-        int count = 0;
-        for (Chain c = l; c != null; c = c.next) {
-            count++;
-        }
-        return count;
-    }
-
-    // The same growth through a method that writes the list it is given.
-    // expect: unbounded
-    static int growThenWalk(Chain l, int n) {
-        Chain fresh = new Chain(0, null);
-        append(l, fresh);
-        Chain t = fresh;
-        for (int i = 0; i < n; i++) {
-            t.next = new Chain(i, null);
-            t = t.next;
-        }
-        int count = 0;
-        for (Chain c = l; c != null; c = c.next) {
-            count++;
-        }
-        return count;
-    }
-
-    // expect: O(1)
-    static void append(Chain l, Chain cell) {
-        l.next = cell;
     }
 }

@@ -159,9 +159,10 @@ public class Exceptions {
         }
     }
 
-    // javac protects the monitorexit of a synchronized block with a handler that covers itself: a
-    // loop the analysis cannot rank, so no bound yet.
-    // expect: unbounded
+    // javac protects the monitorexit of a synchronized block with a handler that covers itself;
+    // the monitorexit exits the monitor the block entered, so it cannot throw and the handler is
+    // no loop. A null lock throws at the monitorenter.
+    // expect: O(1)
     static int lockNull(int n) {
         Exceptions b = boxOrNull(n);
         try {
@@ -171,6 +172,32 @@ public class Exceptions {
         } catch (NullPointerException e) {
             return -1;
         }
+    }
+
+    // A loop inside a synchronized block.
+    // expect: O(n)
+    static int lockedSum(int n) {
+        int s = 0;
+        synchronized (Exceptions.class) {
+            for (int i = 0; i < n; i++) {
+                s += i;
+            }
+        }
+        return s;
+    }
+
+    // Nested blocks, the inner one on an array that may be null.
+    // expect: O(n)
+    static int nestedLocks(int[] a, int n) {
+        int s = 0;
+        synchronized (Exceptions.class) {
+            synchronized (a) {
+                for (int i = 0; i < n; i++) {
+                    s += a.length;
+                }
+            }
+        }
+        return s;
     }
 
     // expect: O(1)

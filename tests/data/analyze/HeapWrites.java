@@ -43,4 +43,24 @@ public class HeapWrites {
         }
         return k;
     }
+
+    // A new cell is linked into the list given, then grown: the final walk runs over the n new
+    // cells too, which the list's length at entry does not count. (Writes into cells a method made
+    // change no cell it was given only while it links none of them into one: `Chain.copy`.) It
+    // ends: every list stays acyclic.
+    // expect: terminating
+    static int linkThenGrow(Cell l, int n) {
+        Cell fresh = new Cell();
+        l.next = fresh;
+        Cell t = fresh;
+        for (int i = 0; i < n; i++) {
+            t.next = new Cell();
+            t = t.next;
+        }
+        int k = 0;
+        for (Cell c = l; c != null; c = c.next) {
+            k++;
+        }
+        return k;
+    }
 }
