@@ -3,7 +3,7 @@
 //! checked exactly (`sample.txt` is the expected text; `UPDATE_EXPECT=1` rewrites it), and malformed
 //! files must be refused with the offending line.
 
-use jresa::profile::{parse_cct, Cct, MethodId};
+use jresa::profile::{parse_cct, read_cct, Cct, MethodId};
 use jresa::report::profile_text;
 use std::path::{Path, PathBuf};
 
@@ -193,5 +193,29 @@ fn malformed_files_are_refused_with_the_line() {
         let error = parse_cct(&text, &[]).expect_err(needle);
         assert_eq!(error.line, line, "{needle}: {error}");
         assert!(error.to_string().contains(needle), "{needle}: {error}");
+        // Read as it comes through a pipe, in small pieces: the same error (an empty input is
+        // no profile at all).
+        let streamed = read_cct(std::io::BufReader::with_capacity(7, text.as_bytes()), &[]).expect("reads");
+        match streamed {
+            Some(result) => assert_eq!(result.expect_err(needle), error, "{needle}"),
+            None => assert!(text.is_empty(), "{needle}: no profile read"),
+        }
     }
+}
+
+#[test]
+fn a_profile_read_as_it_comes_is_the_one_parsed_whole() {
+    let text = std::fs::read_to_string(data("sample.cct")).expect("read sample.cct");
+    let only = vec!["Demo.heavy".to_owned()];
+    let whole = parse_cct(&text, &only).expect("sample.cct parses");
+    for capacity in [1, 7, 1 << 16] {
+        let streamed = read_cct(std::io::BufReader::with_capacity(capacity, text.as_bytes()), &only)
+            .expect("reads")
+            .expect("a profile")
+            .expect("parses");
+        assert_eq!(streamed, whole, "read {capacity} bytes at a time");
+    }
+    let crlf = text.replace('\n', "\r\n");
+    let streamed = read_cct(crlf.as_bytes(), &only).expect("reads").expect("a profile");
+    assert_eq!(streamed.expect("parses"), whole, "CRLF line ends");
 }

@@ -282,36 +282,95 @@ fn unescape(field: &str) -> String {
 
 /// Parses the agent's output. `only` is recorded in the result as given.
 pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
-    let error = |line: usize, message: String| ParseError { line, message };
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    match lines.next() {
-        Some((_, header)) if header == format!("jresa-cct\t{FORMAT_VERSION}") => {}
-        Some((n, header)) => {
-            return Err(error(
-                n,
-                format!("expected the header `jresa-cct {FORMAT_VERSION}`, found `{header}`"),
-            ))
-        }
-        None => return Err(error(0, "the profile file is empty".into())),
-    }
-    let mut meta: HashMap<String, u64> = HashMap::new();
-    let mut uninstrumented = Vec::new();
-    let mut method_index: rustc_hash::FxHashMap<i64, usize> = rustc_hash::FxHashMap::default();
-    let mut methods: Vec<Arc<MethodId>> = Vec::new();
-    // Sized once: a large profile has hundreds of thousands of nodes, and growing the vector
-    // would copy them and touch twice the memory.
-    // At most one node per line (counting lines is a vectorised byte count).
+    // At most one node per line (counting lines is a vectorised byte count): sized once, a large
+    // profile's nodes are never copied to grow their vectors.
     let node_lines = text.bytes().filter(|&b| b == b'\n').count();
-    let mut nodes = NodeReader::with_capacity(node_lines);
-    let mut ended = false;
-    for (n, line) in lines {
-        if ended {
-            return Err(error(n, "text after `end`".into()));
+    let mut reader = CctReader::with_capacity(node_lines);
+    for (i, line) in text.lines().enumerate() {
+        reader.line(i + 1, line)?;
+    }
+    reader.finish(only)
+}
+
+/// Parses the agent's output as it is read from `input` (a pipe the JVM is still writing, so the
+/// reading overlaps the writing); `Ok(None)` when `input` ends before its first byte. On an error
+/// the rest of `input` is still read, so that its writer is never left blocked.
+pub fn read_cct(mut input: impl std::io::BufRead, only: &[String]) -> std::io::Result<Option<Result<Cct, ParseError>>> {
+    let mut reader = CctReader::with_capacity(1 << 16);
+    let mut buffer = Vec::with_capacity(256);
+    let mut failed = None;
+    let mut n = 0;
+    loop {
+        buffer.clear();
+        if input.read_until(b'\n', &mut buffer)? == 0 {
+            break;
+        }
+        n += 1;
+        if failed.is_some() {
+            continue;
+        }
+        let line = buffer.strip_suffix(b"\n").unwrap_or(&buffer);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let read = match std::str::from_utf8(line) {
+            Ok(line) => reader.line(n, line),
+            Err(_) => Err(ParseError {
+                line: n,
+                message: "the line is not UTF-8".into(),
+            }),
+        };
+        failed = read.err();
+    }
+    if n == 0 {
+        return Ok(None);
+    }
+    Ok(Some(match failed {
+        Some(error) => Err(error),
+        None => reader.finish(only),
+    }))
+}
+
+/// The agent's output read line by line: the header, then the other lines until `end`.
+struct CctReader {
+    header_read: bool,
+    ended: bool,
+    meta: HashMap<String, u64>,
+    uninstrumented: Vec<Uninstrumented>,
+    method_index: rustc_hash::FxHashMap<i64, usize>,
+    methods: Vec<Arc<MethodId>>,
+    nodes: NodeReader,
+}
+
+impl CctReader {
+    fn with_capacity(nodes: usize) -> Self {
+        CctReader {
+            header_read: false,
+            ended: false,
+            meta: HashMap::new(),
+            uninstrumented: Vec::new(),
+            method_index: rustc_hash::FxHashMap::default(),
+            methods: Vec::new(),
+            nodes: NodeReader::with_capacity(nodes),
+        }
+    }
+
+    /// Reads line `n` (1-based, without its line break).
+    fn line(&mut self, n: usize, line: &str) -> Result<(), ParseError> {
+        let error = |message: String| ParseError { line: n, message };
+        if !self.header_read {
+            if line != format!("jresa-cct\t{FORMAT_VERSION}") {
+                return Err(error(format!(
+                    "expected the header `jresa-cct {FORMAT_VERSION}`, found `{line}`"
+                )));
+            }
+            self.header_read = true;
+            return Ok(());
+        }
+        if self.ended {
+            return Err(error("text after `end`".into()));
         }
         // Nearly every line is a well-formed `node` line: read without splitting into strings.
         if let Some(values) = line.strip_prefix("node\t").and_then(node_values) {
-            nodes.add(n, values, &method_index)?;
-            continue;
+            return self.nodes.add(n, values, &self.method_index);
         }
         let mut split = [""; MAX_FIELDS];
         let mut parts = line.split('\t');
@@ -321,23 +380,23 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
             len += 1;
         }
         if parts.next().is_some() {
-            return Err(error(n, format!("unrecognised line `{line}`")));
+            return Err(error(format!("unrecognised line `{line}`")));
         }
         let fields = &split[..len];
         let number = |k: usize| -> Result<i64, ParseError> {
-            let field = fields.get(k).ok_or_else(|| error(n, format!("missing field {k}")))?;
+            let field = fields.get(k).ok_or_else(|| error(format!("missing field {k}")))?;
             field
                 .parse::<i64>()
-                .map_err(|_| error(n, format!("field {k} is not a number: `{field}`")))
+                .map_err(|_| error(format!("field {k} is not a number: `{field}`")))
         };
         let count = |k: usize| -> Result<u64, ParseError> {
-            u64::try_from(number(k)?).map_err(|_| error(n, format!("field {k} is negative")))
+            u64::try_from(number(k)?).map_err(|_| error(format!("field {k} is negative")))
         };
         match fields.first().copied() {
             Some("meta") if fields.len() == 3 => {
-                meta.insert(fields[1].to_owned(), count(2)?);
+                self.meta.insert(fields[1].to_owned(), count(2)?);
             }
-            Some("uninstrumented") if fields.len() == 3 => uninstrumented.push(Uninstrumented {
+            Some("uninstrumented") if fields.len() == 3 => self.uninstrumented.push(Uninstrumented {
                 what: unescape(fields[1]),
                 reason: unescape(fields[2]),
             }),
@@ -348,10 +407,10 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                     name: unescape(fields[3]),
                     descriptor: unescape(fields[4]),
                 };
-                if method_index.insert(id, methods.len()).is_some() {
-                    return Err(error(n, format!("method {id} defined twice")));
+                if self.method_index.insert(id, self.methods.len()).is_some() {
+                    return Err(error(format!("method {id} defined twice")));
                 }
-                methods.push(Arc::new(method));
+                self.methods.push(Arc::new(method));
             }
             Some("node") if fields.len() == 7 => {
                 // The counts are non-negative `i64`s (`count` checks both).
@@ -363,38 +422,49 @@ pub fn parse_cct(text: &str, only: &[String]) -> Result<Cct, ParseError> {
                     count(5)? as i64,
                     count(6)? as i64,
                 ];
-                nodes.add(n, values, &method_index)?;
+                self.nodes.add(n, values, &self.method_index)?;
             }
-            Some("end") if fields.len() == 1 => ended = true,
-            _ => return Err(error(n, format!("unrecognised line `{line}`"))),
+            Some("end") if fields.len() == 1 => self.ended = true,
+            _ => return Err(error(format!("unrecognised line `{line}`"))),
         }
+        Ok(())
     }
-    if !ended {
-        return Err(error(
-            0,
-            "the profile file is truncated (no `end` line): the JVM stopped while writing it".into(),
-        ));
+
+    /// The tree, once every line is read.
+    fn finish(self, only: &[String]) -> Result<Cct, ParseError> {
+        let error = |message: &str| ParseError {
+            line: 0,
+            message: message.to_owned(),
+        };
+        if !self.header_read {
+            return Err(error("the profile file is empty"));
+        }
+        if !self.ended {
+            return Err(error(
+                "the profile file is truncated (no `end` line): the JVM stopped while writing it",
+            ));
+        }
+        let raw = self.nodes.raw;
+        if raw.is_empty() {
+            return Err(error("the profile has no root node"));
+        }
+        let meta_value = |name: &str| self.meta.get(name).copied().unwrap_or(0);
+        let methods_used = distinct_methods(&raw, &self.methods);
+        let nodes = canonical_nodes(raw, &self.methods);
+        let totals = totals(&nodes, methods_used);
+        Ok(Cct {
+            version: FORMAT_VERSION,
+            threads: meta_value("threads"),
+            instrumented_classes: meta_value("instrumented_classes"),
+            instrumented_methods: meta_value("instrumented_methods"),
+            selected_methods: meta_value("selected_methods"),
+            cached_classes: meta_value("cached_classes"),
+            only: only.to_vec(),
+            uninstrumented: self.uninstrumented,
+            nodes,
+            totals,
+        })
     }
-    let raw = nodes.raw;
-    if raw.is_empty() {
-        return Err(error(0, "the profile has no root node".into()));
-    }
-    let meta_value = |name: &str| meta.get(name).copied().unwrap_or(0);
-    let methods_used = distinct_methods(&raw, &methods);
-    let nodes = canonical_nodes(raw, &methods);
-    let totals = totals(&nodes, methods_used);
-    Ok(Cct {
-        version: FORMAT_VERSION,
-        threads: meta_value("threads"),
-        instrumented_classes: meta_value("instrumented_classes"),
-        instrumented_methods: meta_value("instrumented_methods"),
-        selected_methods: meta_value("selected_methods"),
-        cached_classes: meta_value("cached_classes"),
-        only: only.to_vec(),
-        uninstrumented,
-        nodes,
-        totals,
-    })
 }
 
 /// The most tab-separated fields a line of the agent's output has (a `node` line).

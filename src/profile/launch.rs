@@ -2,7 +2,7 @@
 //! streams and exit status passed through) and reading its profile.
 
 use super::agent::agent_jar;
-use super::cct::{parse_cct, Cct};
+use super::cct::{parse_cct, Cct, ParseError};
 use super::intrinsics::cached_jit_flags;
 use super::tools::{find_tool, ProfileError};
 use std::ffi::OsString;
@@ -197,6 +197,9 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
     agent_option.push("=");
     agent_option.push(config.as_os_str());
     let collector = (!chooses_collector(&request.java_args)).then_some(PROFILE_COLLECTOR);
+    // On Unix the profile comes through a named pipe, parsed while the agent writes it.
+    #[cfg(unix)]
+    let pipe = pipe::ProfilePipe::open(&output, &request.only).ok();
     let status = Command::new(&java)
         .args(&flags)
         .args(collector)
@@ -205,10 +208,16 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
         .args(&request.java_args)
         .status()
         .map_err(|e| ProfileError::Launch(format!("{}: {e}", java.display())))?;
-
-    let profile = match std::fs::read_to_string(&output) {
-        Ok(text) => parse_cct(&text, &request.only).map_err(ProfileError::BadProfile),
-        Err(_) => Err(ProfileError::MissingProfile(format!(
+    #[cfg(unix)]
+    let read = match pipe {
+        Some(pipe) => pipe.finish(),
+        None => read_file(&output, &request.only),
+    };
+    #[cfg(not(unix))]
+    let read = read_file(&output, &request.only);
+    let profile = match read {
+        Some(parsed) => parsed.map_err(ProfileError::BadProfile),
+        None => Err(ProfileError::MissingProfile(format!(
             "the JVM ended ({status}) before its shutdown hooks ran (it failed to start, crashed, was killed, or called Runtime.halt)"
         ))),
     };
@@ -218,6 +227,71 @@ pub fn run_profiled(request: &ProfileRequest) -> Result<ProfileRun, ProfileError
         agent_built: jar.built,
         warnings: warning.into_iter().collect(),
     })
+}
+
+/// The profile the agent wrote to a file, parsed; `None` when there is no file or it is empty.
+fn read_file(path: &std::path::Path, only: &[String]) -> Option<Result<Cct, ParseError>> {
+    let text = std::fs::read_to_string(path).ok().filter(|t| !t.is_empty())?;
+    Some(parse_cct(&text, only))
+}
+
+/// A named pipe in place of the profile file, read by a thread while the JVM runs: the agent writes
+/// its tree at exit, and the tree is parsed as it comes instead of after the JVM has ended.
+#[cfg(unix)]
+mod pipe {
+    use super::super::cct::{read_cct, Cct, ParseError};
+    use std::fs::File;
+    use std::io::BufReader;
+    use std::path::Path;
+    use std::thread::JoinHandle;
+
+    type Parsed = Option<Result<Cct, ParseError>>;
+
+    pub struct ProfilePipe {
+        /// Our own writing end: it lets the reader's open return before the JVM opens the pipe,
+        /// and the reader sees the end of the data once it and the JVM's are closed.
+        writer: File,
+        reader: JoinHandle<std::io::Result<Parsed>>,
+    }
+
+    impl ProfilePipe {
+        /// Makes the pipe at `path` and starts its reader; where that fails, nothing is left at
+        /// `path` (the agent then writes a file there).
+        pub fn open(path: &Path, only: &[String]) -> std::io::Result<ProfilePipe> {
+            rustix::fs::mkfifoat(rustix::fs::CWD, path, rustix::fs::Mode::from_raw_mode(0o600))?;
+            Self::start(path, only).inspect_err(|_| {
+                let _ = std::fs::remove_file(path);
+            })
+        }
+
+        fn start(path: &Path, only: &[String]) -> std::io::Result<ProfilePipe> {
+            // Opening a pipe for reading and writing does not wait on Linux; the read-only open
+            // then finds a writer and does not wait either. Both are closed on exec.
+            let writer = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+            let input = File::open(path)?;
+            let only = only.to_vec();
+            let reader = std::thread::Builder::new()
+                .name("profile reader".into())
+                .spawn(move || read_cct(BufReader::with_capacity(1 << 16, input), &only))?;
+            Ok(ProfilePipe { writer, reader })
+        }
+
+        /// The profile, once the JVM has ended: `None` when it wrote none.
+        pub fn finish(self) -> Parsed {
+            drop(self.writer);
+            match self.reader.join() {
+                Ok(Ok(parsed)) => parsed,
+                Ok(Err(error)) => Some(Err(ParseError {
+                    line: 0,
+                    message: format!("reading the profile: {error}"),
+                })),
+                Err(_) => Some(Err(ParseError {
+                    line: 0,
+                    message: "the profile's reader stopped".into(),
+                })),
+            }
+        }
+    }
 }
 
 /// The exit code a shell would report for the status.

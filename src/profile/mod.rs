@@ -44,6 +44,9 @@
 //!   code outside extents runs uninstrumented (each method has an uninstrumented copy, chosen at entry,
 //!   as in JP2, except methods with an `invokedynamic`, whose copy would link its call site again).
 //!
+//! **The profile file** is, on Unix, a named pipe: a thread of jresa parses the tree while the agent
+//! writes it at the JVM's exit (`launch::pipe`), instead of reading a file once the JVM has ended.
+//!
 //! **The collector**: the JVM runs with the serial collector unless the program's options choose
 //! one (see `launch::PROFILE_COLLECTOR`): the tree is walked on every call in the order it was
 //! built, which the serial collector keeps and the copying parallel collectors do not.
@@ -67,6 +70,6 @@ pub mod launch;
 pub mod tools;
 
 pub use agent::{agent_jar, AgentJar};
-pub use cct::{parse_cct, Cct, CctNode, MethodId, ParseError, Totals, Uninstrumented};
+pub use cct::{parse_cct, read_cct, Cct, CctNode, MethodId, ParseError, Totals, Uninstrumented};
 pub use launch::{check_selector, run_profiled, ProfileRequest, ProfileRun};
 pub use tools::{find_tool, ProfileError};
