@@ -363,4 +363,38 @@ mod tests {
             vec![("b0".into(), false), ("b0".into(), true), ("loop16".into(), true)]
         );
     }
+
+    #[test]
+    fn after_a_call_that_exits_and_returns_nothing_is_known_held() {
+        let text = "method T.m:(Ljava/lang/Object;I)I static
+  vars ret:int lock:ref n:int exc:ref l2:ref s0r:ref r:int o:ref
+  entry b0
+  proc b0(lock, n; ret) block @0
+    rule bc=4
+      @1#1 monitorenter lock
+      @2#2 call x(lock; r)
+      @12#3 monitorexit lock catch h16(lock)
+      @13#4 ret = n
+  proc x(o; r) block @5
+    rule bc=2
+      @6#1 monitorexit o catch h16(o)
+      @7#2 r = 0
+  proc loop16(l2, s0r; ret) loop @16
+    rule bc=3
+      @18#2 monitorexit l2 catch h16.in16(l2)
+      @20#3 throw s0r
+  proc h16(exc, l2; ret) handler @16
+    rule bc=0
+      @16#0 call loop16(l2, exc; ret)
+  proc h16.in16(exc, l2; ret) handler @16
+    rule bc=0
+      @16#0 call loop16(l2, exc; ret)
+";
+        // The callee's exit is of the caller's entry; the caller's own exit after it may throw.
+        let exits = exits_after(text);
+        assert_eq!(
+            exits,
+            vec![("b0".into(), true), ("x".into(), false), ("loop16".into(), true)]
+        );
+    }
 }
