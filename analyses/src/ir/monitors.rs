@@ -70,6 +70,12 @@ impl Entry {
 
     /// What holds on both: inputs equal in both, the smaller count.
     fn meet(&mut self, other: &Entry) {
+        if other.rep.len() != self.rep.len() {
+            // A call that does not pass one argument per input (the verifier refuses it): nothing
+            // is known of the inputs.
+            *self = Entry::none(self.rep.len());
+            return;
+        }
         let pairs: Vec<(usize, usize)> = self.rep.iter().copied().zip(other.rep.iter().copied()).collect();
         let mut rep = Vec::with_capacity(pairs.len());
         let mut count = vec![0; pairs.len()];
