@@ -317,18 +317,19 @@ mod tests {
         out
     }
 
-    /// javac's `synchronized (lock) { ... }`, with `BODY` before the normal exit.
-    fn block(enter: &str, body: &str) -> String {
+    /// javac's `synchronized (lock) { ... }`, with `body` before the normal exit and `procs` after
+    /// the block's procedure.
+    fn block(enter: &str, body: &str, procs: &str) -> String {
         format!(
             "method T.m:(Ljava/lang/Object;I)I static
-  vars ret:int lock:ref n:int exc:ref l2:ref s0r:ref o:ref
+  vars ret:int lock:ref n:int exc:ref l2:ref s0r:ref o:ref r:int
   entry b0
   proc b0(lock, n; ret) block @0
     rule bc=4
       @1#1 {enter}
 {body}      @12#3 monitorexit lock catch h16(lock)
       @13#4 ret = n
-  proc loop16(l2, s0r; ret) loop @16
+{procs}  proc loop16(l2, s0r; ret) loop @16
     rule bc=3
       @18#2 monitorexit l2 catch h16.in16(l2)
       @20#3 throw s0r
@@ -344,26 +345,26 @@ mod tests {
 
     #[test]
     fn the_exits_of_an_entered_monitor_cannot_throw() {
-        let exits = exits_after(&block("monitorenter lock", ""));
+        let exits = exits_after(&block("monitorenter lock", "", ""));
         assert_eq!(exits, vec![("b0".into(), false), ("loop16".into(), false)]);
     }
 
     #[test]
     fn an_exit_through_a_copy_of_the_lock_cannot_throw() {
-        let text = block("o = lock", "      @2#2 monitorenter o\n");
+        let text = block("o = lock", "      @2#2 monitorenter o\n", "");
         assert_eq!(exits_after(&text), vec![("b0".into(), false), ("loop16".into(), false)]);
     }
 
     #[test]
     fn an_exit_of_a_monitor_not_entered_keeps_its_handler() {
-        let text = block("o = lock", "");
+        let text = block("o = lock", "", "");
         assert_eq!(exits_after(&text), vec![("b0".into(), true), ("loop16".into(), true)]);
     }
 
     #[test]
     fn a_monitor_is_exited_once_per_entry() {
         // Entered once, exited twice: the second exit may throw, and its handler's exit with it.
-        let text = block("monitorenter lock", "      @5#2 monitorexit lock catch h16(lock)\n");
+        let text = block("monitorenter lock", "      @5#2 monitorexit lock catch h16(lock)\n", "");
         assert_eq!(
             exits_after(&text),
             vec![("b0".into(), false), ("b0".into(), true), ("loop16".into(), true)]
@@ -372,32 +373,14 @@ mod tests {
 
     #[test]
     fn after_a_call_that_exits_and_returns_nothing_is_known_held() {
-        let text = "method T.m:(Ljava/lang/Object;I)I static
-  vars ret:int lock:ref n:int exc:ref l2:ref s0r:ref r:int o:ref
-  entry b0
-  proc b0(lock, n; ret) block @0
-    rule bc=4
-      @1#1 monitorenter lock
-      @2#2 call x(lock; r)
-      @12#3 monitorexit lock catch h16(lock)
-      @13#4 ret = n
-  proc x(o; r) block @5
+        let callee = "  proc x(o; r) block @5
     rule bc=2
       @6#1 monitorexit o catch h16(o)
       @7#2 r = 0
-  proc loop16(l2, s0r; ret) loop @16
-    rule bc=3
-      @18#2 monitorexit l2 catch h16.in16(l2)
-      @20#3 throw s0r
-  proc h16(exc, l2; ret) handler @16
-    rule bc=0
-      @16#0 call loop16(l2, exc; ret)
-  proc h16.in16(exc, l2; ret) handler @16
-    rule bc=0
-      @16#0 call loop16(l2, exc; ret)
 ";
+        let text = block("monitorenter lock", "      @2#2 call x(lock; r)\n", callee);
         // The callee's exit is of the caller's entry; the caller's own exit after it may throw.
-        let exits = exits_after(text);
+        let exits = exits_after(&text);
         assert_eq!(
             exits,
             vec![("b0".into(), true), ("x".into(), false), ("loop16".into(), true)]
