@@ -1,5 +1,5 @@
 //! Ranking functions by LP with exact verification, on the loops of the COSTA paper.
-use jresa_analyses::bounds::ranking::{find, verify, Ranking};
+use jresa_analyses::bounds::ranking::{find, nat_potential, potential, verify, Ranking};
 use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -377,4 +377,65 @@ fn refining_keeps_every_state_a_run_starts_a_transition_from() {
         (x, y) = (nx, ny);
     }
     assert_eq!((x, y), (102, 0));
+}
+
+/// The outer loop of `while (x > 0) { while (y > 0) y--; x--; }` over (x, y, x', y', a), `a` the
+/// inner loop's iterations: it skips the inner loop (`y ≤ 0`, nothing spent, `y` unchanged) or
+/// runs it down to zero (spending `y`).
+fn skip_or_run_down() -> Vec<Polyhedron> {
+    let skip = Polyhedron::from_constraints(
+        5,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, -1)], 0),
+            eq(&[(2, 1), (0, -1)], 1),
+            eq(&[(3, 1), (1, -1)], 0),
+            eq(&[(4, 1)], 0),
+        ],
+    );
+    let run = Polyhedron::from_constraints(
+        5,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, 1)], -1),
+            eq(&[(2, 1), (0, -1)], 1),
+            eq(&[(3, 1)], 0),
+            eq(&[(4, 1), (1, -1)], 0),
+        ],
+    );
+    vec![skip, run]
+}
+
+#[test]
+fn a_spending_paid_by_a_value_that_may_start_negative_has_no_affine_potential() {
+    // Φ = y would be negative after a skip from y < 0; Φ(x') ≥ 0 forbids it.
+    assert!(potential(2, &skip_or_run_down()).is_none());
+}
+
+#[test]
+fn a_spending_paid_by_a_value_that_may_start_negative_has_a_nat_potential() {
+    let (phi, forms) = nat_potential(2, &skip_or_run_down()).expect("nat(y) pays");
+    // Φ over (x, y, u): the nat form is y (the guard y ≥ 1 of the spending transition).
+    assert_eq!(forms, vec![LinearExpr::from_terms(&[(1, 1)], 0).expect("small")]);
+    assert_eq!(phi.coefficients.len(), 3);
+    assert_eq!(phi.coefficients[2], r(1), "Φ = nat(y), got {phi:?}");
+    assert_eq!(phi.coefficients[1], r(0), "no affine part in y, got {phi:?}");
+}
+
+#[test]
+fn a_spending_no_potential_pays_is_refused() {
+    let mut transitions = skip_or_run_down();
+    let overspend = Polyhedron::from_constraints(
+        5,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, 1)], -1),
+            eq(&[(2, 1), (0, -1)], 0),
+            eq(&[(3, 1), (1, -1)], 0),
+            eq(&[(4, 1)], -1),
+        ],
+    );
+    // A transition that changes nothing and spends 1 can repeat forever: nothing pays for it.
+    transitions.push(overspend);
+    assert!(nat_potential(2, &transitions).is_none());
 }

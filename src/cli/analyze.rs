@@ -91,6 +91,8 @@ impl AnalysisRun {
     /// Prints the summary line, if any, to stderr.
     pub fn print_summary_line(&self) {
         if let Some(line) = &self.summary_line {
+            // The report reaches stdout first where both streams share one terminal or pipe.
+            let _ = std::io::stdout().flush();
             eprint!("{line}");
         }
     }

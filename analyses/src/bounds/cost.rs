@@ -844,6 +844,9 @@ struct Amortised<D> {
     /// (it may be stronger than the fixpoint's POST, which the widening of the call graph's
     /// fixpoint weakens); it holds for every call within the head's precondition.
     returns: D,
+    /// Like `returns`, apart: the runs that leave at once and those that iterate (either may be
+    /// missing where no run does); every returning run satisfies one. Empty when unknown.
+    cases: Vec<D>,
 }
 
 /// The name of output `j` in an amortised count.
@@ -1511,14 +1514,23 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             // procedures the path continues in start after the leading dimensions.
             let offset = path.offset;
             let skip = accumulator.filter(|_| offset == base);
-            let rules: &[AbstractRule] = if mode.split_aux {
+            let rules: &[AbstractRule] = if mode.split_aux || mode.amortise {
                 split_rules.entry(p).or_insert_with(|| {
-                    let variants = proc.rules.iter().flat_map(|r| self.aux_variants(r));
-                    match mode.split_wraps {
-                        true => variants
-                            .flat_map(|v| cases::wrap_variants(&v, MAX_WRAP_VARIANTS))
-                            .collect(),
-                        false => variants.collect(),
+                    let rules: Vec<AbstractRule> = match mode.split_aux {
+                        true => {
+                            let variants = proc.rules.iter().flat_map(|r| self.aux_variants(r));
+                            match mode.split_wraps {
+                                true => variants
+                                    .flat_map(|v| cases::wrap_variants(&v, MAX_WRAP_VARIANTS))
+                                    .collect(),
+                                false => variants.collect(),
+                            }
+                        }
+                        false => proc.rules.clone(),
+                    };
+                    match mode.amortise {
+                        true => rules.iter().flat_map(|r| self.entry_variants(r)).collect(),
+                        false => rules,
                     }
                 })
             } else {
@@ -1813,7 +1825,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             if let Some(Ranking::Linear(g)) = self.loops.last().and_then(|l| l.ranking.as_ref()) {
                 let g = g.clone();
                 let found = self.summary(head, &g, &paths, &iteration_cost, &exit_cost);
-                if let Some(summary) = found {
+                if let Some(mut summary) = found {
+                    summary.cases = self.entry_cases(head, component, &pre, &transitions, plain);
                     self.amortised.insert(head, summary);
                 }
             }
@@ -1881,22 +1894,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         if m == 0 {
             return None;
         }
-        // Over (x0, x_last, outputs): every returning exit path must be related.
-        let mut relation: Option<D> = None;
-        for path in paths.iter().filter(|p| p.back_calls == 0) {
-            match &path.exit {
-                Some(exit) => {
-                    relation = Some(match relation {
-                        None => exit.clone(),
-                        Some(r) => r.join(exit),
-                    })
-                }
-                // A run that returns without relating its outputs would escape the relation.
-                None if path.returns || !path.may_escape => return None,
-                None => {}
-            }
-        }
-        let relation = relation?;
+        let relation = exit_relation(paths).ok()??;
         // count ≥ g(x0) - g(x_last).
         let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
         for (i, a) in g.coefficients.iter().enumerate() {
@@ -1909,21 +1907,54 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
         let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
         let count = upper_bound(&relation, &expr, &params, &names)?.scaled_down(&scale);
-        // The exits' relation between inputs and outputs (the last head values projected out).
-        let mapping: Vec<Option<Dimension>> = (0..2 * n + m)
-            .map(|d| match d {
-                d if d < n => Some(d),
-                d if d < 2 * n => None,
-                d => Some(d - n),
-            })
-            .collect();
-        let returns = relation.map_dims(&mapping, n + m);
+        let returns = without_last_head_values(&relation, n, m);
         Some(Amortised {
             iteration,
             count,
             exit: exit_cost.clone(),
             returns,
+            cases: Vec::new(),
         })
+    }
+
+    /// The relations over (inputs, outputs) of the runs of a loop that leave at once and of those
+    /// that iterate at least once (from the states after one transition, closed under them),
+    /// each from the exits of the paths from those states; empty when a returning exit does not
+    /// relate its outputs or the closure does not stabilise.
+    fn entry_cases(
+        &self,
+        head: AbsProcId,
+        component: &[AbsProcId],
+        pre: &D,
+        transitions: &[D],
+        mode: PathMode,
+    ) -> Vec<D> {
+        let n = self.program.procs[head].inputs;
+        let m = self.program.procs[head].outputs;
+        let entry = entry_state(n, pre);
+        let relaxed: Vec<D> = transitions.iter().map(ranking::without_type_range_rows).collect();
+        let once = relaxed
+            .iter()
+            .fold(D::empty(2 * n), |reached, t| reached.join(&after(n, &entry, t, None)));
+        let Some(iterated) = closure(n, once, &relaxed) else {
+            return Vec::new();
+        };
+        let params: Vec<Dimension> = (0..n).collect();
+        let mut cases = Vec::new();
+        for start in [entry, iterated] {
+            if start.is_empty() {
+                continue;
+            }
+            let Ok(paths) = self.paths(head, component, &start, n, &params, mode) else {
+                return Vec::new();
+            };
+            match exit_relation(&paths) {
+                Ok(Some(relation)) => cases.push(without_last_head_values(&relation, n, m)),
+                Ok(None) => {}
+                Err(()) => return Vec::new(),
+            }
+        }
+        cases
     }
 
     /// The cost of a loop whose iterations call loops with an amortised form, when a potential
@@ -1959,13 +1990,19 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-        let phi = ranking::potential(n, &spending)?;
+        let paid = match ranking::potential(n, &spending) {
+            Some(phi) => CostExpr::nat(affine_to_linear(&phi)),
+            None => {
+                let (phi, forms) = ranking::nat_potential(n, &spending)?;
+                nat_potential_bound(n, &phi, &forms)
+            }
+        };
         let paths = self.paths(head, component, invariant, n, &params, mode).ok()?;
         let iteration_rest = CostExpr::max(paths.iter().filter(|p| p.back_calls > 0).map(|p| p.cost_rest.clone()));
         let exit_cost = CostExpr::max(paths.iter().filter(|p| p.back_calls == 0).map(|p| p.cost.clone()));
         Some(CostExpr::add([
             CostExpr::mul([iterations.clone(), iteration_rest]),
-            CostExpr::nat(affine_to_linear(&phi)),
+            paid,
             exit_cost,
         ]))
     }
@@ -1978,6 +2015,60 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             // Out of steps: only the entry values' precondition is known of them; nothing of x.
             .unwrap_or_else(|| pre.map_dims(&(0..n).map(Some).collect::<Vec<_>>(), 2 * n))
     }
+}
+
+/// The relation between a loop's inputs and outputs of a relation over `(x0, x_last, outputs)`
+/// (`n` inputs, `m` outputs): the last head values projected out.
+fn without_last_head_values<D: NumericDomain>(relation: &D, n: usize, m: usize) -> D {
+    let mapping: Vec<Option<Dimension>> = (0..2 * n + m)
+        .map(|d| match d {
+            d if d < n => Some(d),
+            d if d < 2 * n => None,
+            d => Some(d - n),
+        })
+        .collect();
+    relation.map_dims(&mapping, n + m)
+}
+
+/// Over (x0, x_last, outputs): the join of the exits of the paths that leave the loop, `None`
+/// when none does; an error when one returns without relating its outputs (the run would
+/// escape the relation).
+fn exit_relation<D: NumericDomain>(paths: &[Path<D>]) -> Result<Option<D>, ()> {
+    let mut relation: Option<D> = None;
+    for path in paths.iter().filter(|p| p.back_calls == 0) {
+        match &path.exit {
+            Some(exit) => {
+                relation = Some(match relation {
+                    None => exit.clone(),
+                    Some(r) => r.join(exit),
+                })
+            }
+            None if path.returns || !path.may_escape => return Err(()),
+            None => {}
+        }
+    }
+    Ok(relation)
+}
+
+/// An upper bound of a potential `ψ(x0) + Σ c_j·nat(forms[j](x0))` (over `n + k` dimensions,
+/// see [`ranking::nat_potential`]) in the entry values: `nat(ψ) + Σ_{c_j > 0} c_j·nat(ℓ_j)`.
+fn nat_potential_bound(n: usize, phi: &ranking::Affine, forms: &[LinearExpr]) -> CostExpr {
+    let psi = ranking::Affine {
+        coefficients: phi.coefficients[..n].to_vec(),
+        constant: phi.constant.clone(),
+    };
+    let terms = forms
+        .iter()
+        .zip(&phi.coefficients[n..])
+        .filter(|(_, c)| c.is_positive());
+    let terms = terms.map(|(form, c)| {
+        let mut linear = Linear::constant(form.constant_term());
+        for (d, a) in form.terms() {
+            linear.terms.insert(input_name(d), BigRational::from_integer(a.into()));
+        }
+        CostExpr::mul([CostExpr::Const(c.clone()), CostExpr::nat(linear)])
+    });
+    CostExpr::add(std::iter::once(CostExpr::nat(affine_to_linear(&psi))).chain(terms))
 }
 
 /// Adds `iteration · count(args, outs)` of a summarised loop call to the accumulator `acc` of
@@ -2441,6 +2532,48 @@ impl<D: NumericDomain> Solver<'_, D> {
         ranges.sort_by_key(|(d, _)| *d);
         ranges.dedup_by_key(|(d, _)| *d);
         ranges
+    }
+
+    /// Variants of a rule per case of each loop with an [`Amortised<D>`] summary it calls (the
+    /// runs that leave at once, those that iterate), each a constraint after the call: together
+    /// they cover the rule, and each keeps what the join of the cases loses (a counter that
+    /// stays where it was when the loop is skipped).
+    fn entry_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
+        let mut variants: Vec<Vec<Item>> = vec![Vec::new()];
+        for item in &rule.items {
+            for items in &mut variants {
+                items.push(item.clone());
+            }
+            let Item::Call { callee, args, outs } = item else {
+                continue;
+            };
+            let Some(summary) = self.amortised.get(callee) else {
+                continue;
+            };
+            if summary.cases.len() < 2 || variants.len() * summary.cases.len() > MAX_AUX_VARIANTS {
+                continue;
+            }
+            let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+            let cases: Vec<Item> = summary
+                .cases
+                .iter()
+                .map(|case| Item::Constrain(embed(case, &targets, rule.dims).constraints().to_vec()))
+                .collect();
+            variants = variants
+                .into_iter()
+                .flat_map(|items| {
+                    cases.iter().map(move |case| {
+                        let mut items = items.clone();
+                        items.push(case.clone());
+                        items
+                    })
+                })
+                .collect();
+        }
+        variants
+            .into_iter()
+            .map(|items| AbstractRule { items, ..rule.clone() })
+            .collect()
     }
 
     fn aux_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {

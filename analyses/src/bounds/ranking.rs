@@ -608,6 +608,124 @@ pub fn potential<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Affine
         .then_some(phi)
 }
 
+/// Forms `nat` terms of a potential may take, at most this many tried; a potential has one or
+/// two of them (each splits every transition in up to four).
+pub const MAX_NAT_FORMS: usize = 6;
+
+/// Split transitions a potential with `nat` terms may be solved over.
+const MAX_NAT_CASES: usize = 256;
+
+/// A potential with `nat` terms, for a loop whose spending is paid by a value that may start
+/// negative (`while (x > 0) { while (y > 0) y--; x--; }` spends `nat(y)` in all, but `y` stays
+/// below zero when it starts there, so no affine `Φ` is non-negative after every iteration):
+/// `Φ(x) = ψ(x) + Σ c_j·nat(ℓ_j(x))` with the `ℓ_j` the forms of the spending transitions'
+/// guards on `x` (a strict guard `ℓ > 0` gives `ℓ`). Each transition is split by the signs of
+/// every `ℓ_j` before and after it, where `nat(ℓ_j)` is `ℓ_j` or 0 (a new dimension `u_j`), and
+/// [`potential`] is solved over `(x, u)`: the split transitions cover the transitions, so the
+/// spending of all iterations together is at most `Φ(x0)`. Returns the potential over `n + k`
+/// dimensions (the `u_j` last) and its forms; one form is tried at a time, then pairs.
+pub fn nat_potential<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<(Affine, Vec<LinearExpr>)> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    let forms = nat_forms(n, &live);
+    let singles = (0..forms.len()).map(|i| vec![forms[i].clone()]);
+    let pairs = (0..forms.len()).flat_map(|i| (i + 1..forms.len()).map(move |j| (i, j)));
+    let pairs = pairs.map(|(i, j)| vec![forms[i].clone(), forms[j].clone()]);
+    singles
+        .chain(pairs)
+        .find_map(|chosen| Some((potential_with(n, &live, &chosen)?, chosen)))
+}
+
+/// A potential over `(x, u)`, `u_j = nat(forms[j](x))`, of the transitions split by the forms'
+/// signs (see [`nat_potential`]).
+fn potential_with<D: NumericDomain>(n: usize, live: &[&D], forms: &[LinearExpr]) -> Option<Affine> {
+    let k = forms.len();
+    let width = 2 * (n + k) + 1;
+    // (x, x', a) to (x, u, x', u', a).
+    let mapping: Vec<Option<usize>> = (0..=2 * n)
+        .map(|d| {
+            Some(if d < n {
+                d
+            } else if d < 2 * n {
+                d + k
+            } else {
+                width - 1
+            })
+        })
+        .collect();
+    let mut split: Vec<D> = Vec::new();
+    for t in live {
+        let mut cases = vec![t.map_dims(&mapping, width)];
+        for (j, form) in forms.iter().enumerate() {
+            for (offset, u) in [(0, n + j), (n + k, 2 * n + k + j)] {
+                let shifted: Vec<(usize, i64)> = form.terms().map(|(d, c)| (d + offset, c)).collect();
+                let at = |extra: Option<(usize, i64)>| -> Option<LinearExpr> {
+                    let mut terms = shifted.clone();
+                    terms.extend(extra);
+                    LinearExpr::from_terms(&terms, form.constant_term())
+                };
+                let (value, minus_u) = (at(None)?, at(Some((u, -1)))?);
+                let zero = LinearExpr::from_terms(&[(u, 1)], 0)?;
+                cases = cases
+                    .into_iter()
+                    .flat_map(|case| {
+                        let mut positive = case.clone();
+                        positive.add_constraint(Constraint::greater_or_equal_zero(value.clone()));
+                        positive.add_constraint(Constraint::equal_zero(minus_u.clone()));
+                        let mut negative = case;
+                        negative.add_constraint(Constraint::greater_or_equal_zero(value.checked_neg()?));
+                        negative.add_constraint(Constraint::equal_zero(zero.clone()));
+                        Some([positive, negative])
+                    })
+                    .flatten()
+                    .filter(|case| !case.is_empty())
+                    .collect();
+            }
+        }
+        split.extend(cases);
+        if split.len() > MAX_NAT_CASES {
+            return None;
+        }
+    }
+    potential(n + k, &split)
+}
+
+/// The forms of the guards on `x` (dimensions `0..n`) of the transitions that may spend (whose
+/// spending, the last dimension, may be positive), each as `ℓ` with the guard `ℓ ≥ 1` (a
+/// constraint `e + c ≥ 0` gives `e + c + 1`), leaving out the guards on values no transition
+/// changes; at most [`MAX_NAT_FORMS`].
+fn nat_forms<D: NumericDomain>(n: usize, transitions: &[&D]) -> Vec<LinearExpr> {
+    let spends = |t: &&&D| {
+        LinearExpr::from_terms(&[(2 * n, -1)], 0)
+            .is_some_and(|minus_a| !t.entails(&Constraint::greater_or_equal_zero(minus_a)))
+    };
+    let changes = |d: usize| {
+        LinearExpr::from_terms(&[(d, 1), (n + d, -1)], 0).is_some_and(|e| {
+            transitions
+                .iter()
+                .any(|t| !t.entails(&Constraint::equal_zero(e.clone())))
+        })
+    };
+    let mut forms: Vec<LinearExpr> = Vec::new();
+    for t in transitions.iter().filter(spends) {
+        for c in t.constraints() {
+            let e = c.expression();
+            let on_x = e.terms().all(|(d, _)| d < n);
+            let moving = e.terms().any(|(d, _)| changes(d));
+            if c.relation() != Relation::GreaterOrEqual || !on_x || !moving || e.is_constant() {
+                continue;
+            }
+            let Some(form) = e.checked_add(&LinearExpr::constant(1)) else {
+                continue;
+            };
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+    }
+    forms.truncate(MAX_NAT_FORMS);
+    forms
+}
+
 /// `Φ(x) - Φ(x') - a ≥ 0` over `2n + 1` dimensions, scaled to integer coefficients.
 fn exact_pays(n: usize, phi: &Affine) -> Option<Constraint> {
     let mut coefficients = vec![BigRational::zero(); 2 * n + 1];
