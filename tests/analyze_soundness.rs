@@ -149,6 +149,12 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
         [Int] => ints(INTS),
         [Long] => INTS.iter().map(|&v| vec![Arg::Long(v.into())]).collect(),
         [Int, Int] => INT_PAIRS.iter().map(|&(a, b)| vec![Arg::Int(a), Arg::Int(b)]).collect(),
+        // The third value takes turns among no bits, all bits and alternating bits (a seed).
+        [Int, Int, Int] => INT_PAIRS
+            .iter()
+            .zip([0, -1, 0x5555_5555].iter().cycle())
+            .map(|(&(a, b), &c)| vec![Arg::Int(a), Arg::Int(b), Arg::Int(c)])
+            .collect(),
         [Long, Long] => INT_PAIRS
             .iter()
             .map(|&(a, b)| vec![Arg::Long(a.into()), Arg::Long(b.into())])

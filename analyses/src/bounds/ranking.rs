@@ -689,7 +689,7 @@ fn potential_with<D: NumericDomain>(n: usize, live: &[&D], forms: &[LinearExpr])
     potential(n + k, &split)
 }
 
-/// The forms of the guards on `x` (dimensions `0..n`) of the transitions that may spend (whose
+/// The forms of the guards on `x` (dimensions `0..n`, with the rest projected out) of the transitions that may spend (whose
 /// spending, the last dimension, may be positive), each as `ℓ` with the guard `ℓ ≥ 1` (a
 /// constraint `e + c ≥ 0` gives `e + c + 1`), leaving out the guards on values no transition
 /// changes; at most [`MAX_NAT_FORMS`].
@@ -706,8 +706,11 @@ fn nat_forms<D: NumericDomain>(n: usize, transitions: &[&D]) -> Vec<LinearExpr> 
         })
     };
     let mut forms: Vec<LinearExpr> = Vec::new();
+    let after: Vec<usize> = (n..=2 * n).collect();
     for t in transitions.iter().filter(spends) {
-        for c in t.constraints() {
+        // The guards the transition implies on `x` (`y < m` from `y < y' ≤ m`).
+        let guards = t.project_out(&after);
+        for c in guards.constraints() {
             let e = c.expression();
             let on_x = e.terms().all(|(d, _)| d < n);
             let moving = e.terms().any(|(d, _)| changes(d));

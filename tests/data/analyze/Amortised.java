@@ -62,4 +62,35 @@ public class Amortised {
         }
         return steps;
     }
+
+    // The inner loop climbs y towards m, stopping early where a bit of the seed is clear: its
+    // guard on the outer loop's values (y < m) is only implied by where the climb ends.
+    // expect: O(m + n)
+    static int climbWhileSet(int n, int m, int seed) {
+        int x = 0, y = 0, steps = 0;
+        while (x < n) {
+            while (y < m && ((seed >>> (steps & 31)) & 1) != 0) {
+                y++;
+                steps++;
+            }
+            x++;
+            steps++;
+        }
+        return steps;
+    }
+
+    // A window over the array: lo only moves forward and never passes hi + 1.
+    // expect: O(|a|)
+    static int window(int[] a, int limit) {
+        int lo = 0, sum = 0, widest = 0;
+        for (int hi = 0; hi < a.length; hi++) {
+            sum += a[hi];
+            while (sum > limit && lo <= hi) {
+                sum -= a[lo];
+                lo++;
+            }
+            widest = Math.max(widest, hi - lo + 1);
+        }
+        return widest;
+    }
 }
