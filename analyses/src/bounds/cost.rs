@@ -844,9 +844,10 @@ struct Amortised<D> {
     /// (it may be stronger than the fixpoint's POST, which the widening of the call graph's
     /// fixpoint weakens); it holds for every call within the head's precondition.
     returns: D,
-    /// Like `returns`, apart: the runs that leave at once and those that iterate (either may be
-    /// missing where no run does); every returning run satisfies one. Empty when unknown.
-    cases: Vec<D>,
+    /// Like `returns` and `count`, apart: for the runs that leave at once and for those that
+    /// iterate (either may be missing where no run does), each relation with the count its runs
+    /// satisfy; every returning run satisfies one relation. Empty when unknown.
+    cases: Vec<(D, Linear)>,
 }
 
 /// The name of output `j` in an amortised count.
@@ -1826,7 +1827,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 let g = g.clone();
                 let found = self.summary(head, &g, &paths, &iteration_cost, &exit_cost);
                 if let Some(mut summary) = found {
-                    summary.cases = self.entry_cases(head, component, &pre, &transitions, plain);
+                    summary.cases = self.entry_cases(head, &g, component, &pre, &transitions, plain);
                     self.amortised.insert(head, summary);
                 }
             }
@@ -1895,18 +1896,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             return None;
         }
         let relation = exit_relation(paths).ok()??;
-        // count ≥ g(x0) - g(x_last).
-        let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
-        for (i, a) in g.coefficients.iter().enumerate() {
-            if !a.is_zero() {
-                terms.push((i, a.clone()));
-                terms.push((n + i, -a.clone()));
-            }
-        }
-        let (expr, scale) = scaled(&terms, &BigRational::zero())?;
-        let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
-        let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
-        let count = upper_bound(&relation, &expr, &params, &names)?.scaled_down(&scale);
+        let count = drop_count(&relation, g, n, m)?;
         let returns = without_last_head_values(&relation, n, m);
         Some(Amortised {
             iteration,
@@ -1924,11 +1914,12 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     fn entry_cases(
         &self,
         head: AbsProcId,
+        g: &ranking::Affine,
         component: &[AbsProcId],
         pre: &D,
         transitions: &[D],
         mode: PathMode,
-    ) -> Vec<D> {
+    ) -> Vec<(D, Linear)> {
         let n = self.program.procs[head].inputs;
         let m = self.program.procs[head].outputs;
         let entry = entry_state(n, pre);
@@ -1949,7 +1940,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 return Vec::new();
             };
             match exit_relation(&paths) {
-                Ok(Some(relation)) => cases.push(without_last_head_values(&relation, n, m)),
+                Ok(Some(relation)) => match drop_count(&relation, g, n, m) {
+                    Some(count) => cases.push((without_last_head_values(&relation, n, m), count)),
+                    None => return Vec::new(),
+                },
                 Ok(None) => {}
                 Err(()) => return Vec::new(),
             }
@@ -2030,6 +2024,23 @@ fn without_last_head_values<D: NumericDomain>(relation: &D, n: usize, m: usize) 
     relation.map_dims(&mapping, n + m)
 }
 
+/// An upper bound, over the inputs (`%i`) and outputs (`%o<j>`), of the drop `g(x0) - g(x_last)`
+/// of a ranking function from the entry to the last visit of the head, under `relation` over
+/// `(x0, x_last, outputs)`: it bounds the iterations.
+fn drop_count<D: NumericDomain>(relation: &D, g: &ranking::Affine, n: usize, m: usize) -> Option<Linear> {
+    let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
+    for (i, a) in g.coefficients.iter().enumerate() {
+        if !a.is_zero() {
+            terms.push((i, a.clone()));
+            terms.push((n + i, -a.clone()));
+        }
+    }
+    let (expr, scale) = scaled(&terms, &BigRational::zero())?;
+    let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
+    let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
+    Some(upper_bound(relation, &expr, &params, &names)?.scaled_down(&scale))
+}
+
 /// Over (x0, x_last, outputs): the join of the exits of the paths that leave the loop, `None`
 /// when none does; an error when one returns without relating its outputs (the run would
 /// escape the relation).
@@ -2105,8 +2116,16 @@ fn accumulate<D: NumericDomain>(
     args: &[Dimension],
     outs: &[Dimension],
 ) -> bool {
+    // The count of a case whose relation the state lies in (the rule's variant put it there),
+    // else the count of every run.
+    let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+    let count = summary
+        .cases
+        .iter()
+        .find(|(case, _)| embed(case, &targets, state.dimensions()).includes(state))
+        .map_or(&summary.count, |(_, count)| count);
     let mut terms: Vec<(Dimension, BigRational)> = Vec::new();
-    for (name, a) in &summary.count.terms {
+    for (name, a) in &count.terms {
         let dim = if let Some(j) = name.strip_prefix("%o") {
             j.parse::<usize>().ok().and_then(|j| outs.get(j))
         } else {
@@ -2119,7 +2138,7 @@ fn accumulate<D: NumericDomain>(
         };
         terms.push((*dim, a * &summary.iteration));
     }
-    let constant = &summary.count.constant * &summary.iteration;
+    let constant = &count.constant * &summary.iteration;
     // new = acc + Σ terms + constant, through a fresh dimension `t`.
     let t = state.dimensions();
     terms.push((acc, BigRational::one()));
@@ -2541,34 +2560,39 @@ impl<D: NumericDomain> Solver<'_, D> {
     fn entry_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
         let mut variants: Vec<Vec<Item>> = vec![Vec::new()];
         for item in &rule.items {
+            let cases = match item {
+                Item::Call { callee, args, outs } => self
+                    .amortised
+                    .get(callee)
+                    .filter(|s| s.cases.len() > 1 && variants.len() * s.cases.len() <= MAX_AUX_VARIANTS)
+                    .map(|summary| {
+                        let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+                        let constrain = |case: &D| embed(case, &targets, rule.dims).constraints().to_vec();
+                        summary
+                            .cases
+                            .iter()
+                            .map(|(case, _)| Item::Constrain(constrain(case)))
+                            .collect::<Vec<Item>>()
+                    }),
+                _ => None,
+            };
+            // The case's constraint comes first, so that the call's count is the case's.
+            variants = match cases {
+                Some(cases) => variants
+                    .into_iter()
+                    .flat_map(|items| {
+                        cases.iter().map(move |case: &Item| {
+                            let mut items = items.clone();
+                            items.push(case.clone());
+                            items
+                        })
+                    })
+                    .collect(),
+                None => variants,
+            };
             for items in &mut variants {
                 items.push(item.clone());
             }
-            let Item::Call { callee, args, outs } = item else {
-                continue;
-            };
-            let Some(summary) = self.amortised.get(callee) else {
-                continue;
-            };
-            if summary.cases.len() < 2 || variants.len() * summary.cases.len() > MAX_AUX_VARIANTS {
-                continue;
-            }
-            let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
-            let cases: Vec<Item> = summary
-                .cases
-                .iter()
-                .map(|case| Item::Constrain(embed(case, &targets, rule.dims).constraints().to_vec()))
-                .collect();
-            variants = variants
-                .into_iter()
-                .flat_map(|items| {
-                    cases.iter().map(move |case| {
-                        let mut items = items.clone();
-                        items.push(case.clone());
-                        items
-                    })
-                })
-                .collect();
         }
         variants
             .into_iter()
