@@ -988,6 +988,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let mut cycle_calls = Vec::new();
         let mut completes = true;
         let mut accumulating = accumulator.is_some();
+        // The results of the rule's multiplications, with their operands: (result, lhs, rhs).
+        let mut products: Vec<(Dimension, Dimension, Dimension)> = Vec::new();
         // Dimensions no later item (nor the rule's symbolic cost) mentions are projected out as
         // the rule goes; `kept` leading ones (entry values, the head's and the rule's inputs and
         // outputs) and `params` always stay.
@@ -1065,7 +1067,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         }
                     }
                 }
-                Item::Charge { callee, args } => match self.callee_cost(*callee, args, state, params, names) {
+                Item::Charge { callee, args } => match self.callee_cost(*callee, args, state, params, names, &products)
+                {
                     Ok(cost) => {
                         terms.push(cost.clone());
                         rest_terms.push(cost);
@@ -1075,7 +1078,12 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     Err(reason) => return Err(reason),
                 },
                 Item::Call { callee, args, outs } => {
-                    let cost = match self.callee_cost(*callee, args, state, params, names) {
+                    if let ([x, y], [t], Origin::Aux(AuxOp::Mul)) =
+                        (args.as_slice(), outs.as_slice(), &self.program.procs[*callee].origin)
+                    {
+                        products.push((*t, *x, *y));
+                    }
+                    let cost = match self.callee_cost(*callee, args, state, params, names, &products) {
                         Ok(cost) => cost,
                         Err(_) if state.is_empty() => return Ok(None),
                         Err(_) if costless => CostExpr::zero(),
@@ -1086,8 +1094,20 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     let summary = accumulator
                         .filter(|_| accumulating)
                         .and_then(|_| self.amortised.get(callee));
-                    let exit_cost =
-                        summary.and_then(|s| self.map_bound(&s.exit, *callee, args, state, params, names).ok());
+                    let exit_cost = summary.and_then(|s| {
+                        self.map_bound(
+                            &s.exit,
+                            *callee,
+                            args,
+                            state,
+                            Names {
+                                params,
+                                names,
+                                products: &products,
+                            },
+                        )
+                        .ok()
+                    });
                     terms.push(cost.clone());
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
@@ -1100,7 +1120,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         None => *state = D::empty(state.dimensions()),
                     }
                     if let Some(exit) = self.counted_exits.get(callee) {
-                        if let Ok(bound) = self.map_bound(&exit.iterations, *callee, args, state, params, names) {
+                        if let Ok(bound) = self.map_bound(
+                            &exit.iterations,
+                            *callee,
+                            args,
+                            state,
+                            Names {
+                                params,
+                                names,
+                                products: &products,
+                            },
+                        ) {
                             let ghost = state.dimensions();
                             let targets: Vec<Dimension> = args
                                 .iter()
@@ -1185,6 +1215,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         state: &D,
         params: &[Dimension],
         names: &[String],
+        products: &[(Dimension, Dimension, Dimension)],
     ) -> Result<CostExpr, String> {
         match &self.bounds[callee] {
             // A loop of another method is named by that method (its offsets mean nothing here).
@@ -1200,7 +1231,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
             Bound::Unknown(reason) => Err(reason.clone()),
             Bound::Bounded(bound) => self
-                .map_bound(bound, callee, args, state, params, names)
+                .map_bound(
+                    bound,
+                    callee,
+                    args,
+                    state,
+                    Names {
+                        params,
+                        names,
+                        products,
+                    },
+                )
                 .or_else(|reason| self.unfolded_cost(callee, args, state, params, names).ok_or(reason)),
         }
     }
@@ -1249,15 +1290,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     }
 
     /// A bound over `callee`'s inputs (`%i`) rewritten in terms of `params` under `state`, each
-    /// linear part by its maximum.
+    /// linear part by its maximum, else through the rule's `products` (see [`through_products`]).
     fn map_bound(
         &self,
         bound: &CostExpr,
         callee: AbsProcId,
         args: &[Dimension],
         state: &D,
-        params: &[Dimension],
-        names: &[String],
+        Names {
+            params,
+            names,
+            products,
+        }: Names<'_>,
     ) -> Result<CostExpr, String> {
         let mut failure = None;
         let mapped = bound.map_linears(&mut |e| {
@@ -1277,7 +1321,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
             Some(upper?.scaled_down(&scale))
         });
-        mapped.ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
+        mapped
+            .or_else(|| through_products(bound, args, state, params, names, products))
+            .ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
     }
 
     /// Solves a cycle with a head: a procedure on every cycle of the component, preferably one
@@ -2039,6 +2085,73 @@ fn drop_count<D: NumericDomain>(relation: &D, g: &ranking::Affine, n: usize, m: 
     let params: Vec<Dimension> = (0..n).chain(2 * n..2 * n + m).collect();
     let names: Vec<String> = (0..n).map(input_name).chain((0..m).map(output_name)).collect();
     Some(upper_bound(relation, &expr, &params, &names)?.scaled_down(&scale))
+}
+
+/// What a caller's rule names: the parameters costs are expressed in, their names, and the
+/// results of its multiplications with their operands (`(t, x, y)` for `t = x·y`).
+#[derive(Clone, Copy)]
+struct Names<'a> {
+    params: &'a [Dimension],
+    names: &'a [String],
+    products: &'a [(Dimension, Dimension, Dimension)],
+}
+
+/// A callee's bound over its inputs rewritten in terms of `params` under `state` where a linear
+/// part is bounded only through the rule's products: a term `a·t` of `t = x·y` is at most
+/// `|a|·|x|·|y|` (a product that wraps is at most `2^31`, resp. `2^63`, in size, which is at most
+/// `|x·y|` then), so `nat(a·t + r) ≤ |a|·|x|·|y| + nat(r)`, `|x|` being `nat(x) + nat(-x)`
+/// bounded in `params`.
+fn through_products<D: NumericDomain>(
+    bound: &CostExpr,
+    args: &[Dimension],
+    state: &D,
+    params: &[Dimension],
+    names: &[String],
+    products: &[(Dimension, Dimension, Dimension)],
+) -> Option<CostExpr> {
+    if products.is_empty() {
+        return None;
+    }
+    let upper = |e: &LinearExpr| upper_bound(state, e, params, names);
+    let size = |d: Dimension| -> Option<CostExpr> {
+        let up = LinearExpr::from_terms(&[(d, 1)], 0)?;
+        let down = LinearExpr::from_terms(&[(d, -1)], 0)?;
+        Some(CostExpr::add([
+            CostExpr::nat(upper(&up)?),
+            CostExpr::nat(upper(&down)?),
+        ]))
+    };
+    bound.map_leaves(&mut |leaf| {
+        let CostExpr::Nat(e) = leaf else {
+            return match leaf {
+                CostExpr::Log2(_) | CostExpr::Pow2(_) => leaf.map_linears(&mut |e| {
+                    let (expr, scale) = substitute(e, args)?;
+                    Some(upper(&expr)?.scaled_down(&scale))
+                }),
+                other => Some(other.clone()),
+            };
+        };
+        let (expr, scale) = substitute(e, args)?;
+        if let Some(u) = upper(&expr) {
+            return Some(CostExpr::nat(u.scaled_down(&scale)));
+        }
+        let mut rest = expr;
+        let mut sizes = Vec::new();
+        for &(t, x, y) in products {
+            let a = rest.coefficient(t);
+            if a == 0 {
+                continue;
+            }
+            rest = rest.checked_sub(&LinearExpr::from_terms(&[(t, a)], 0)?)?;
+            let factor = BigRational::new(BigInt::from(a).abs(), scale.clone());
+            sizes.push(CostExpr::mul([CostExpr::Const(factor), size(x)?, size(y)?]));
+        }
+        if sizes.is_empty() {
+            return None;
+        }
+        let rest = CostExpr::nat(upper(&rest)?.scaled_down(&scale));
+        Some(CostExpr::add(std::iter::once(rest).chain(sizes)))
+    })
 }
 
 /// Over (x0, x_last, outputs): the join of the exits of the paths that leave the loop, `None`

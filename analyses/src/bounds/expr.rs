@@ -661,7 +661,7 @@ impl CostExpr {
 
     /// The expression with every leaf (a constant, `nat`, `log2` or `2^`) replaced by `f(leaf)`,
     /// or `None` when `f` fails for one; sums, products and maxima are rebuilt around the results.
-    fn map_leaves(&self, f: &mut dyn FnMut(&CostExpr) -> Option<CostExpr>) -> Option<CostExpr> {
+    pub(crate) fn map_leaves(&self, f: &mut dyn FnMut(&CostExpr) -> Option<CostExpr>) -> Option<CostExpr> {
         let mut all = |items: &[CostExpr]| items.iter().map(|i| i.map_leaves(f)).collect::<Option<Vec<_>>>();
         Some(match self {
             CostExpr::Add(items) => CostExpr::add(all(items)?),

@@ -833,6 +833,15 @@ fn entering_values(
                 }
             }
             let entering = new_var(ir, format!("{}.in", source_name(&ir.var(*ghost).name)), *ty);
+            if let Some(kind) = computed_entry(location, args, entering) {
+                out.push(Stmt {
+                    pc: stmt.pc,
+                    bytecodes: stmt.bytecodes,
+                    kind,
+                    handler: None,
+                });
+                return Operand::Var(entering);
+            }
             out.push(Stmt {
                 pc: stmt.pc,
                 bytecodes: stmt.bytecodes,
@@ -849,6 +858,31 @@ fn entering_values(
             Operand::Var(entering)
         })
         .collect()
+}
+
+/// For a product ghost, the product of the values the call passes its operands, into `dst`: what
+/// every read in the loop computes, since its operands are the loop's invariant inputs (a
+/// multiplication cannot throw, so computing it once more adds no exceptional path). Other
+/// computed ghosts enter unknown.
+fn computed_entry(location: &Location, args: &[Operand], dst: VarId) -> Option<StmtKind> {
+    let Location::Computed { op, wide, lhs, rhs } = location else {
+        return None;
+    };
+    if LOOSE_OPERATORS[usize::from(op.0)].0 != BinOp::Mul {
+        return None;
+    }
+    let operand = |a: &Arg| match a {
+        Arg::Input(k) => args.get(*k).cloned(),
+        Arg::Constant(c) if *wide => Some(Operand::Long(*c)),
+        Arg::Constant(c) => i32::try_from(*c).ok().map(Operand::Int),
+    };
+    Some(StmtKind::Binary {
+        dst,
+        op: BinOp::Mul,
+        ty: if *wide { Ty::Long } else { Ty::Int },
+        lhs: operand(lhs)?,
+        rhs: operand(rhs)?,
+    })
 }
 
 /// One statement of the rewrite: a ghosted read becomes the read into a fresh variable and a copy

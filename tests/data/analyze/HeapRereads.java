@@ -20,9 +20,9 @@ public class HeapRereads {
         return steps;
     }
 
-    // The bound n * m is recomputed on every iteration; it terminates, but a product of two
-    // parameters is no bound the analysis writes.
-    // expect: terminating
+    // The bound n * m is recomputed on every iteration, the same each time: at most |n|·|m|
+    // iterations, also when the product wraps.
+    // expect: O(m*n)
     static int product(int n, int m) {
         int c = 0;
         for (int i = 0; i < n * m; i++) {
