@@ -21,7 +21,7 @@ pub use report::{
 use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
 use crate::program::{build_hierarchy_with, lambda_bootstraps, spin_lambdas};
-use callees::{lift_callees, method_index, ClassLookup, LiftCache, Resolver};
+use callees::{lift_callees, method_index, replace_fresh_objects, ClassLookup, ExactCallees, LiftCache, Resolver};
 use jresa_analyses::bounds::cost;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
@@ -141,14 +141,20 @@ fn analyze_class(
                 if bootstraps.iter().any(Option::is_some) {
                     lambdas::rewrite_sites(&mut ir, &class.name, program.lambdas);
                 }
-                // The search for non-termination runs the method's own code, without ghosts or
-                // fields at entry.
-                let original = entry_fields::may_rewrite(&ir).then(|| ir.clone());
+                // The search for non-termination runs the method's own code, without ghosts,
+                // fields at entry or replaced objects.
+                let original = ir.clone();
+                let exact = ExactCallees {
+                    lookup: program.lookup,
+                    lambdas: program.lambdas,
+                    cache: &program.summaries.exact,
+                };
+                let replaced = replace_fresh_objects(&mut ir, model, &exact);
                 let held = entry_fields::reuse_reads_with_entry_fields(&mut ir);
                 ghosts::ghost_invariant_reads_holding(&mut ir, &held);
                 debug_ir(&ir);
-                let rewritten = !ir.ghosts.is_empty() || ir.heap_entry.is_some();
-                unghosted.push(original.filter(|_| rewritten).map(|mut plain| {
+                let rewritten = replaced || !ir.ghosts.is_empty() || ir.heap_entry.is_some();
+                unghosted.push(Some(original).filter(|_| rewritten).map(|mut plain| {
                     reloads::reuse_repeated_reads(&mut plain);
                     plain
                 }));

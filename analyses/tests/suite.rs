@@ -12,6 +12,7 @@ mod bounds_parse;
 mod bounds_ranking;
 mod ir_parse;
 mod ir_parse_props;
+mod ir_scalars;
 mod polyhedra;
 mod polyhedra_properties;
 mod treegraph_dags;

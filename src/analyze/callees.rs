@@ -7,10 +7,11 @@ use super::LIBRARY_METHOD_STATEMENTS;
 use crate::classfile::ClassFile;
 use crate::lift::lift_method;
 use crate::program::class_decl;
+use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::exceptions;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
-use jresa_analyses::ir::{ghosts, reloads};
+use jresa_analyses::ir::{ghosts, reloads, scalars};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
 use jresa_analyses::value::program::Target;
@@ -335,4 +336,97 @@ fn add_with_supertypes(hierarchy: &mut Hierarchy, class: &ClassFile, lookup: &Cl
             hierarchy.add(class_decl(&supertype));
         }
     }
+}
+
+/// The code a call on an object of an exact class runs, lifted from the inputs or the classpath,
+/// for the pass that copies the calls on objects that never escape (`ir::scalars`).
+pub(super) struct ExactCallees<'a, 'l> {
+    pub(super) lookup: &'a ClassLookup<'l>,
+    pub(super) lambdas: &'a HashMap<String, LambdaClass>,
+    pub(super) cache: &'a ExactCache,
+}
+
+/// The code of calls on objects of exact classes, by the call's kind, method and the class, once
+/// lifted (`None` where it has none to copy).
+pub(super) type ExactCache = std::sync::Mutex<HashMap<(bool, MethodRef, String), Option<MethodIr>>>;
+
+/// Access flags of methods.
+const ACC_PRIVATE: u16 = 0x0002;
+const ACC_STATIC: u16 = 0x0008;
+const ACC_SYNCHRONIZED: u16 = 0x0020;
+const ACC_ABSTRACT: u16 = 0x0400;
+
+impl ExactCallees<'_, '_> {
+    /// The class, from `start` up its superclasses, that declares `name descriptor`, and the
+    /// method's position among its methods.
+    fn declaring(&self, start: &str, method: &MethodRef) -> Option<(Arc<ClassFile>, usize)> {
+        let mut current = Some(start.to_owned());
+        let mut steps = 0;
+        while let Some(name) = current {
+            steps += 1;
+            if steps > 64 {
+                return None;
+            }
+            let class = (self.lookup)(&name)?;
+            if let Some(k) = class
+                .methods
+                .iter()
+                .position(|m| m.name == method.name && m.descriptor == method.descriptor)
+            {
+                return Some((class, k));
+            }
+            current = class.super_name.clone();
+        }
+        None
+    }
+
+    /// The method a call of `kind` runs on an object of exactly class `exact` (JVMS 5.4.6 over
+    /// superclasses; a target only an interface declares is not found).
+    fn select(&self, kind: CallKind, method: &MethodRef, exact: &str) -> Option<(Arc<ClassFile>, usize)> {
+        let (resolved, k) = self.declaring(&method.class, method)?;
+        let access = resolved.methods[k].access;
+        if kind == CallKind::Special || access & ACC_PRIVATE != 0 {
+            return Some((resolved, k));
+        }
+        let (selected, k) = self.declaring(exact, method)?;
+        (selected.methods[k].access & (ACC_STATIC | ACC_PRIVATE) == 0).then_some((selected, k))
+    }
+}
+
+impl scalars::Callees for ExactCallees<'_, '_> {
+    fn code(&self, kind: CallKind, method: &MethodRef, class: &str) -> Option<MethodIr> {
+        let key = (kind == CallKind::Special, method.clone(), class.to_owned());
+        if let Some(code) = self.cache.lock().ok()?.get(&key) {
+            return code.clone();
+        }
+        let code = self.lift(kind, method, class);
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(key, code.clone());
+        }
+        code
+    }
+}
+
+impl ExactCallees<'_, '_> {
+    fn lift(&self, kind: CallKind, method: &MethodRef, class: &str) -> Option<MethodIr> {
+        let (owner, k) = self.select(kind, method, class)?;
+        let decl = &owner.methods[k];
+        if decl.access & (ACC_STATIC | ACC_ABSTRACT | ACC_NATIVE | ACC_SYNCHRONIZED) != 0 || decl.code.is_none() {
+            return None;
+        }
+        let mut ir = lift_method(&owner, decl).ok()?;
+        if !self.lambdas.is_empty() {
+            lambdas::rewrite_sites(&mut ir, &owner.name, self.lambdas);
+        }
+        Some(ir)
+    }
+}
+
+/// Replaces the objects of `ir` that never escape by variables (`ir::scalars`) under the cost
+/// models that count no calls; whether it changed `ir`.
+pub(super) fn replace_fresh_objects(ir: &mut MethodIr, model: CostModel, callees: &ExactCallees<'_, '_>) -> bool {
+    if !matches!(model, CostModel::Instructions | CostModel::Allocations) {
+        return false;
+    }
+    scalars::replace_fresh_objects(ir, callees)
 }

@@ -12,7 +12,7 @@
 //! summaries can form); it runs no parallel work of its own, so a thread that waits for a summary
 //! another thread computes never runs that computation itself.
 
-use super::callees::{lift_callees, method_index, statement_count, ClassLookup, LiftCache, Resolver};
+use super::callees::{lift_callees, method_index, statement_count, ClassLookup, ExactCache, LiftCache, Resolver};
 use super::results::entry_widths;
 use crate::lift::lift_method;
 use jresa_analyses::bounds::cost::{self, Bound};
@@ -57,6 +57,8 @@ pub(super) struct Summaries<'a, 'l> {
     pub(super) lambdas: &'a HashMap<String, LambdaClass>,
     pub(super) model: CostModel,
     cells: Mutex<HashMap<Key, Arc<Cell>>>,
+    /// The code of calls on objects that never escape, for the classes' methods (`ir::scalars`).
+    pub(super) exact: ExactCache,
 }
 
 impl<'a, 'l> Summaries<'a, 'l> {
@@ -72,6 +74,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             lambdas,
             model,
             cells: Mutex::new(HashMap::new()),
+            exact: ExactCache::default(),
         }
     }
 

@@ -12,6 +12,7 @@ pub mod monitors;
 mod parse;
 mod print;
 pub mod reloads;
+pub mod scalars;
 mod types;
 mod verify;
 
