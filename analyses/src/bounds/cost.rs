@@ -1083,6 +1083,11 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     {
                         products.push((*t, *x, *y));
                     }
+                    let named = Names {
+                        params,
+                        names,
+                        products: &products,
+                    };
                     let cost = match self.callee_cost(*callee, args, state, params, names, &products) {
                         Ok(cost) => cost,
                         Err(_) if state.is_empty() => return Ok(None),
@@ -1094,20 +1099,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     let summary = accumulator
                         .filter(|_| accumulating)
                         .and_then(|_| self.amortised.get(callee));
-                    let exit_cost = summary.and_then(|s| {
-                        self.map_bound(
-                            &s.exit,
-                            *callee,
-                            args,
-                            state,
-                            Names {
-                                params,
-                                names,
-                                products: &products,
-                            },
-                        )
-                        .ok()
-                    });
+                    let exit_cost = summary.and_then(|s| self.map_bound(&s.exit, *callee, args, state, named).ok());
                     terms.push(cost.clone());
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
@@ -1120,17 +1112,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         None => *state = D::empty(state.dimensions()),
                     }
                     if let Some(exit) = self.counted_exits.get(callee) {
-                        if let Ok(bound) = self.map_bound(
-                            &exit.iterations,
-                            *callee,
-                            args,
-                            state,
-                            Names {
-                                params,
-                                names,
-                                products: &products,
-                            },
-                        ) {
+                        if let Ok(bound) = self.map_bound(&exit.iterations, *callee, args, state, named) {
                             let ghost = state.dimensions();
                             let targets: Vec<Dimension> = args
                                 .iter()
