@@ -10,6 +10,7 @@ mod bounds_compare;
 mod bounds_expr;
 mod bounds_parse;
 mod bounds_ranking;
+mod ir_constructors;
 mod ir_parse;
 mod ir_parse_props;
 mod ir_scalars;

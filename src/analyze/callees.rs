@@ -11,7 +11,7 @@ use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::exceptions;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
-use jresa_analyses::ir::{ghosts, reloads, scalars};
+use jresa_analyses::ir::{constructors, ghosts, reloads, scalars};
 use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
 use jresa_analyses::value::program::Target;
@@ -428,5 +428,6 @@ pub(super) fn replace_fresh_objects(ir: &mut MethodIr, model: CostModel, callees
     if !matches!(model, CostModel::Instructions | CostModel::Allocations) {
         return false;
     }
-    scalars::replace_fresh_objects(ir, callees)
+    let replaced = scalars::replace_fresh_objects(ir, callees);
+    constructors::splice_constructors(ir, callees) || replaced
 }

@@ -4,6 +4,7 @@
 //! mention only their procedure's inputs and constants; every rule that does not end in `throw`
 //! defines each output of its procedure exactly once; handler edges and tail calls go to procedures
 //! with the same outputs; operand types match the statements that use them.
+pub mod constructors;
 pub mod entry_fields;
 pub mod exceptions;
 pub mod ghosts;

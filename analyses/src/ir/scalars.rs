@@ -176,7 +176,7 @@ struct Holders {
 }
 
 /// A statement's place: procedure, rule, statement.
-type At = (usize, usize, usize);
+pub(super) type At = (usize, usize, usize);
 
 impl Holders {
     /// The least solution: a procedure's input holds the object when some call passes it there,
@@ -901,30 +901,58 @@ fn splice_at(ir: &mut MethodIr, (p, r, k): At, first_copy: usize) -> Option<usiz
     if !rule.guard.is_empty() || throws || calls_itself || rule.body.iter().any(|s| s.handler.is_some()) {
         return None;
     }
-    let renamed = renamed_apart(ir, callee.clone())?;
+    let (callee, decls) = (callee.clone(), ir.vars.clone());
+    splice_rule(ir, (p, r, k), (callee, &decls), args, outs)
+}
+
+/// Replaces the call at `at`, with arguments `args` and results `outs`, by the statements of the
+/// only rule of `proc` (whose variables `decls` declares) on renamed variables: its inputs replaced by the arguments, its statements
+/// with the callee's bytecodes added to the call's own and the call's handler edge where they
+/// have none (an exception they raise went to it through the call), its outputs copied to the
+/// results; the caller's later statements and rule count the callee's bytecodes. The statements
+/// the call became.
+pub(super) fn splice_rule(
+    ir: &mut MethodIr,
+    (p, r, k): At,
+    (proc, decls): (super::Procedure, &[VarDecl]),
+    args: &[Operand],
+    outs: &[VarId],
+) -> Option<usize> {
+    let stmt = ir.procs[p].rules[r].body[k].clone();
+    let renamed = renamed_apart(ir, proc, decls)?;
     let (base, extra) = (stmt.bytecodes, renamed.rules[0].bytecodes);
-    let assign = |dst: VarId, src: Operand, bytecodes: u32| Stmt {
-        pc: stmt.pc,
-        bytecodes,
-        kind: StmtKind::Assign { dst, src },
-        handler: None,
-    };
-    let mut spliced: Vec<Stmt> = renamed
-        .inputs
+    // Inputs are never assigned, so each use of one reads the argument itself.
+    let argument: HashMap<VarId, &Operand> = renamed.inputs.iter().copied().zip(args).collect();
+    let mut spliced: Vec<Stmt> = renamed.rules[0]
+        .body
         .iter()
-        .zip(args)
-        .map(|(v, a)| assign(*v, a.clone(), base))
+        .map(|s| {
+            let mut s = Stmt {
+                pc: stmt.pc,
+                bytecodes: base + s.bytecodes,
+                handler: s
+                    .handler
+                    .clone()
+                    .or_else(|| stmt.handler.clone().filter(|_| s.kind.can_throw())),
+                ..s.clone()
+            };
+            for operand in s.kind.uses_mut() {
+                if let Some(arg) = operand.as_var().and_then(|v| argument.get(&v)) {
+                    *operand = (*arg).clone();
+                }
+            }
+            s
+        })
         .collect();
-    spliced.extend(renamed.rules[0].body.iter().map(|s| Stmt {
+    spliced.extend(outs.iter().zip(&renamed.outputs).map(|(o, v)| Stmt {
         pc: stmt.pc,
-        bytecodes: base + s.bytecodes,
-        ..s.clone()
+        bytecodes: base + extra,
+        kind: StmtKind::Assign {
+            dst: *o,
+            src: Operand::Var(*v),
+        },
+        handler: None,
     }));
-    spliced.extend(
-        outs.iter()
-            .zip(&renamed.outputs)
-            .map(|(o, v)| assign(*o, Operand::Var(*v), base + extra)),
-    );
     let count = spliced.len();
     let caller = &mut ir.procs[p].rules[r];
     for later in &mut caller.body[k + 1..] {
@@ -935,8 +963,9 @@ fn splice_at(ir: &mut MethodIr, (p, r, k): At, first_copy: usize) -> Option<usiz
     Some(count)
 }
 
-/// `proc` with every variable it mentions replaced by a new variable of `ir` of the same type.
-fn renamed_apart(ir: &mut MethodIr, proc: super::Procedure) -> Option<super::Procedure> {
+/// `proc` with every variable it mentions (declared in `decls`) replaced by a new variable of `ir`
+/// of the same type.
+fn renamed_apart(ir: &mut MethodIr, proc: super::Procedure, decls: &[VarDecl]) -> Option<super::Procedure> {
     let mut single = MethodIr {
         class: String::new(),
         name: String::new(),
@@ -954,7 +983,7 @@ fn renamed_apart(ir: &mut MethodIr, proc: super::Procedure) -> Option<super::Pro
     let mut map: HashMap<VarId, VarId> = HashMap::new();
     visit_vars_mut(&mut single, |v| {
         let new = *map.entry(*v).or_insert_with(|| {
-            let decl = &ir.vars[v.index()];
+            let decl = &decls[v.index()];
             let name = fresh_name(&mut names, &format!("{}.s", decl.name));
             let ty = decl.ty;
             ir.vars.push(VarDecl { name, ty });

@@ -696,6 +696,36 @@ impl StmtKind {
         }
     }
 
+    /// The operands this statement reads, in order, to rewrite.
+    pub fn uses_mut(&mut self) -> Vec<&mut Operand> {
+        match self {
+            StmtKind::Assign { src, .. } | StmtKind::Unary { src, .. } => vec![src],
+            StmtKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            StmtKind::GetField { object, .. } => vec![object],
+            StmtKind::PutField { object, value, .. } => vec![object, value],
+            StmtKind::GetStatic { .. } | StmtKind::New { .. } | StmtKind::LoadConst { .. } => Vec::new(),
+            StmtKind::PutStatic { value, .. } => vec![value],
+            StmtKind::ArrayLoad { array, index, .. } => vec![array, index],
+            StmtKind::ArrayStore {
+                array, index, value, ..
+            } => vec![array, index, value],
+            StmtKind::ArrayLength { array, .. } => vec![array],
+            StmtKind::NewArray { length, .. } | StmtKind::NewRefArray { length, .. } => {
+                vec![length]
+            }
+            StmtKind::NewMultiArray { lengths, .. } => lengths.iter_mut().collect(),
+            StmtKind::Invoke { args, .. }
+            | StmtKind::InvokeDynamic { args, .. }
+            | StmtKind::Concat { args, .. }
+            | StmtKind::Call { args, .. } => args.iter_mut().collect(),
+            StmtKind::CheckCast { value, .. }
+            | StmtKind::InstanceOf { value, .. }
+            | StmtKind::MonitorEnter { value }
+            | StmtKind::MonitorExit { value }
+            | StmtKind::Throw { value } => vec![value],
+        }
+    }
+
     /// Whether executing the statement can raise an exception (and so may carry a handler edge).
     pub fn can_throw(&self) -> bool {
         match self {

@@ -8,8 +8,9 @@ use crate::value::polyhedra::{Constraint, Dimension};
 impl RuleCompiler<'_> {
     /// What an exception raised by `kind` has cost beyond the rule's own bytecodes: the callee
     /// that threw it (for calls), and the construction of an exception the JVM raises itself.
-    /// Returns the callee part and the implicit-exception part separately.
-    pub(super) fn exceptional_items(&mut self, kind: &StmtKind) -> (Vec<Item>, Vec<Item>) {
+    /// Returns the callee part and the implicit-exception part separately. `before` are the
+    /// statements of the rule that run before it.
+    pub(super) fn exceptional_items(&mut self, kind: &StmtKind, before: &[Stmt]) -> (Vec<Item>, Vec<Item>) {
         let mut items = Vec::new();
         let mut defs = Vec::new();
         match kind {
@@ -38,8 +39,8 @@ impl RuleCompiler<'_> {
         }
         let mut implicit = Vec::new();
         let mut classes: Vec<&'static str> = kind.implicit_exceptions().to_vec();
-        if self.only_npe_on_this(kind) {
-            // `this` is never null, so the only implicit exception is ruled out.
+        if self.only_npe_on_non_null(kind, before) {
+            // `this` and a new object are never null, so the only implicit exception is ruled out.
             classes.clear();
         }
         if let StmtKind::Invoke {
@@ -79,8 +80,9 @@ impl RuleCompiler<'_> {
     }
 
     /// Whether the statement's only implicit exception is a `NullPointerException` on an object
-    /// that is `this` of an instance method that never assigns its slot 0 (`this` is never null).
-    fn only_npe_on_this(&self, kind: &StmtKind) -> bool {
+    /// that is never null: `this` of an instance method that never assigns its slot 0, or an
+    /// object a statement of `before` (the rule so far) allocated.
+    fn only_npe_on_non_null(&self, kind: &StmtKind, before: &[Stmt]) -> bool {
         let object = match kind {
             StmtKind::GetField { object, .. } | StmtKind::PutField { object, .. } => object,
             StmtKind::Invoke {
@@ -91,10 +93,13 @@ impl RuleCompiler<'_> {
             },
             _ => return false,
         };
-        let Some(this) = self.this_var() else {
+        let Some(object) = object.as_var() else {
             return false;
         };
-        *object == Operand::Var(this)
+        let allocated = before
+            .iter()
+            .any(|s| matches!(&s.kind, StmtKind::New { dst, .. } if *dst == object));
+        allocated || self.this_var() == Some(object)
     }
 
     /// The variable holding `this` throughout the method, when there is one: the first input of

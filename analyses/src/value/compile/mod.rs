@@ -537,7 +537,7 @@ impl<'a> RuleCompiler<'a> {
         for (k, stmt) in rule.body.iter().enumerate() {
             // What an exception raised by this statement has cost: the callee it was thrown in,
             // or the JVM's construction of an implicit exception.
-            let (mut exceptional, implicit) = self.exceptional_items(&stmt.kind);
+            let (mut exceptional, implicit) = self.exceptional_items(&stmt.kind, &rule.body[..k]);
             exceptional.extend(implicit.iter().cloned());
             let mut partial = cost.clone();
             partial.add(&self.stmt_cost(stmt, true));
