@@ -155,6 +155,7 @@ pub(crate) fn simplify(constraints: &[Constraint], normalization: Normalization)
 }
 
 /// The outcome of an exact redundancy removal.
+#[derive(Clone)]
 pub(crate) enum Reduction {
     /// The system has no rational solution.
     Empty,
@@ -181,13 +182,67 @@ pub(crate) fn remove_redundant(
     let Some(simplified) = simplify(constraints, normalization) else {
         return Reduction::Empty;
     };
+    let key = (simplified, dimensions, normalization, irredundant_limit);
+    if let Some(known) = REDUCTIONS.with(|memo| memo.borrow().entries.get(&key).cloned()) {
+        return known;
+    }
+    let reduction = reduce(&key.0, dimensions, normalization, irredundant_limit);
+    REDUCTIONS.with(|memo| memo.borrow_mut().remember(key, &reduction));
+    reduction
+}
+
+/// Coefficients of the systems and reductions each thread remembers (then it forgets them all
+/// and starts again). The fixpoints and the cost solver reduce the same systems again and again
+/// (on commons-lang3, nine calls in ten repeat an earlier one), and a reduction is a function of
+/// its arguments: the simplex's budgets are per call.
+const REMEMBERED_COEFFICIENTS: usize = 1 << 22;
+
+/// A simplified system, its dimensions, its normalisation and the limit of irredundant rows.
+type ReductionKey = (Vec<Constraint>, usize, Normalization, Option<usize>);
+
+/// The reductions a thread remembers and the coefficients they hold.
+#[derive(Default)]
+struct Reductions {
+    entries: FxHashMap<ReductionKey, Reduction>,
+    coefficients: usize,
+}
+
+impl Reductions {
+    fn remember(&mut self, key: ReductionKey, reduction: &Reduction) {
+        let size =
+            |system: &[Constraint]| -> usize { system.iter().map(|c| c.expression().coefficients().len() + 1).sum() };
+        let weight = size(&key.0)
+            + match reduction {
+                Reduction::Constraints(system) => size(system),
+                Reduction::Empty | Reduction::TooLarge => 0,
+            };
+        if self.coefficients + weight > REMEMBERED_COEFFICIENTS {
+            self.entries.clear();
+            self.coefficients = 0;
+        }
+        self.coefficients += weight;
+        self.entries.insert(key, reduction.clone());
+    }
+}
+
+thread_local! {
+    static REDUCTIONS: std::cell::RefCell<Reductions> = std::cell::RefCell::new(Reductions::default());
+}
+
+/// [`remove_redundant`] of a system `simplify` returned.
+fn reduce(
+    simplified: &[Constraint],
+    dimensions: usize,
+    normalization: Normalization,
+    irredundant_limit: Option<usize>,
+) -> Reduction {
     let query = RedundancyRemoval {
-        constraints: &simplified,
+        constraints: simplified,
         dimensions,
         irredundant_limit,
     };
     let reduced = match solve(&query) {
-        None => simplified,
+        None => simplified.to_vec(),
         Some(Minimization::Empty) => return Reduction::Empty,
         Some(Minimization::TooLarge) => return Reduction::TooLarge,
         Some(Minimization::Reduced { keep, equality }) => {

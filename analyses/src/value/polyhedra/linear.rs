@@ -439,7 +439,7 @@ impl fmt::Display for LinearExpr {
 }
 
 /// How a constraint is normalised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Normalization {
     /// Divide coefficients and constant by their common gcd: the rational solutions stay the same.
     /// Used inside projections and hulls, whose auxiliary variables are rational.
