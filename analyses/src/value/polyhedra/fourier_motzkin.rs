@@ -8,9 +8,11 @@
 
 use super::limits;
 use super::linear::{combine, Constraint, Dimension, Normalization, Normalized, Relation};
+use super::memo::{coefficients, Memo};
 use super::number::gcd_u128;
 use super::simplex::{solve, Minimization, RedundancyRemoval};
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 /// The fraction `numerator / denominator` with a positive denominator, compared exactly.
@@ -179,54 +181,36 @@ pub(crate) fn remove_redundant(
     normalization: Normalization,
     irredundant_limit: Option<usize>,
 ) -> Reduction {
-    let Some(simplified) = simplify(constraints, normalization) else {
-        return Reduction::Empty;
-    };
-    let key = (simplified, dimensions, normalization, irredundant_limit);
-    if let Some(known) = REDUCTIONS.with(|memo| memo.borrow().entries.get(&key).cloned()) {
+    let key = (constraints.to_vec(), dimensions, normalization, irredundant_limit);
+    if let Some(known) = REDUCTIONS.with(|memo| memo.borrow().get(&key)) {
         return known;
     }
-    let reduction = reduce(&key.0, dimensions, normalization, irredundant_limit);
-    REDUCTIONS.with(|memo| memo.borrow_mut().remember(key, &reduction));
+    let reduction = match simplify(constraints, normalization) {
+        Some(simplified) => reduce(&simplified, dimensions, normalization, irredundant_limit),
+        None => Reduction::Empty,
+    };
+    let weight = coefficients(&key.0)
+        + match &reduction {
+            Reduction::Constraints(system) => coefficients(system),
+            Reduction::Empty | Reduction::TooLarge => 0,
+        };
+    REDUCTIONS.with(|memo| memo.borrow_mut().remember(key, &reduction, weight));
     reduction
 }
 
-/// Coefficients of the systems and reductions each thread remembers (then it forgets them all
-/// and starts again). The fixpoints and the cost solver reduce the same systems again and again
-/// (on commons-lang3, nine calls in ten repeat an earlier one), and a reduction is a function of
-/// its arguments: the simplex's budgets are per call.
+/// Coefficients of the systems and results each thread remembers per function (`memo`).
 const REMEMBERED_COEFFICIENTS: usize = 1 << 22;
 
-/// A simplified system, its dimensions, its normalisation and the limit of irredundant rows.
+/// A system, its dimensions, its normalisation and the limit of irredundant rows.
 type ReductionKey = (Vec<Constraint>, usize, Normalization, Option<usize>);
 
-/// The reductions a thread remembers and the coefficients they hold.
-#[derive(Default)]
-struct Reductions {
-    entries: FxHashMap<ReductionKey, Reduction>,
-    coefficients: usize,
-}
-
-impl Reductions {
-    fn remember(&mut self, key: ReductionKey, reduction: &Reduction) {
-        let size =
-            |system: &[Constraint]| -> usize { system.iter().map(|c| c.expression().coefficients().len() + 1).sum() };
-        let weight = size(&key.0)
-            + match reduction {
-                Reduction::Constraints(system) => size(system),
-                Reduction::Empty | Reduction::TooLarge => 0,
-            };
-        if self.coefficients + weight > REMEMBERED_COEFFICIENTS {
-            self.entries.clear();
-            self.coefficients = 0;
-        }
-        self.coefficients += weight;
-        self.entries.insert(key, reduction.clone());
-    }
-}
+/// A system, its dimensions, the dimensions to eliminate and whether to stop over budget.
+type EliminationKey = (Vec<Constraint>, usize, Vec<Dimension>, bool);
 
 thread_local! {
-    static REDUCTIONS: std::cell::RefCell<Reductions> = std::cell::RefCell::new(Reductions::default());
+    static REDUCTIONS: RefCell<Memo<ReductionKey, Reduction>> = RefCell::new(Memo::new(REMEMBERED_COEFFICIENTS));
+    static ELIMINATIONS: RefCell<Memo<EliminationKey, Option<Projection>>> =
+        RefCell::new(Memo::new(REMEMBERED_COEFFICIENTS));
 }
 
 /// [`remove_redundant`] of a system `simplify` returned.
@@ -345,6 +329,7 @@ pub(crate) fn remove_dependent_equalities(constraints: Vec<Constraint>) -> Optio
 }
 
 /// A projection: constraints that no longer mention the eliminated dimensions.
+#[derive(Clone)]
 pub(crate) struct Projection {
     pub(crate) constraints: Vec<Constraint>,
     /// Whether the result is the exact rational projection (no constraint was dropped for
@@ -364,6 +349,28 @@ pub(crate) struct Projection {
 /// returns only the constraints that mention no eliminated dimension (marked inexact), for
 /// callers that have a cheaper approximation of their own.
 pub(crate) fn eliminate(
+    constraints: &[Constraint],
+    dimensions: usize,
+    to_eliminate: &[Dimension],
+    stop_over_budget: bool,
+) -> Option<Projection> {
+    let key = (
+        constraints.to_vec(),
+        dimensions,
+        to_eliminate.to_vec(),
+        stop_over_budget,
+    );
+    if let Some(known) = ELIMINATIONS.with(|memo| memo.borrow().get(&key)) {
+        return known;
+    }
+    let projection = eliminate_afresh(constraints, dimensions, to_eliminate, stop_over_budget);
+    let weight = coefficients(constraints) + projection.as_ref().map_or(0, |p| coefficients(&p.constraints));
+    ELIMINATIONS.with(|memo| memo.borrow_mut().remember(key, &projection, weight));
+    projection
+}
+
+/// [`eliminate`], computed.
+fn eliminate_afresh(
     constraints: &[Constraint],
     dimensions: usize,
     to_eliminate: &[Dimension],

@@ -41,6 +41,7 @@ mod fourier_motzkin;
 mod hull;
 pub mod limits;
 mod linear;
+mod memo;
 mod number;
 mod simplex;
 
