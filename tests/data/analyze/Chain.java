@@ -134,4 +134,74 @@ public class Chain {
         Chain rest = doubled(l.next);
         return new Chain(2 * l.value, rest);
     }
+
+    // Reversal keeps the list acyclic: at each step the reversed part and the rest share no
+    // cell, so linking the first cell of the rest to the reversed part closes no cycle, and the
+    // reversed part grows by one cell as the rest loses one.
+    // expect: O(|l|)
+    static int lengthOfReversed(Chain l) {
+        Chain r = reverse(l);
+        return r == null ? 0 : r.length();
+    }
+
+    // expect: O(|l|)
+    static Chain reverseTwice(Chain l) {
+        return reverse(reverse(l));
+    }
+
+    // The reversal written out, then a walk of its result.
+    // expect: O(|l|)
+    static int reverseAndCount(Chain l) {
+        Chain done = null;
+        while (l != null) {
+            Chain rest = l.next;
+            l.next = done;
+            done = l;
+            l = rest;
+        }
+        int n = 0;
+        for (Chain p = done; p != null; p = p.next) {
+            n++;
+        }
+        return n;
+    }
+
+    // A walk to the last cell of `a`, then a link to `b`: with `a == b` it closes a cycle.
+    // expect: unbounded
+    static int appendAndCount(Chain a, Chain b) {
+        if (a == null) {
+            return 0;
+        }
+        Chain last = a;
+        while (last.next != null) {
+            last = last.next;
+        }
+        last.next = b;
+        return a.length();
+    }
+
+    // A reversal that links the old head back to the new one: a cycle.
+    // expect: unbounded
+    static int reverseIntoCycle(Chain l) {
+        Chain head = l;
+        Chain done = reverse(l);
+        if (head != null) {
+            head.next = done;
+        }
+        return done == null ? 0 : done.length();
+    }
+
+    // expect: O(1)
+    static Chain same(Chain c) {
+        return c;
+    }
+
+    // `same(c)` is `c` under another name: the write links `c` to itself.
+    // expect: unbounded
+    static int linkedThroughACall() {
+        Chain c = new Chain(1, null);
+        Chain alias = same(c);
+        alias.next = c;
+        return c.length();
+    }
 }

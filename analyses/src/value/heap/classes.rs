@@ -70,6 +70,12 @@ impl<'a> Classes<'a> {
     /// The descriptors and access flags of the reference fields of `class`'s instances (its
     /// superclasses' included); `None` when a class of the chain is missing.
     fn instance_reference_fields(&self, class: &str) -> Option<Vec<(String, u16)>> {
+        let fields = self.named_reference_fields(class)?;
+        Some(fields.into_iter().map(|(_, d, a)| (d, a)).collect())
+    }
+
+    /// The names, descriptors and access flags of the reference fields of `class`'s instances.
+    fn named_reference_fields(&self, class: &str) -> Option<Vec<(String, String, u16)>> {
         let hierarchy = self.hierarchy?;
         let mut out = Vec::new();
         let mut next = Some(class.to_owned());
@@ -84,11 +90,47 @@ impl<'a> Classes<'a> {
                 decl.fields
                     .iter()
                     .filter(|f| f.is_instance_reference())
-                    .map(|f| (f.descriptor.clone(), f.access)),
+                    .map(|f| (f.name.clone(), f.descriptor.clone(), f.access)),
             );
             next = decl.super_name.clone();
         }
         Some(out)
+    }
+
+    /// What a write of `field` (of an object of `field.class` or a subtype) replaces: `None`
+    /// when an object of some such class has another reference field of an unstable type, so its
+    /// other fields may still reach what the object reached; `Some(true)` when `field` is the
+    /// object's only reference field (its new size is exactly one more than the value's);
+    /// `Some(false)` when its other reference fields are all stable (they reach no object whose
+    /// fields a write can change).
+    pub fn replaces_reach(&self, field: &FieldRef) -> Option<bool> {
+        let hierarchy = self.hierarchy?;
+        let mut sole = true;
+        let mut seen = BTreeSet::new();
+        let mut pending = vec![field.class.clone()];
+        while let Some(name) = pending.pop() {
+            if name == "java/lang/Object" || seen.len() > MAX_REACH {
+                return None;
+            }
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            pending.extend(hierarchy.subtypes(&name).iter().cloned());
+            let mut written = 0;
+            for (fname, descriptor, _) in self.named_reference_fields(&name)? {
+                if fname == field.name && descriptor == field.descriptor {
+                    written += 1;
+                } else if self.stable(&descriptor) {
+                    sole = false;
+                } else {
+                    return None;
+                }
+            }
+            if written != 1 {
+                return None;
+            }
+        }
+        Some(sole)
     }
 
     /// The classes of the objects an object of static class `class` may reach through fields

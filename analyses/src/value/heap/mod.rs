@@ -36,7 +36,7 @@ mod regions;
 mod walk;
 
 pub use classes::{var_classes, Classes};
-pub use walk::{RulePlan, Written};
+pub use walk::{Pairs, RulePlan, Written};
 
 use super::compile::CallResolver;
 use super::program::Target;
@@ -220,6 +220,29 @@ pub fn analyse(methods: &[MethodIr], resolver: &dyn CallResolver) -> HeapAnalysi
     HeapAnalysis { plans, effects }
 }
 
+/// The most rounds in which the pairs of procedure inputs given disjoint structures may narrow.
+const MAX_DISJOINT_ROUNDS: usize = 8;
+
+/// The start of the greatest fixpoint of the disjoint pairs of inputs: every pair of reference
+/// inputs of every procedure but the entry (whose callers are outside the method), narrowed by
+/// each call to the pairs it passes disjoint structures.
+fn all_pairs(method: &MethodIr) -> Vec<Pairs> {
+    let mut out = Vec::with_capacity(method.procs.len());
+    for (p, proc) in method.procs.iter().enumerate() {
+        let mut pairs = Pairs::new();
+        if ProcId::from_index(p) != method.entry {
+            let refs: Vec<usize> = (0..proc.inputs.len())
+                .filter(|&k| method.var(proc.inputs[k]).ty == Ty::Ref)
+                .collect();
+            for (x, &i) in refs.iter().enumerate() {
+                pairs.extend(refs[x + 1..].iter().map(|&j| (i, j)));
+            }
+        }
+        out.push(pairs);
+    }
+    out
+}
+
 /// Per procedure of `method`, whether it lies on a loop (a cycle of its procedures' calls).
 fn looping_procs(method: &MethodIr) -> Vec<bool> {
     let mut graph = petgraph::graphmap::DiGraphMap::<usize, ()>::new();
@@ -260,6 +283,8 @@ impl Context<'_> {
         let looping = looping_procs(method);
         let regions = regions::method_regions(method, &mut |kind, callee| self.invoke(kind, callee).writes_existing);
         let mut cyclic_inputs: Vec<Vec<bool>> = method.procs.iter().map(|p| vec![false; p.inputs.len()]).collect();
+        let mut disjoint_inputs = all_pairs(method);
+        let mut rounds = 0;
         loop {
             let plans: Vec<Vec<RulePlan>> = method
                 .procs
@@ -268,7 +293,13 @@ impl Context<'_> {
                 .map(|(p, proc)| {
                     proc.rules
                         .iter()
-                        .map(|rule| walk::plan(self, m, p, &cyclic_inputs[p], looping[p], &regions, rule))
+                        .map(|rule| {
+                            let inputs = walk::InputFacts {
+                                cyclic: &cyclic_inputs[p],
+                                disjoint: &disjoint_inputs[p],
+                            };
+                            walk::plan(self, m, p, inputs, looping[p], &regions, rule)
+                        })
                         .collect()
                 })
                 .collect();
@@ -278,6 +309,19 @@ impl Context<'_> {
                     grown |= cyclic && !*flag;
                     *flag |= cyclic;
                 }
+            }
+            let mut narrowed = disjoint_inputs.clone();
+            for (proc, pairs) in plans.iter().flatten().flat_map(|plan| &plan.disjoint_args) {
+                narrowed[proc.index()].retain(|pair| pairs.contains(pair));
+            }
+            rounds += 1;
+            if narrowed != disjoint_inputs {
+                // Past a few rounds, no procedure is assumed given disjoint structures.
+                disjoint_inputs = match rounds < MAX_DISJOINT_ROUNDS {
+                    true => narrowed,
+                    false => vec![Pairs::new(); method.procs.len()],
+                };
+                continue;
             }
             if grown {
                 continue;

@@ -4,7 +4,7 @@
 use super::regions::{MethodRegions, Region, RuleRegions};
 use super::{Context, HeapEffects};
 use crate::ir::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// What the compilation of one IR rule must do about the heap (see the module doc).
 #[derive(Clone, Debug, Default)]
@@ -21,6 +21,9 @@ pub struct RulePlan {
     pub stale_outputs: Vec<VarId>,
     /// The procedures this rule calls (handlers included), with which arguments may be cyclic.
     pub cyclic_args: Vec<(ProcId, Vec<bool>)>,
+    /// The procedures this rule calls (handlers included), with the pairs of their inputs
+    /// (positions) that it passes disjoint structures.
+    pub disjoint_args: Vec<(ProcId, Pairs)>,
     /// The method calls that give a possibly cyclic structure to a method that reads reference
     /// fields: the callee, and the offset where the structure may have become cyclic.
     pub cyclic_calls: Vec<(String, u32)>,
@@ -40,6 +43,9 @@ pub struct Written {
     pub acyclic: bool,
 }
 
+/// Pairs of positions (the smaller first).
+pub type Pairs = BTreeSet<(usize, usize)>;
+
 /// The walk's state over alias roots.
 #[derive(Default)]
 struct State {
@@ -50,6 +56,11 @@ struct State {
     cyclic: HashSet<VarId>,
     /// `(w, o)`: `w` cannot reach `o`.
     below: HashSet<(VarId, VarId)>,
+    /// `(a, b)` with `a < b`: no object whose fields a write can change is reachable from both
+    /// (so neither reaches the other).
+    disjoint: HashSet<(VarId, VarId)>,
+    /// Variables that hold `null`.
+    nulls: HashSet<VarId>,
     /// Objects made in this rule that no field points to and no call was given.
     unpointed: HashSet<VarId>,
     /// Objects whose reference fields are all null.
@@ -73,7 +84,35 @@ impl State {
 
     /// Whether the object of `w` may reach the object of `o`.
     fn may_reach(&self, w: VarId, o: VarId) -> bool {
-        w == o || (!self.below.contains(&(w, o)) && !self.pristine.contains(&w) && !self.unpointed.contains(&o))
+        w == o
+            || (!self.below.contains(&(w, o))
+                && !self.pristine.contains(&w)
+                && !self.unpointed.contains(&o)
+                && !self.disjoint(w, o))
+    }
+
+    /// Whether the structures of the roots `a` and `b` share no object a write can change: one
+    /// of them is `null`, an object made here that nothing points to and that points to nothing,
+    /// or the pair is known disjoint.
+    fn disjoint(&self, a: VarId, b: VarId) -> bool {
+        let alone = |v: VarId| self.pristine.contains(&v) && self.unpointed.contains(&v);
+        a != b
+            && (self.nulls.contains(&a)
+                || self.nulls.contains(&b)
+                || alone(a)
+                || alone(b)
+                || self.disjoint.contains(&(a.min(b), a.max(b))))
+    }
+
+    fn set_disjoint(&mut self, a: VarId, b: VarId) {
+        if a != b {
+            self.disjoint.insert((a.min(b), a.max(b)));
+        }
+    }
+
+    /// The roots of tracked variables whose structures are disjoint from `o`'s.
+    fn tracked_roots_disjoint_from(&self, o: VarId) -> Vec<VarId> {
+        self.roots().into_iter().filter(|z| self.disjoint(o, *z)).collect()
     }
 
     fn roots(&self) -> Vec<VarId> {
@@ -97,13 +136,18 @@ impl State {
     }
 }
 
-/// Plans one rule of procedure `p` of method `m`, whose inputs are cyclic where `cyclic_inputs`
-/// says.
+/// What a procedure's calls give its inputs: which may be cyclic, and which pairs are disjoint.
+pub(super) struct InputFacts<'a> {
+    pub cyclic: &'a [bool],
+    pub disjoint: &'a Pairs,
+}
+
+/// Plans one rule of procedure `p` of method `m`, given what its calls give its inputs.
 pub(super) fn plan(
     context: &mut Context<'_>,
     m: usize,
     p: usize,
-    cyclic_inputs: &[bool],
+    inputs: InputFacts<'_>,
     looping: bool,
     regions: &MethodRegions,
     rule: &Rule,
@@ -130,8 +174,13 @@ pub(super) fn plan(
         .flatten();
     for (k, input) in proc.inputs.iter().enumerate() {
         walk.define(*input);
-        if cyclic_inputs.get(k).copied().unwrap_or(true) {
+        if inputs.cyclic.get(k).copied().unwrap_or(true) {
             walk.state.make_cyclic(*input, 0);
+        }
+    }
+    for &(i, j) in inputs.disjoint {
+        if let (Some(a), Some(b)) = (proc.inputs.get(i), proc.inputs.get(j)) {
+            walk.state.set_disjoint(*a, *b);
         }
     }
     if let Some(this) = constructor_this {
@@ -154,12 +203,21 @@ pub(super) fn plan(
         walk.plan.remaps.push(Vec::new());
         walk.plan.written.push(None);
         walk.plan.cyclic_reads.push(false);
+        let mut handler_pairs = None;
         if let Some(edge) = &stmt.handler {
             let mut args = vec![true];
             args.extend(edge.args.iter().map(|a| walk.is_cyclic(a)));
             walk.plan.cyclic_args.push((edge.proc, args));
+            handler_pairs = Some(walk.disjoint_pairs(&edge.args, 1));
         }
         walk.statement(context, stmt, constructor_this);
+        // The statement may throw before or after its effects: the handler gets what holds at both.
+        if let (Some(edge), Some(before)) = (&stmt.handler, handler_pairs) {
+            let after = walk.disjoint_pairs(&edge.args, 1);
+            walk.plan
+                .disjoint_args
+                .push((edge.proc, before.intersection(&after).copied().collect()));
+        }
         walk.regions.step(&stmt.kind);
     }
     let remapped: HashSet<VarId> = walk.plan.remaps.iter().flatten().map(|(v, _, _)| *v).collect();
@@ -223,6 +281,35 @@ impl Walk<'_> {
             .is_some_and(|r| self.state.cyclic.contains(&r))
     }
 
+    /// Whether two operands hold structures that share no object a write can change.
+    fn operands_disjoint(&self, a: &Operand, b: &Operand) -> bool {
+        let root = |o: &Operand| match o {
+            Operand::Var(v) if self.unstable(*v) => Some(self.state.root_of(*v)),
+            _ => None,
+        };
+        match (root(a), root(b)) {
+            (Some(x), Some(y)) => self.state.disjoint(x, y),
+            _ => true,
+        }
+    }
+
+    /// The pairs of `args` (positions shifted by `shift`) that hold disjoint structures, among
+    /// those that hold references whose sizes writes may change.
+    fn disjoint_pairs(&self, args: &[Operand], shift: usize) -> Pairs {
+        let refs: Vec<usize> = (0..args.len())
+            .filter(|&k| matches!(&args[k], Operand::Var(v) if self.unstable(*v)) || args[k] == Operand::Null)
+            .collect();
+        let mut pairs = Pairs::new();
+        for (x, &i) in refs.iter().enumerate() {
+            for &j in &refs[x + 1..] {
+                if self.operands_disjoint(&args[i], &args[j]) {
+                    pairs.insert((i + shift, j + shift));
+                }
+            }
+        }
+        pairs
+    }
+
     fn index(&self) -> usize {
         self.plan.remaps.len() - 1
     }
@@ -240,7 +327,7 @@ impl Walk<'_> {
             StmtKind::PutField { object, field, value } if is_reference(&field.descriptor) => {
                 self.plan.effects.writes.add(&field.class);
                 self.plan.effects.writes_existing |= self.regions.of(object) != Region::Fresh;
-                self.write_field(object, value, stmt.pc, constructor_this);
+                self.write_field(object, field, value, stmt.pc, constructor_this);
             }
             StmtKind::PutStatic { value, .. } | StmtKind::ArrayStore { value, .. } => {
                 if let Some(r) = self.state.operand_root(value) {
@@ -264,6 +351,7 @@ impl Walk<'_> {
                     }
                     Operand::Null => {
                         self.state.pristine.insert(*dst);
+                        self.state.nulls.insert(*dst);
                     }
                     _ => {}
                 }
@@ -317,6 +405,8 @@ impl Walk<'_> {
             StmtKind::Call { proc, args, outs } => {
                 let cyclic = args.iter().map(|a| self.is_cyclic(a)).collect();
                 self.plan.cyclic_args.push((*proc, cyclic));
+                let pairs = self.disjoint_pairs(args, 0);
+                self.plan.disjoint_args.push((*proc, pairs));
                 let effects = context.effects[self.m][proc.index()].clone();
                 // The procedure's own writes into fresh objects are not `writes_existing` (freshness
                 // is the method's), so only separation keeps the old objects out of its reach.
@@ -349,6 +439,11 @@ impl Walk<'_> {
             return;
         };
         self.state.non_null.insert(o);
+        // What `dst` reaches, `o` reaches.
+        let apart: Vec<VarId> = self.state.tracked_roots_disjoint_from(o);
+        for z in apart {
+            self.state.set_disjoint(dst, z);
+        }
         if self.state.cyclic.contains(&o) {
             let k = self.index();
             self.plan.cyclic_reads[k] = true;
@@ -379,10 +474,32 @@ impl Walk<'_> {
     }
 
     /// `o.f = y`.
-    fn write_field(&mut self, object: &Operand, value: &Operand, pc: u32, constructor_this: Option<VarId>) {
+    fn write_field(
+        &mut self,
+        object: &Operand,
+        field: &FieldRef,
+        value: &Operand,
+        pc: u32,
+        constructor_this: Option<VarId>,
+    ) {
         let Some(o) = self.state.operand_root(object) else {
             return;
         };
+        // Where `y`'s structure is known apart from another's, and which roots cannot reach `o`
+        // (the write changes nothing they reach).
+        let apart: HashSet<VarId> = self
+            .state
+            .roots()
+            .into_iter()
+            .filter(|z| self.operands_disjoint(value, &Operand::Var(*z)))
+            .collect();
+        let unreaching: Vec<VarId> = self
+            .state
+            .roots()
+            .into_iter()
+            .filter(|z| *z != o && !self.state.may_reach(*z, o))
+            .collect();
+        let replaces = self.stable.replaces_reach(field);
         self.state.non_null.insert(o);
         let y = self.state.operand_root(value);
         let reaches_nothing = match (value, y) {
@@ -391,7 +508,10 @@ impl Walk<'_> {
         };
         let cannot_reach_o = reaches_nothing
             || y.is_some_and(|ry| {
-                ry != o && (self.state.below.contains(&(ry, o)) || self.state.unpointed.contains(&o))
+                ry != o
+                    && (self.state.below.contains(&(ry, o))
+                        || self.state.unpointed.contains(&o)
+                        || self.state.disjoint(ry, o))
             });
         let y_cyclic = y.is_some_and(|ry| self.state.cyclic.contains(&ry));
         let new_cycle = !cannot_reach_o || y_cyclic;
@@ -406,9 +526,30 @@ impl Walk<'_> {
             .collect();
         let k = self.index();
         self.plan.written[k] = Some(Written {
-            pristine: self.state.pristine.contains(&o),
+            pristine: self.state.pristine.contains(&o) || replaces == Some(true),
             acyclic: !becomes_cyclic,
         });
+        // Whatever may reach `o` now reaches what `y` reaches.
+        let broken: Vec<(VarId, VarId)> = self
+            .state
+            .disjoint
+            .iter()
+            .filter(|(a, b)| {
+                (self.state.may_reach(*a, o) && !apart.contains(b))
+                    || (self.state.may_reach(*b, o) && !apart.contains(a))
+            })
+            .copied()
+            .collect();
+        for pair in broken {
+            self.state.disjoint.remove(&pair);
+        }
+        // When the write replaces everything `o` reached (its only changeable field, or a new
+        // object's first), `o` now reaches itself and what `y` reaches, and nothing else.
+        if (replaces.is_some() || self.state.pristine.contains(&o)) && !becomes_cyclic {
+            for z in unreaching.into_iter().filter(|z| apart.contains(z)) {
+                self.state.set_disjoint(o, z);
+            }
+        }
         self.remap(&affected);
         if new_cycle {
             let receiver =
@@ -500,6 +641,9 @@ impl Walk<'_> {
             }
             self.remap(&affected);
             self.state.below.retain(|(w, _)| !affected.contains(w));
+            self.state
+                .disjoint
+                .retain(|(a, b)| !affected.contains(a) && !affected.contains(b));
             if effects.makes_cycles || passes_cyclic {
                 for r in &affected {
                     self.state.make_cyclic(*r, pc);
@@ -524,6 +668,15 @@ impl Walk<'_> {
         }
         let cyclic_result =
             effects.makes_cycles || effects.cyclic_result || passes_cyclic || (self.cycle_prone && effects.reads_roots);
+        let results: Vec<VarId> = results.collect();
+        // A result may be an object the call was given (`id(x)`), under another root: those
+        // objects are no longer known to be ones no field points to or that point nowhere.
+        if results.iter().any(|d| self.unstable(*d)) {
+            for r in &passed {
+                self.state.pristine.remove(r);
+                self.state.unpointed.remove(r);
+            }
+        }
         for d in results {
             self.define(d);
             if cyclic_result {
