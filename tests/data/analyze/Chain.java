@@ -204,4 +204,35 @@ public class Chain {
         alias.next = c;
         return c.length();
     }
+
+    /** A holder of a list. */
+    static final class Holder {
+        Chain first;
+
+        // expect: O(1)
+        Holder(Chain first) {
+            this.first = first;
+        }
+    }
+
+    // The held list is reversed in place and stored back, then walked from the holder: no cell
+    // can reach a holder (by their classes), so the store closes no cycle.
+    // expect: O(|l|)
+    static int reverseHeld(Chain l) {
+        Holder h = new Holder(l);
+        Chain done = null;
+        Chain rest = h.first;
+        while (rest != null) {
+            Chain next = rest.next;
+            rest.next = done;
+            done = rest;
+            rest = next;
+        }
+        h.first = done;
+        int n = 0;
+        for (Chain p = h.first; p != null; p = p.next) {
+            n++;
+        }
+        return n;
+    }
 }

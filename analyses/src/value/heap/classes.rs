@@ -164,6 +164,27 @@ impl<'a> Classes<'a> {
         Some(seen)
     }
 
+    /// Whether an object of static class `from` (a field descriptor) may reach, through fields, an
+    /// object of static class `to` (`None`: unknown). Arrays are leaves of path lengths: they
+    /// reach nothing.
+    pub fn may_reach_class(&self, from: Option<&str>, to: Option<&str>) -> bool {
+        let (Some(hierarchy), Some(from), Some(to)) = (self.hierarchy, from, to) else {
+            return true;
+        };
+        if from.starts_with('[') {
+            return false;
+        }
+        let (Some(from), Some(to)) = (object_class(from), object_class(to)) else {
+            return true;
+        };
+        let Some(reached) = self.reach(from) else {
+            return true;
+        };
+        reached
+            .iter()
+            .any(|x| x == to || hierarchy.is_subtype(x, to) || hierarchy.is_subtype(to, x))
+    }
+
     /// Whether writes to the reference fields of `writes`' classes may change the size of a value
     /// of static class `descriptor` (`None`: unknown).
     pub fn affected(&self, descriptor: Option<&str>, writes: &Writes) -> bool {

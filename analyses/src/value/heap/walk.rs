@@ -262,6 +262,12 @@ impl Walk<'_> {
         self.classes.get(v.index()).and_then(|c| c.as_deref())
     }
 
+    /// Whether the object of root `w` may reach the object of root `o`: by what the walk knows,
+    /// and by their classes.
+    fn may_reach(&self, w: VarId, o: VarId) -> bool {
+        self.state.may_reach(w, o) && (w == o || self.stable.may_reach_class(self.class(w), self.class(o)))
+    }
+
     /// Whether `v` holds a reference whose size a write may change.
     fn unstable(&self, v: VarId) -> bool {
         self.method.var(v).ty == Ty::Ref && !self.class(v).is_some_and(|c| self.stable.stable(c))
@@ -497,7 +503,7 @@ impl Walk<'_> {
             .state
             .roots()
             .into_iter()
-            .filter(|z| *z != o && !self.state.may_reach(*z, o))
+            .filter(|z| *z != o && !self.may_reach(*z, o))
             .collect();
         let replaces = self.stable.replaces_reach(field);
         self.state.non_null.insert(o);
@@ -511,7 +517,8 @@ impl Walk<'_> {
                 ry != o
                     && (self.state.below.contains(&(ry, o))
                         || self.state.unpointed.contains(&o)
-                        || self.state.disjoint(ry, o))
+                        || self.state.disjoint(ry, o)
+                        || !self.may_reach(ry, o))
             });
         let y_cyclic = y.is_some_and(|ry| self.state.cyclic.contains(&ry));
         let new_cycle = !cannot_reach_o || y_cyclic;
@@ -522,7 +529,7 @@ impl Walk<'_> {
             .state
             .roots()
             .into_iter()
-            .filter(|r| self.state.may_reach(*r, o) && !(into_fresh && self.regions.of_var(*r) == Region::Old))
+            .filter(|r| self.may_reach(*r, o) && !(into_fresh && self.regions.of_var(*r) == Region::Old))
             .collect();
         let k = self.index();
         self.plan.written[k] = Some(Written {
@@ -535,8 +542,7 @@ impl Walk<'_> {
             .disjoint
             .iter()
             .filter(|(a, b)| {
-                (self.state.may_reach(*a, o) && !apart.contains(b))
-                    || (self.state.may_reach(*b, o) && !apart.contains(a))
+                (self.may_reach(*a, o) && !apart.contains(b)) || (self.may_reach(*b, o) && !apart.contains(a))
             })
             .copied()
             .collect();
@@ -575,7 +581,7 @@ impl Walk<'_> {
                 .state
                 .below
                 .iter()
-                .filter(|(w, z)| self.state.may_reach(*w, o) && self.state.may_reach(ry, *z))
+                .filter(|(w, z)| self.may_reach(*w, o) && self.may_reach(ry, *z))
                 .copied()
                 .collect();
             for pair in broken {
