@@ -235,4 +235,25 @@ public class Chain {
         }
         return n;
     }
+
+    // Links `b` after the last cell of `a`: a cycle only when `b` reaches `a`.
+    // expect: O(|a|)
+    static void appendTo(Chain a, Chain b) {
+        Chain p = a;
+        while (p.next != null) {
+            p = p.next;
+        }
+        p.next = b;
+    }
+
+    // `appendTo` given structures that share no cell closes no cycle, and a new cell shares
+    // none with `l`: the walk that follows terminates (its length is not known, as `l` grew).
+    // expect: terminating
+    static int appendCellAndCount(Chain l) {
+        if (l == null) {
+            return 0;
+        }
+        appendTo(l, new Chain(7, null));
+        return l.length();
+    }
 }

@@ -36,7 +36,7 @@ mod regions;
 mod walk;
 
 pub use classes::{var_classes, Classes};
-pub use walk::{Pairs, RulePlan, Written};
+pub use walk::{Origin, Pairs, RulePlan, Written};
 
 use super::compile::CallResolver;
 use super::program::Target;
@@ -107,6 +107,10 @@ pub struct HeapEffects {
     /// Whether it reads a reference field: given a cyclic structure, it may follow the cycle,
     /// and its termination, proven for the acyclic heap every method starts from, does not hold.
     pub walks: bool,
+    /// Whether it may close a cycle or return a cyclic value even when the structures it is
+    /// given share no object (`append(other)` closes one only when `other` reaches the list):
+    /// when not, a call given pairwise disjoint structures closes none.
+    pub cycles_without_sharing: bool,
 }
 
 impl HeapEffects {
@@ -122,6 +126,7 @@ impl HeapEffects {
             cyclic_result: true,
             reads_roots: true,
             walks: true,
+            cycles_without_sharing: true,
         }
     }
 
@@ -135,6 +140,18 @@ impl HeapEffects {
         self.leaks_receiver |= other.leaks_receiver;
         self.reads_roots |= other.reads_roots;
         self.walks |= other.walks;
+        self.cycles_without_sharing |= other.cycles_without_sharing;
+    }
+
+    /// What a call given pairwise disjoint acyclic structures may do: no cycle unless the method
+    /// closes one without sharing.
+    pub fn given_disjoint(&self) -> HeapEffects {
+        let mut out = self.clone();
+        if !self.cycles_without_sharing {
+            out.makes_cycles = false;
+            out.cyclic_result = false;
+        }
+        out
     }
 
     /// The effects of a native method: `Unsafe`'s accessors may write any field; the other natives
@@ -220,17 +237,20 @@ pub fn analyse(methods: &[MethodIr], resolver: &dyn CallResolver) -> HeapAnalysi
     HeapAnalysis { plans, effects }
 }
 
+/// The most rounds of the effects of a method's procedures given disjoint structures.
+const CONDITIONAL_ROUNDS: usize = 4;
+
 /// The most rounds in which the pairs of procedure inputs given disjoint structures may narrow.
 const MAX_DISJOINT_ROUNDS: usize = 8;
 
 /// The start of the greatest fixpoint of the disjoint pairs of inputs: every pair of reference
-/// inputs of every procedure but the entry (whose callers are outside the method), narrowed by
-/// each call to the pairs it passes disjoint structures.
-fn all_pairs(method: &MethodIr) -> Vec<Pairs> {
+/// inputs of every procedure but the entry (whose callers are outside the method; it too when
+/// `disjoint_entry`), narrowed by each call to the pairs it passes disjoint structures.
+fn all_pairs(method: &MethodIr, disjoint_entry: bool) -> Vec<Pairs> {
     let mut out = Vec::with_capacity(method.procs.len());
     for (p, proc) in method.procs.iter().enumerate() {
         let mut pairs = Pairs::new();
-        if ProcId::from_index(p) != method.entry {
+        if disjoint_entry || ProcId::from_index(p) != method.entry {
             let refs: Vec<usize> = (0..proc.inputs.len())
                 .filter(|&k| method.var(proc.inputs[k]).ty == Ty::Ref)
                 .collect();
@@ -279,11 +299,53 @@ impl Context<'_> {
     /// The plans of one method's rules (with the cyclicity of its procedures' inputs at their
     /// fixpoint) and its procedures' effects.
     fn method(&mut self, m: usize) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
+        let (plans, mut effects) = self.method_given(m, false);
+        let method = &self.methods[m];
+        let entry = method.entry.index();
+        let refs = method
+            .proc(method.entry)
+            .inputs
+            .iter()
+            .filter(|v| method.var(**v).ty == Ty::Ref)
+            .count();
+        let cycles = effects[entry].makes_cycles || effects[entry].cyclic_result;
+        effects[entry].cycles_without_sharing = cycles && (refs < 2 || self.cycles_given_disjoint(m));
+        (plans, effects)
+    }
+
+    /// Whether the method may close a cycle or return a cyclic value when its entry is given
+    /// pairwise disjoint structures. Its procedures' effects start from those for every input
+    /// (sound, so each round's are) and are computed again under the assumption a few times.
+    fn cycles_given_disjoint(&mut self, m: usize) -> bool {
+        let entry = self.methods[m].entry.index();
+        let saved = self.effects[m].clone();
+        for _ in 0..CONDITIONAL_ROUNDS {
+            let (_, given) = self.method_given(m, true);
+            let stable = given == self.effects[m];
+            self.effects[m] = given;
+            if stable {
+                break;
+            }
+        }
+        let given = &self.effects[m][entry];
+        let cycles = given.makes_cycles || given.cyclic_result;
+        self.effects[m] = saved;
+        cycles
+    }
+
+    /// The plans and effects of one method, its entry given pairwise disjoint structures when
+    /// `disjoint_entry` says so.
+    fn method_given(&mut self, m: usize, disjoint_entry: bool) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
         let method = &self.methods[m];
         let looping = looping_procs(method);
         let regions = regions::method_regions(method, &mut |kind, callee| self.invoke(kind, callee).writes_existing);
         let mut cyclic_inputs: Vec<Vec<bool>> = method.procs.iter().map(|p| vec![false; p.inputs.len()]).collect();
-        let mut disjoint_inputs = all_pairs(method);
+        let mut disjoint_inputs = all_pairs(method, disjoint_entry);
+        let mut origins: Vec<Vec<Origin>> = method
+            .procs
+            .iter()
+            .map(|p| vec![Origin::nothing(); p.outputs.len()])
+            .collect();
         let mut rounds = 0;
         loop {
             let plans: Vec<Vec<RulePlan>> = method
@@ -297,6 +359,7 @@ impl Context<'_> {
                             let inputs = walk::InputFacts {
                                 cyclic: &cyclic_inputs[p],
                                 disjoint: &disjoint_inputs[p],
+                                origins: &origins,
                             };
                             walk::plan(self, m, p, inputs, looping[p], &regions, rule)
                         })
@@ -309,6 +372,18 @@ impl Context<'_> {
                     grown |= cyclic && !*flag;
                     *flag |= cyclic;
                 }
+            }
+            let mut joined = origins.clone();
+            for (p, rules) in plans.iter().enumerate() {
+                for plan in rules {
+                    for (o, from) in joined[p].iter_mut().zip(&plan.output_origins) {
+                        *o = o.join(from);
+                    }
+                }
+            }
+            if joined != origins {
+                origins = joined;
+                continue;
             }
             let mut narrowed = disjoint_inputs.clone();
             for (proc, pairs) in plans.iter().flatten().flat_map(|plan| &plan.disjoint_args) {

@@ -24,6 +24,8 @@ pub struct RulePlan {
     /// The procedures this rule calls (handlers included), with the pairs of their inputs
     /// (positions) that it passes disjoint structures.
     pub disjoint_args: Vec<(ProcId, Pairs)>,
+    /// Per output of the procedure, where this rule's value comes from.
+    pub output_origins: Vec<Origin>,
     /// The method calls that give a possibly cyclic structure to a method that reads reference
     /// fields: the callee, and the offset where the structure may have become cyclic.
     pub cyclic_calls: Vec<(String, u32)>,
@@ -41,6 +43,54 @@ pub struct RulePlan {
 pub struct Written {
     pub pristine: bool,
     pub acyclic: bool,
+}
+
+/// What the structure of a value (every object it reaches whose fields a write can change) is
+/// made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Objects made during the procedure's run (`fresh`) and objects that the structures of
+    /// these inputs reached when it was entered (`null`: neither).
+    Known {
+        fresh: bool,
+        inputs: BTreeSet<usize>,
+    },
+    Unknown,
+}
+
+impl Origin {
+    /// `null`'s.
+    pub fn nothing() -> Origin {
+        Origin::Known {
+            fresh: false,
+            inputs: BTreeSet::new(),
+        }
+    }
+
+    fn fresh() -> Origin {
+        Origin::Known {
+            fresh: true,
+            inputs: BTreeSet::new(),
+        }
+    }
+
+    fn input(k: usize) -> Origin {
+        Origin::Known {
+            fresh: false,
+            inputs: BTreeSet::from([k]),
+        }
+    }
+
+    /// Made of what either is made of.
+    pub fn join(&self, other: &Origin) -> Origin {
+        match (self, other) {
+            (Origin::Known { fresh, inputs }, Origin::Known { fresh: f, inputs: i }) => Origin::Known {
+                fresh: *fresh || *f,
+                inputs: inputs.union(i).copied().collect(),
+            },
+            _ => Origin::Unknown,
+        }
+    }
 }
 
 /// Pairs of positions (the smaller first).
@@ -61,6 +111,8 @@ struct State {
     disjoint: HashSet<(VarId, VarId)>,
     /// Variables that hold `null`.
     nulls: HashSet<VarId>,
+    /// What the structures of roots are made of (absent: unknown).
+    sources: HashMap<VarId, Origin>,
     /// Objects made in this rule that no field points to and no call was given.
     unpointed: HashSet<VarId>,
     /// Objects whose reference fields are all null.
@@ -140,6 +192,8 @@ impl State {
 pub(super) struct InputFacts<'a> {
     pub cyclic: &'a [bool],
     pub disjoint: &'a Pairs,
+    /// Per procedure of the method, where its outputs come from.
+    pub origins: &'a [Vec<Origin>],
 }
 
 /// Plans one rule of procedure `p` of method `m`, given what its calls give its inputs.
@@ -168,6 +222,7 @@ pub(super) fn plan(
         regions: RuleRegions::start(&proc.inputs, &regions.inputs[p]),
         separated: regions.separated,
         pc: 0,
+        call_affected: Vec::new(),
     };
     let constructor_this = (method.name == "<init>" && ProcId::from_index(p) == method.entry)
         .then(|| proc.inputs.first().copied())
@@ -177,6 +232,9 @@ pub(super) fn plan(
         if inputs.cyclic.get(k).copied().unwrap_or(true) {
             walk.state.make_cyclic(*input, 0);
         }
+    }
+    for (k, input) in proc.inputs.iter().enumerate() {
+        walk.state.sources.insert(*input, Origin::input(k));
     }
     for &(i, j) in inputs.disjoint {
         if let (Some(a), Some(b)) = (proc.inputs.get(i), proc.inputs.get(j)) {
@@ -210,7 +268,7 @@ pub(super) fn plan(
             walk.plan.cyclic_args.push((edge.proc, args));
             handler_pairs = Some(walk.disjoint_pairs(&edge.args, 1));
         }
-        walk.statement(context, stmt, constructor_this);
+        walk.statement(context, stmt, constructor_this, inputs.origins);
         // The statement may throw before or after its effects: the handler gets what holds at both.
         if let (Some(edge), Some(before)) = (&stmt.handler, handler_pairs) {
             let after = walk.disjoint_pairs(&edge.args, 1);
@@ -229,6 +287,7 @@ pub(super) fn plan(
         walk.plan.effects.cyclic_result = true;
     }
     walk.plan.stale_outputs = proc.outputs.iter().copied().filter(|v| remapped.contains(v)).collect();
+    walk.plan.output_origins = proc.outputs.iter().map(|v| walk.source(&Operand::Var(*v))).collect();
     walk.plan
 }
 
@@ -255,6 +314,8 @@ struct Walk<'a> {
     separated: bool,
     /// The offset of the statement being followed.
     pc: u32,
+    /// The roots whose structures the last call may have changed.
+    call_affected: Vec<VarId>,
 }
 
 impl Walk<'_> {
@@ -299,6 +360,19 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether the structures `args` hold are acyclic and pairwise disjoint.
+    fn all_apart(&self, args: &[Operand]) -> bool {
+        let refs: Vec<&Operand> = args
+            .iter()
+            .filter(|a| matches!(a, Operand::Var(v) if self.unstable(*v)))
+            .collect();
+        refs.iter().all(|a| !self.is_cyclic(a))
+            && refs
+                .iter()
+                .enumerate()
+                .all(|(x, a)| refs[x + 1..].iter().all(|b| self.operands_disjoint(a, b)))
+    }
+
     /// The pairs of `args` (positions shifted by `shift`) that hold disjoint structures, among
     /// those that hold references whose sizes writes may change.
     fn disjoint_pairs(&self, args: &[Operand], shift: usize) -> Pairs {
@@ -320,7 +394,76 @@ impl Walk<'_> {
         self.plan.remaps.len() - 1
     }
 
-    fn statement(&mut self, context: &mut Context<'_>, stmt: &Stmt, constructor_this: Option<VarId>) {
+    /// What the structure of an operand is made of.
+    fn source(&self, operand: &Operand) -> Origin {
+        match operand {
+            Operand::Var(v) if self.unstable(*v) => {
+                let r = self.state.root_of(*v);
+                if self.state.nulls.contains(&r) {
+                    return Origin::nothing();
+                }
+                self.state.sources.get(&r).cloned().unwrap_or(Origin::Unknown)
+            }
+            _ => Origin::nothing(),
+        }
+    }
+
+    fn set_source(&mut self, root: VarId, origin: Origin) {
+        match origin {
+            Origin::Unknown => self.state.sources.remove(&root),
+            known => self.state.sources.insert(root, known),
+        };
+    }
+
+    /// The outputs of a call of a procedure of the method, after the call: each is made of the
+    /// objects the call made (which no root the call left unchanged reaches) and of the
+    /// structures of the arguments its origin names, so it shares no object with a root that
+    /// those arguments share none with.
+    fn call_outputs(&mut self, args: &[Operand], outs: &[VarId], origins: &[Origin]) {
+        for (out, origin) in outs.iter().zip(origins) {
+            let Origin::Known { fresh, inputs } = origin else {
+                continue;
+            };
+            let mut made = if *fresh { Origin::fresh() } else { Origin::nothing() };
+            let mut apart: Option<HashSet<VarId>> = None;
+            for j in inputs {
+                let arg = args.get(*j).cloned().unwrap_or(Operand::Null);
+                made = made.join(&self.source(&arg));
+                let from_arg: HashSet<VarId> = self
+                    .state
+                    .roots()
+                    .into_iter()
+                    .filter(|z| self.operands_disjoint(&arg, &Operand::Var(*z)))
+                    .collect();
+                apart = Some(match apart {
+                    None => from_arg,
+                    Some(so_far) => so_far.intersection(&from_arg).copied().collect(),
+                });
+            }
+            if !self.unstable(*out) {
+                continue;
+            }
+            if inputs.is_empty() && !*fresh {
+                self.state.nulls.insert(*out);
+            }
+            let apart = apart.unwrap_or_else(|| self.state.roots().into_iter().collect());
+            for z in apart
+                .into_iter()
+                .filter(|z| z != out && !self.call_affected.contains(z))
+            {
+                self.state.set_disjoint(*out, z);
+            }
+            self.set_source(*out, made);
+        }
+    }
+
+    fn statement(
+        &mut self,
+        context: &mut Context<'_>,
+        stmt: &Stmt,
+        constructor_this: Option<VarId>,
+        origins: &[Vec<Origin>],
+    ) {
         self.pc = stmt.pc;
         match &stmt.kind {
             StmtKind::GetField { dst, object, field } if is_reference(&field.descriptor) => {
@@ -345,6 +488,7 @@ impl Walk<'_> {
             }
             StmtKind::New { dst, .. } => {
                 self.define(*dst);
+                self.set_source(*dst, Origin::fresh());
                 self.state.unpointed.insert(*dst);
                 self.state.pristine.insert(*dst);
                 self.state.non_null.insert(*dst);
@@ -370,7 +514,10 @@ impl Walk<'_> {
                 args,
                 ..
             } => {
-                let effects = context.invoke(*kind, method);
+                let mut effects = context.invoke(*kind, method);
+                if (effects.makes_cycles || effects.cyclic_result) && self.all_apart(args) {
+                    effects = effects.given_disjoint();
+                }
                 if effects.cyclic_receiver && method.name == "<init>" {
                     self.cyclic_receiver(args, stmt.pc, constructor_this);
                 }
@@ -422,6 +569,9 @@ impl Walk<'_> {
                     Changed::Reachable
                 };
                 self.call(&effects, args, None, changed, outs.iter().copied(), constructor_this);
+                if let Some(of_callee) = origins.get(proc.index()) {
+                    self.call_outputs(args, outs, of_callee);
+                }
             }
             other => {
                 for d in other.defs() {
@@ -446,6 +596,9 @@ impl Walk<'_> {
         };
         self.state.non_null.insert(o);
         // What `dst` reaches, `o` reaches.
+        if let Some(made) = self.state.sources.get(&o).cloned() {
+            self.state.sources.insert(dst, made);
+        }
         let apart: Vec<VarId> = self.state.tracked_roots_disjoint_from(o);
         for z in apart {
             self.state.set_disjoint(dst, z);
@@ -588,7 +741,16 @@ impl Walk<'_> {
                 self.state.below.remove(&pair);
             }
         }
-        self.state.pristine.remove(&o);
+        // What reaches `o` now reaches what `y` reaches.
+        let added = self.source(value);
+        for w in affected.iter().chain(std::iter::once(&o)) {
+            let grown = self.source(&Operand::Var(*w)).join(&added);
+            self.set_source(*w, grown);
+        }
+        // A write of `null` leaves every reference field null.
+        if *value != Operand::Null {
+            self.state.pristine.remove(&o);
+        }
     }
 
     /// A store of `r` somewhere: if it is one of the procedure's inputs, the method leaks it.
@@ -612,6 +774,7 @@ impl Walk<'_> {
         constructor_this: Option<VarId>,
     ) {
         let pc = self.pc;
+        self.call_affected.clear();
         // A callee's `cyclic_receiver`, `leaks_receiver` and `cyclic_result` are about its
         // receiver and its result, which `statement`, the stores below and the results take care of.
         let own = (
@@ -650,6 +813,10 @@ impl Walk<'_> {
             self.state
                 .disjoint
                 .retain(|(a, b)| !affected.contains(a) && !affected.contains(b));
+            for r in &affected {
+                self.state.sources.remove(r);
+            }
+            self.call_affected = affected.clone();
             if effects.makes_cycles || passes_cyclic {
                 for r in &affected {
                     self.state.make_cyclic(*r, pc);
