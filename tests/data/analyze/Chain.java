@@ -256,4 +256,23 @@ public class Chain {
         appendTo(l, new Chain(7, null));
         return l.length();
     }
+
+    // Each call of `build` returns cells it made, which share none with the cells that existed
+    // before: the second list shares no cell with the first, so linking it after the first
+    // closes no cycle.
+    // expect: terminating
+    static int buildTwoAndJoin(int n, int m) {
+        Chain a = new Chain(0, build(n));
+        Chain b = build(m);
+        appendTo(a, b);
+        return a.length();
+    }
+
+    // The same list twice: `appendTo(a, a)` closes a cycle.
+    // expect: unbounded
+    static int buildAndJoinToItself(int n) {
+        Chain a = new Chain(0, build(n));
+        appendTo(a, a);
+        return a.length();
+    }
 }

@@ -111,6 +111,9 @@ pub struct HeapEffects {
     /// given share no object (`append(other)` closes one only when `other` reaches the list):
     /// when not, a call given pairwise disjoint structures closes none.
     pub cycles_without_sharing: bool,
+    /// What the structure of the value it returns is made of (`Origin::nothing()`, the start of
+    /// the fixpoint, for a method that returns no reference or only `null`).
+    pub result: Origin,
 }
 
 impl HeapEffects {
@@ -127,6 +130,7 @@ impl HeapEffects {
             reads_roots: true,
             walks: true,
             cycles_without_sharing: true,
+            result: Origin::Unknown,
         }
     }
 
@@ -141,6 +145,7 @@ impl HeapEffects {
         self.reads_roots |= other.reads_roots;
         self.walks |= other.walks;
         self.cycles_without_sharing |= other.cycles_without_sharing;
+        self.result = self.result.join(&other.result);
     }
 
     /// What a call given pairwise disjoint acyclic structures may do: no cycle unless the method
@@ -161,7 +166,10 @@ impl HeapEffects {
         if class.ends_with("/Unsafe") {
             HeapEffects::anything()
         } else {
-            HeapEffects::default()
+            HeapEffects {
+                result: Origin::Unknown,
+                ..HeapEffects::default()
+            }
         }
     }
 }
@@ -299,9 +307,13 @@ impl Context<'_> {
     /// The plans of one method's rules (with the cyclicity of its procedures' inputs at their
     /// fixpoint) and its procedures' effects.
     fn method(&mut self, m: usize) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
-        let (plans, mut effects) = self.method_given(m, false);
+        let entry = self.methods[m].entry.index();
+        // Whether it may close cycles is a least fixpoint of its own: assumed not, then checked.
+        let (mut plans, mut effects) = self.method_given(m, false, false);
+        if effects[entry].makes_cycles && effects[entry].reads_roots {
+            (plans, effects) = self.method_given(m, false, true);
+        }
         let method = &self.methods[m];
-        let entry = method.entry.index();
         let refs = method
             .proc(method.entry)
             .inputs
@@ -309,18 +321,19 @@ impl Context<'_> {
             .filter(|v| method.var(**v).ty == Ty::Ref)
             .count();
         let cycles = effects[entry].makes_cycles || effects[entry].cyclic_result;
-        effects[entry].cycles_without_sharing = cycles && (refs < 2 || self.cycles_given_disjoint(m));
+        let prone = effects[entry].makes_cycles;
+        effects[entry].cycles_without_sharing = cycles && (refs < 2 || self.cycles_given_disjoint(m, prone));
         (plans, effects)
     }
 
     /// Whether the method may close a cycle or return a cyclic value when its entry is given
     /// pairwise disjoint structures. Its procedures' effects start from those for every input
     /// (sound, so each round's are) and are computed again under the assumption a few times.
-    fn cycles_given_disjoint(&mut self, m: usize) -> bool {
+    fn cycles_given_disjoint(&mut self, m: usize, cycle_prone: bool) -> bool {
         let entry = self.methods[m].entry.index();
         let saved = self.effects[m].clone();
         for _ in 0..CONDITIONAL_ROUNDS {
-            let (_, given) = self.method_given(m, true);
+            let (_, given) = self.method_given(m, true, cycle_prone);
             let stable = given == self.effects[m];
             self.effects[m] = given;
             if stable {
@@ -334,8 +347,14 @@ impl Context<'_> {
     }
 
     /// The plans and effects of one method, its entry given pairwise disjoint structures when
-    /// `disjoint_entry` says so.
-    fn method_given(&mut self, m: usize, disjoint_entry: bool) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
+    /// `disjoint_entry` says so, the references it reads from static fields and array elements
+    /// possibly cyclic when `cycle_prone` does.
+    fn method_given(
+        &mut self,
+        m: usize,
+        disjoint_entry: bool,
+        cycle_prone: bool,
+    ) -> (Vec<Vec<RulePlan>>, Vec<HeapEffects>) {
         let method = &self.methods[m];
         let looping = looping_procs(method);
         let regions = regions::method_regions(method, &mut |kind, callee| self.invoke(kind, callee).writes_existing);
@@ -360,6 +379,7 @@ impl Context<'_> {
                                 cyclic: &cyclic_inputs[p],
                                 disjoint: &disjoint_inputs[p],
                                 origins: &origins,
+                                cycle_prone,
                             };
                             walk::plan(self, m, p, inputs, looping[p], &regions, rule)
                         })
@@ -415,6 +435,11 @@ impl Context<'_> {
                     joined.walks |= recursive_walk;
                     joined
                 })
+                .zip(&origins)
+                .map(|(mut joined, outputs): (HeapEffects, _)| {
+                    joined.result = outputs.first().cloned().unwrap_or_default();
+                    joined
+                })
                 .collect();
             return (plans, effects);
         }
@@ -447,7 +472,7 @@ impl Context<'_> {
                 }
             }
             Callee::Native(class) => effects = HeapEffects::of_native(&class),
-            Callee::Marker => {}
+            Callee::Marker => effects.result = Origin::Unknown,
             Callee::Outside => effects = HeapEffects::anything(),
         }
         effects

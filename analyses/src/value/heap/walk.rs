@@ -58,6 +58,12 @@ pub enum Origin {
     Unknown,
 }
 
+impl Default for Origin {
+    fn default() -> Origin {
+        Origin::nothing()
+    }
+}
+
 impl Origin {
     /// `null`'s.
     pub fn nothing() -> Origin {
@@ -194,6 +200,8 @@ pub(super) struct InputFacts<'a> {
     pub disjoint: &'a Pairs,
     /// Per procedure of the method, where its outputs come from.
     pub origins: &'a [Vec<Origin>],
+    /// Whether the method may close cycles (see `Walk::cycle_prone`).
+    pub cycle_prone: bool,
 }
 
 /// Plans one rule of procedure `p` of method `m`, given what its calls give its inputs.
@@ -215,7 +223,7 @@ pub(super) fn plan(
         stable: context.classes,
         state: State::default(),
         plan: RulePlan::default(),
-        cycle_prone: context.effects[m][method.entry.index()].makes_cycles,
+        cycle_prone: inputs.cycle_prone,
         inputs: proc.inputs.iter().copied().collect(),
         last_use: last_uses(proc, rule),
         looping,
@@ -419,42 +427,68 @@ impl Walk<'_> {
     /// objects the call made (which no root the call left unchanged reaches) and of the
     /// structures of the arguments its origin names, so it shares no object with a root that
     /// those arguments share none with.
-    fn call_outputs(&mut self, args: &[Operand], outs: &[VarId], origins: &[Origin]) {
-        for (out, origin) in outs.iter().zip(origins) {
+    fn call_outputs(&mut self, args: &[Operand], outs: &[VarId], origins: &[Origin], made: Vec<Origin>) {
+        for ((out, origin), made) in outs.iter().zip(origins).zip(made) {
             let Origin::Known { fresh, inputs } = origin else {
                 continue;
             };
-            let mut made = if *fresh { Origin::fresh() } else { Origin::nothing() };
-            let mut apart: Option<HashSet<VarId>> = None;
-            for j in inputs {
-                let arg = args.get(*j).cloned().unwrap_or(Operand::Null);
-                made = made.join(&self.source(&arg));
-                let from_arg: HashSet<VarId> = self
-                    .state
-                    .roots()
-                    .into_iter()
-                    .filter(|z| self.operands_disjoint(&arg, &Operand::Var(*z)))
-                    .collect();
-                apart = Some(match apart {
-                    None => from_arg,
-                    Some(so_far) => so_far.intersection(&from_arg).copied().collect(),
-                });
-            }
             if !self.unstable(*out) {
                 continue;
             }
             if inputs.is_empty() && !*fresh {
                 self.state.nulls.insert(*out);
             }
-            let apart = apart.unwrap_or_else(|| self.state.roots().into_iter().collect());
-            for z in apart
-                .into_iter()
-                .filter(|z| z != out && !self.call_affected.contains(z))
-            {
-                self.state.set_disjoint(*out, z);
-            }
-            self.set_source(*out, made);
+            let named: Vec<Operand> = inputs
+                .iter()
+                .map(|j| args.get(*j).cloned().unwrap_or(Operand::Null))
+                .collect();
+            let apart = self.apart_from(&named);
+            self.link_result(*out, made, apart);
         }
+    }
+
+    /// What the outputs of a call with these origins are made of, from the arguments' structures
+    /// before the call (the origins speak of the callee's entry).
+    fn outputs_made(&self, args: &[Operand], origins: &[Origin]) -> Vec<Origin> {
+        let made = |origin: &Origin| match origin {
+            Origin::Known { fresh, inputs } => {
+                let named: Vec<Operand> = inputs
+                    .iter()
+                    .map(|j| args.get(*j).cloned().unwrap_or(Operand::Null))
+                    .collect();
+                let own = if *fresh { Origin::fresh() } else { Origin::nothing() };
+                own.join(&self.made_of(&named))
+            }
+            Origin::Unknown => Origin::Unknown,
+        };
+        origins.iter().map(made).collect()
+    }
+
+    /// What the structures of `args` are made of, together.
+    fn made_of(&self, args: &[Operand]) -> Origin {
+        args.iter()
+            .fold(Origin::nothing(), |made, a| made.join(&self.source(a)))
+    }
+
+    /// The roots whose structures share no object with any of `args`'.
+    fn apart_from(&self, args: &[Operand]) -> HashSet<VarId> {
+        self.state
+            .roots()
+            .into_iter()
+            .filter(|z| args.iter().all(|a| self.operands_disjoint(a, &Operand::Var(*z))))
+            .collect()
+    }
+
+    /// A call's result (or constructed receiver) `out`, made of `made`, shares no object with
+    /// the roots `apart` that the call left unchanged.
+    fn link_result(&mut self, out: VarId, made: Origin, apart: HashSet<VarId>) {
+        for z in apart
+            .into_iter()
+            .filter(|z| *z != out && !self.call_affected.contains(z))
+        {
+            self.state.set_disjoint(out, z);
+        }
+        self.set_source(out, made);
     }
 
     fn statement(
@@ -545,7 +579,19 @@ impl Walk<'_> {
                 } else {
                     Changed::Receiver
                 };
+                // A constructed object reaches what it was given, and what the constructor made.
+                let constructed = receiver
+                    .and_then(|r| self.state.operand_root(r))
+                    .map(|r| (r, self.made_of(args).join(&Origin::fresh()), self.apart_from(args)));
+                let result = std::slice::from_ref(&effects.result);
+                let made = self.outputs_made(args, result);
                 self.call(&effects, args, receiver, changed, dst.iter().copied(), constructor_this);
+                if let Some((r, made, apart)) = constructed {
+                    self.link_result(r, made, apart);
+                }
+                if let Some(d) = dst {
+                    self.call_outputs(args, &[*d], result, made);
+                }
             }
             StmtKind::InvokeDynamic { dst, args, .. } => self.call(
                 &HeapEffects::anything(),
@@ -568,10 +614,10 @@ impl Walk<'_> {
                 } else {
                     Changed::Reachable
                 };
+                let of_callee = origins.get(proc.index()).cloned().unwrap_or_default();
+                let made = self.outputs_made(args, &of_callee);
                 self.call(&effects, args, None, changed, outs.iter().copied(), constructor_this);
-                if let Some(of_callee) = origins.get(proc.index()) {
-                    self.call_outputs(args, outs, of_callee);
-                }
+                self.call_outputs(args, outs, &of_callee, made);
             }
             other => {
                 for d in other.defs() {
