@@ -275,4 +275,27 @@ public class Chain {
         appendTo(a, a);
         return a.length();
     }
+
+    // Links a cell to itself when its successor is missing: the cycle is closed in a handler.
+    // expect: O(1)
+    static void linkToItselfWhenLast(Chain l) {
+        if (l == null) {
+            return;
+        }
+        try {
+            l.next.value = 1;
+        } catch (NullPointerException e) {
+            l.next = l;
+        }
+    }
+
+    // What a handler does, its method does: the walk may follow the cycle forever.
+    // expect: unbounded
+    static int linkThenCount(Chain l) {
+        if (l == null) {
+            return 0;
+        }
+        linkToItselfWhenLast(l);
+        return l.length();
+    }
 }

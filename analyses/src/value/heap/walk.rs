@@ -99,6 +99,13 @@ impl Origin {
     }
 }
 
+/// What a handler edge gives its procedure (`Walk::handler_facts`).
+struct HandlerFacts {
+    cyclic: Vec<bool>,
+    pairs: Pairs,
+    made: Vec<Origin>,
+}
+
 /// Pairs of positions (the smaller first).
 pub type Pairs = BTreeSet<(usize, usize)>;
 
@@ -265,24 +272,35 @@ pub(super) fn plan(
             walk.state.non_null.insert(*v);
         }
     }
+    // Per handler edge, what each output is made of when the handler returns it.
+    let mut thrown_outputs: Vec<Origin> = Vec::new();
     for stmt in &rule.body {
         walk.plan.remaps.push(Vec::new());
         walk.plan.written.push(None);
         walk.plan.cyclic_reads.push(false);
-        let mut handler_pairs = None;
-        if let Some(edge) = &stmt.handler {
-            let mut args = vec![true];
-            args.extend(edge.args.iter().map(|a| walk.is_cyclic(a)));
-            walk.plan.cyclic_args.push((edge.proc, args));
-            handler_pairs = Some(walk.disjoint_pairs(&edge.args, 1));
-        }
+        let handler_origins = |edge: &HandlerEdge| inputs.origins.get(edge.proc.index()).cloned().unwrap_or_default();
+        let before = stmt
+            .handler
+            .as_ref()
+            .map(|edge| walk.handler_facts(edge, &handler_origins(edge)));
         walk.statement(context, stmt, constructor_this, inputs.origins);
         // The statement may throw before or after its effects: the handler gets what holds at both.
-        if let (Some(edge), Some(before)) = (&stmt.handler, handler_pairs) {
-            let after = walk.disjoint_pairs(&edge.args, 1);
-            walk.plan
-                .disjoint_args
-                .push((edge.proc, before.intersection(&after).copied().collect()));
+        if let (Some(edge), Some(before)) = (&stmt.handler, before) {
+            let after = walk.handler_facts(edge, &handler_origins(edge));
+            let cyclic = before.cyclic.iter().zip(&after.cyclic).map(|(a, b)| *a || *b).collect();
+            walk.plan.cyclic_args.push((edge.proc, cyclic));
+            let pairs = before.pairs.intersection(&after.pairs).copied().collect();
+            walk.plan.disjoint_args.push((edge.proc, pairs));
+            if before.made.len() == proc.outputs.len() {
+                thrown_outputs.extend(before.made.iter().zip(&after.made).map(|(a, b)| a.join(b)));
+            } else {
+                thrown_outputs.extend(proc.outputs.iter().map(|_| Origin::Unknown));
+            }
+            // The handler continues the procedure: what it does to the heap, the procedure does
+            // (which outputs it makes cyclic is not followed: an exception is its own cause).
+            let mut handled = context.effects[m][edge.proc.index()].clone();
+            handled.cyclic_result = false;
+            walk.plan.effects.join(&handled);
         }
         walk.regions.step(&stmt.kind);
     }
@@ -295,7 +313,16 @@ pub(super) fn plan(
         walk.plan.effects.cyclic_result = true;
     }
     walk.plan.stale_outputs = proc.outputs.iter().copied().filter(|v| remapped.contains(v)).collect();
-    walk.plan.output_origins = proc.outputs.iter().map(|v| walk.source(&Operand::Var(*v))).collect();
+    let outputs = proc.outputs.len();
+    walk.plan.output_origins = proc
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let through_handlers = thrown_outputs.iter().skip(k).step_by(outputs.max(1));
+            through_handlers.fold(walk.source(&Operand::Var(*v)), |o, h| o.join(h))
+        })
+        .collect();
     walk.plan
 }
 
@@ -444,6 +471,30 @@ impl Walk<'_> {
                 .collect();
             let apart = self.apart_from(&named);
             self.link_result(*out, made, apart);
+        }
+    }
+
+    /// What a handler edge gives its procedure, at this point of the rule: which arguments may
+    /// be cyclic, which pairs are disjoint, and what the handler's outputs (the procedure's) are
+    /// made of.
+    fn handler_facts(&self, edge: &HandlerEdge, origins: &[Origin]) -> HandlerFacts {
+        let mut cyclic = vec![true];
+        cyclic.extend(edge.args.iter().map(|a| self.is_cyclic(a)));
+        // The handler's input 0 is the exception, of unknown origin.
+        let shifted: Vec<Origin> = origins
+            .iter()
+            .map(|o| match o {
+                Origin::Known { fresh, inputs } if !inputs.contains(&0) => Origin::Known {
+                    fresh: *fresh,
+                    inputs: inputs.iter().map(|j| j - 1).collect(),
+                },
+                Origin::Known { .. } | Origin::Unknown => Origin::Unknown,
+            })
+            .collect();
+        HandlerFacts {
+            cyclic,
+            pairs: self.disjoint_pairs(&edge.args, 1),
+            made: self.outputs_made(&edge.args, &shifted),
         }
     }
 
