@@ -104,18 +104,8 @@ impl<'a> Classes<'a> {
     /// `Some(false)` when its other reference fields are all stable (they reach no object whose
     /// fields a write can change).
     pub fn replaces_reach(&self, field: &FieldRef) -> Option<bool> {
-        let hierarchy = self.hierarchy?;
         let mut sole = true;
-        let mut seen = BTreeSet::new();
-        let mut pending = vec![field.class.clone()];
-        while let Some(name) = pending.pop() {
-            if name == "java/lang/Object" || seen.len() > MAX_REACH {
-                return None;
-            }
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            pending.extend(hierarchy.subtypes(&name).iter().cloned());
+        for name in self.with_subtypes(&field.class)? {
             let mut written = 0;
             for (fname, descriptor, _) in self.named_reference_fields(&name)? {
                 if fname == field.name && descriptor == field.descriptor {
@@ -131,6 +121,22 @@ impl<'a> Classes<'a> {
             }
         }
         Some(sole)
+    }
+
+    /// `class` and its subtypes, transitively; `None` past `MAX_REACH` classes or at `Object`.
+    fn with_subtypes(&self, class: &str) -> Option<BTreeSet<String>> {
+        let hierarchy = self.hierarchy?;
+        let mut seen = BTreeSet::new();
+        let mut pending = vec![class.to_owned()];
+        while let Some(name) = pending.pop() {
+            if name == "java/lang/Object" || seen.len() > MAX_REACH {
+                return None;
+            }
+            if seen.insert(name.clone()) {
+                pending.extend(hierarchy.subtypes(&name).iter().cloned());
+            }
+        }
+        Some(seen)
     }
 
     /// The classes of the objects an object of static class `class` may reach through fields
