@@ -439,3 +439,45 @@ fn a_spending_no_potential_pays_is_refused() {
     transitions.push(overspend);
     assert!(nat_potential(2, &transitions).is_none());
 }
+
+/// `while (x >= 1 && y >= 1 && x >= y && 4y >= x) { x = 2x; y = 3y; }` over (x, y): the ratio
+/// x / y shrinks by 2/3 each time from at most 4, so no fifth iteration can follow four.
+fn diverging_rates() -> Polyhedron {
+    Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, 1)], -1),
+            ge(&[(0, 1), (1, -1)], 0),
+            ge(&[(1, 4), (0, -1)], 0),
+            eq(&[(2, 1), (0, -2)], 0),
+            eq(&[(3, 1), (1, -3)], 0),
+        ],
+    )
+}
+
+#[test]
+fn a_loop_whose_variables_grow_at_different_rates_runs_a_bounded_number_of_times() {
+    let t = diverging_rates();
+    let found = find(2, std::slice::from_ref(&t)).expect("bounded");
+    assert_eq!(found, Ranking::Bounded(4));
+    assert!(verify(2, &[&t], &Ranking::Bounded(4)));
+    assert!(!verify(2, &[&t], &Ranking::Bounded(3)), "four iterations can run");
+}
+
+#[test]
+fn a_loop_that_can_run_forever_is_not_bounded() {
+    // x and y both double: x >= y keeps holding and the loop never ends.
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, 1)], -1),
+            ge(&[(0, 1), (1, -1)], 0),
+            eq(&[(2, 1), (0, -2)], 0),
+            eq(&[(3, 1), (1, -2)], 0),
+        ],
+    );
+    assert!(!verify(2, &[&t], &Ranking::Bounded(6)));
+    assert!(!matches!(find(2, &[t]), Some(Ranking::Bounded(_))));
+}

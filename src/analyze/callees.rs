@@ -84,7 +84,9 @@ impl CallResolver for Resolver<'_> {
                 false => "not every class it may dispatch to is known".into(),
             });
         };
-        let summaries = self.summaries?;
+        let Some(summaries) = self.summaries else {
+            return Some("a summary's analysis uses no summaries of its own callees".into());
+        };
         targets
             .iter()
             .filter(|key| !self.index.contains_key(*key))

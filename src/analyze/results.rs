@@ -173,6 +173,7 @@ pub(super) fn precondition(ir: &MethodIr, widths: &[Option<Width>], level: usize
 fn ranking_text(ranking: &Ranking, names: &[String]) -> String {
     match ranking {
         Ranking::Linear(f) | Ranking::Halving(f) => affine_text(f, names),
+        Ranking::Bounded(k) => format!("none: no {} iterations can follow one another", k + 1),
         Ranking::Absolute(f) => {
             let absolute: Vec<String> = names.iter().map(|n| format!("abs({n})")).collect();
             affine_text(f, &absolute)

@@ -12,20 +12,21 @@ use crate::value::program::{AbstractRule, Item, Width};
 const TWO_TO_31: i64 = 1 << 31;
 const TWO_TO_32: i64 = 1 << 32;
 
-/// The variants of `rule` in which each `int` wrap that happens at most once (`Item::Wrap`'s
-/// `once`) is replaced by one of its cases, as long as the variants stay within `budget`; the wraps
-/// past it stay as they are (their result forgotten where it may wrap). The cases cover every value
-/// the JVM computes: the mathematical value `e` of a sum, difference or negation of `int`s lies in
-/// `[-2^32, 2^32]`, and the JVM's result is `e` when `e` is in range, `e - 2^32` above it and
-/// `e + 2^32` below it. Earlier items speak of `e`, which moves to a fresh dimension; the wrap's
-/// dimension holds the JVM's value from there on.
+/// The variants of `rule` in which each `int` wrap whose multiples of `2^32` are known
+/// (`Item::Wrap`'s `wraps`) is replaced by one of its cases, as long as the variants stay within
+/// `budget`; the wraps past it stay as they are (their result forgotten where it may wrap). The
+/// cases cover every value the JVM computes: the mathematical value `e` of a sum, difference or
+/// negation of `int`s lies in `[-2^32, 2^32 - 1]`, and the JVM's result is `e` when `e` is in range,
+/// `e - 2^32` above it and `e + 2^32` below it; a product by a small constant is `e - j·2^32` for
+/// the `j` that brings it into range. Earlier items speak of `e`, which moves to a fresh dimension;
+/// the wrap's dimension holds the JVM's value from there on.
 pub fn wrap_variants(rule: &AbstractRule, budget: usize) -> Vec<AbstractRule> {
     let mut variants = vec![rule.clone()];
     for (k, item) in rule.items.iter().enumerate() {
         let Item::Wrap {
             dim,
             width: Width::Int,
-            once: true,
+            wraps: Some(wraps),
             ..
         } = item
         else {
@@ -35,10 +36,17 @@ pub fn wrap_variants(rule: &AbstractRule, budget: usize) -> Vec<AbstractRule> {
             .guard
             .iter()
             .any(|c| c.expression().terms().any(|(d, _)| d == *dim));
-        if in_guard || variants.len() * 3 > budget {
+        let cases = 2 * usize::from(*wraps) + 1;
+        if in_guard || variants.len() * cases > budget {
             continue;
         }
-        let split: Option<Vec<Vec<AbstractRule>>> = variants.iter().map(|v| wrap_cases(v, k, *dim)).collect();
+        let split: Option<Vec<Vec<AbstractRule>>> = variants
+            .iter()
+            .map(|v| match wraps {
+                1 => wrap_cases(v, k, *dim),
+                _ => multiple_wrap_cases(v, k, *dim, i64::from(*wraps)),
+            })
+            .collect();
         if let Some(split) = split {
             variants = split.into_iter().flatten().collect();
         }
@@ -79,6 +87,32 @@ fn wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension) -> Option<Vec<Abstr
         }
         wrapped.items[k] = Item::Constrain(vec![side, value, sign]);
         out.push(wrapped);
+    }
+    Some(out)
+}
+
+/// The cases of the wrap at item `k` of `rule` whose mathematical value `e` lies within `wraps`
+/// multiples of `2^32` of the range: for each `j` in `-wraps..=wraps`, `e - j·2^32` is in range
+/// and is the JVM's value.
+fn multiple_wrap_cases(rule: &AbstractRule, k: usize, dim: Dimension, wraps: i64) -> Option<Vec<AbstractRule>> {
+    let ge =
+        |terms: &[(Dimension, i64)], c: i64| LinearExpr::from_terms(terms, c).map(Constraint::greater_or_equal_zero);
+    let eq = |terms: &[(Dimension, i64)], c: i64| LinearExpr::from_terms(terms, c).map(Constraint::equal_zero);
+    let w = rule.dims;
+    let mut out = Vec::new();
+    for j in -wraps..=wraps {
+        let mut case = rule.clone();
+        case.dims += 1;
+        let rename = |d: Dimension| if d == dim { w } else { d };
+        for item in &mut case.items[..k] {
+            *item = renumber_item(item, &rename);
+        }
+        case.items[k] = Item::Constrain(vec![
+            eq(&[(dim, 1), (w, -1)], j.checked_mul(TWO_TO_32)?)?,
+            ge(&[(dim, 1)], TWO_TO_31)?,
+            ge(&[(dim, -1)], TWO_TO_31 - 1)?,
+        ]);
+        out.push(case);
     }
     Some(out)
 }

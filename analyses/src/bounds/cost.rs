@@ -600,6 +600,7 @@ fn bounded_over<D: NumericDomain>(invariant: &D, n: usize, ranking: &Ranking) ->
             growing: growing.clone(),
             bound: bound(limit)?,
         },
+        Ranking::Bounded(k) => Ranking::Bounded(*k),
         Ranking::Absolute(_) | Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
     })
 }
@@ -618,6 +619,7 @@ fn iterations_of(ranking: &Ranking) -> Option<CostExpr> {
         Ranking::Lexicographic(_) | Ranking::Phases(_) => return None,
         Ranking::Multiphase(components) => multiphase_iterations(components)?,
         Ranking::Linear(f) => CostExpr::nat(affine_to_linear(f)),
+        Ranking::Bounded(k) => CostExpr::constant(i64::try_from(*k).ok()?),
         Ranking::Halving(f) => CostExpr::log2(affine_to_linear(f)),
         Ranking::Doubling { bound, .. } => CostExpr::log2(affine_to_linear(bound).minus(&Linear::constant(1))),
         Ranking::Absolute(f) => {
@@ -2819,13 +2821,13 @@ pub(crate) fn renumber_item(item: &Item, map: &dyn Fn(Dimension) -> Dimension) -
             width,
             pc,
             factors,
-            once,
+            wraps,
         } => Item::Wrap {
             dim: map(*dim),
             width: *width,
             pc: *pc,
             factors: factors.map(|(l, r)| (map(l), map(r))),
-            once: *once,
+            wraps: *wraps,
         },
         Item::Call { callee, args, outs } => Item::Call {
             callee: *callee,

@@ -13,8 +13,12 @@
 //!   each piece is mapped to the absolute values (exactly: a dimension negated), and a linear
 //!   ranking function with non-negative coefficients on those variables is searched on the pieces:
 //!   at most `nat(f(|x0|))` iterations;
-//! - lexicographic and multiphase (nested, of two or three phases) ones, and, last, the phases of [`phases`]: the
-//!   components of the graph of which transition may follow which, each ranked on its own.
+//! - lexicographic and multiphase (nested, of two or three phases) ones, then the phases of [`phases`]: the
+//!   components of the graph of which transition may follow which, each ranked on its own;
+//! - **bounded**, where none of the above is found or only one of several functions: no run of
+//!   `k + 1` transitions exists for a small `k` (the states after each sequence of transitions,
+//!   computed as polyhedra, become empty), so at most `k` iterations whatever the inputs (a loop
+//!   whose variables leave its guard within a few steps by growing at different rates).
 //!
 //! **The LP runs in floating point (good_lp/microlp); its answer is only a candidate: coefficients
 //! are rounded to small rationals and every condition is re-proved by exact polyhedral entailment.
@@ -70,7 +74,15 @@ pub enum Ranking {
     /// ([`phases`]): the iterations are at most the sum of the phases' iterations, each bounded at
     /// the values the phase starts from.
     Phases(Vec<Phase>),
+    /// At most this many iterations: no sequence of one more transitions can run.
+    Bounded(usize),
 }
+
+/// The most iterations a [`Ranking::Bounded`] loop may be proven to run.
+pub const MAX_BOUNDED_ITERATIONS: usize = 6;
+
+/// The most sequences of transitions [`bounded`] follows (pruned where a prefix cannot run).
+const MAX_BOUNDED_SEQUENCES: usize = 256;
 
 /// An affine function of `2n` variables to be required non-negative on a transition, as the sum
 /// of `(weight, function of x or of x')` parts plus a constant.
@@ -110,13 +122,54 @@ pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
         }));
     }
     // Logarithmic shapes first: when one exists it is asymptotically tighter than a linear one.
-    halving(n, &live)
+    let found = halving(n, &live)
         .or_else(|| doubling(n, &live))
         .or_else(|| linear(n, &live))
         .or_else(|| absolute(n, &live))
         .or_else(|| lexicographic(n, &live))
         .or_else(|| multiphase(n, &live))
-        .or_else(|| phases::find(n, &live, find))
+        .or_else(|| phases::find(n, &live, find));
+    prefer_bounded(n, &live, found)
+}
+
+/// The fewest iterations `k` (up to [`MAX_BOUNDED_ITERATIONS`]) such that no sequence of `k + 1`
+/// transitions can run: the states after each sequence are followed depth-first (the image of a
+/// state under a transition is their meet with the variables before it projected out, an
+/// over-approximation where projection is inexact, so an empty one is truly empty), and a sequence
+/// that ends in the empty state is not extended.
+fn bounded<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    let mut frontier: Vec<D> = vec![D::universe(n)];
+    let mut followed = 0;
+    for k in 0..=MAX_BOUNDED_ITERATIONS {
+        let mut next = Vec::new();
+        for state in &frontier {
+            for t in transitions {
+                followed += 1;
+                if followed > MAX_BOUNDED_SEQUENCES {
+                    return None;
+                }
+                let after = image(n, state, t);
+                if !after.is_empty() {
+                    next.push(after);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Some(Ranking::Bounded(k));
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// The states (over `n` variables) a transition (over `2n` and its own extra dimensions) leads
+/// to from `state`.
+fn image<D: NumericDomain>(n: usize, state: &D, t: &D) -> D {
+    let dims = t.dimensions();
+    let widened: Vec<Option<usize>> = (0..n).map(Some).collect();
+    let joined = state.map_dims(&widened, dims).meet(t);
+    let after: Vec<Option<usize>> = (0..dims).map(|d| (n..2 * n).contains(&d).then(|| d - n)).collect();
+    joined.map_dims(&after, n)
 }
 
 impl Ranking {
@@ -131,6 +184,7 @@ impl Ranking {
                 .filter_map(|p| p.ranking.as_deref())
                 .flat_map(Ranking::functions)
                 .collect(),
+            Ranking::Bounded(_) => Vec::new(),
         }
     }
 
@@ -198,7 +252,19 @@ pub fn find_without<D: NumericDomain>(n: usize, transitions: &[D], avoided: &[us
 /// may wrap still halves the range in every case.
 pub fn find_phased<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
-    one_phase(n, &live).or_else(|| phases::find(n, &live, one_phase_without_limits))
+    let found = one_phase(n, &live).or_else(|| phases::find(n, &live, one_phase_without_limits));
+    prefer_bounded(n, &live, found)
+}
+
+/// `found`, unless it is a ranking of several functions (or none) and the loop runs at most a few
+/// iterations ([`bounded`]), a constant bound the others cannot give.
+fn prefer_bounded<D: NumericDomain>(n: usize, live: &[&D], found: Option<Ranking>) -> Option<Ranking> {
+    match found {
+        Some(simple @ (Ranking::Linear(_) | Ranking::Halving(_) | Ranking::Doubling { .. } | Ranking::Absolute(_))) => {
+            Some(simple)
+        }
+        other => bounded(n, live).or(other),
+    }
 }
 
 /// A ranking function of [`one_phase`]'s shapes for a phase's transitions, searched on them
@@ -954,6 +1020,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
         Ranking::Multiphase(components) => multiphase_conditions(n, components),
         Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
         Ranking::Lexicographic(components) => return lexicographic_levels(n, transitions, components).is_some(),
+        Ranking::Bounded(k) => return bounded(n, transitions).is_some_and(|found| found == Ranking::Bounded(*k)),
         Ranking::Doubling { growing, bound } => vec![
             exact_constraint(n, &[(1, growing, false)], &-one.clone()),
             exact_constraint(n, &[(1, growing, true), (-2, growing, false)], &zero),

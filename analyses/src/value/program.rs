@@ -54,14 +54,15 @@ pub enum Item {
     /// `dim` holds the mathematical result of the integer operation at bytecode offset `pc`,
     /// which the JVM wraps into `width`'s range: see [`super::overflow::wrap`]. For a product of
     /// two variables, `factors` are their dimensions (ranges of the factors can prove it in range).
-    /// `once` when the mathematical value lies within twice the type's range (a sum, difference
-    /// or negation of values of the type): the JVM's value is then it, or it `∓ 2^32`.
+    /// `wraps` is `Some(m)` when the mathematical value lies within `m` multiples of `2^32` of
+    /// the `int` range (`1` for a sum, difference or negation of `int`s, or twice one; `2` for three
+    /// or four times one): the JVM's value is then it `- j·2^32` for some `j` in `-m..=m`.
     Wrap {
         dim: Dimension,
         width: Width,
         pc: u32,
         factors: Option<(Dimension, Dimension)>,
-        once: bool,
+        wraps: Option<u8>,
     },
 }
 

@@ -15,8 +15,9 @@ struct Compiled {
     items: Vec<Item>,
     wrap: Option<(Dimension, Width)>,
     factors: Option<(Dimension, Dimension)>,
-    /// The wrapped value is a sum, difference or negation of values of its type.
-    once: bool,
+    /// How many multiples of `2^32` away from the `int` range the wrapped value may lie
+    /// (`Item::Wrap`'s `wraps`).
+    wraps: Option<u8>,
 }
 
 impl Compiled {
@@ -36,7 +37,7 @@ impl Compiled {
                 width,
                 pc,
                 factors: self.factors,
-                once: self.once,
+                wraps: self.wraps,
             });
         }
         self.items
@@ -143,7 +144,17 @@ impl RuleCompiler<'_> {
         }
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl) {
             out.wrap = Some((d, width_of(ty)));
-            out.once = matches!(op, BinOp::Add | BinOp::Sub);
+            out.wraps = match op {
+                BinOp::Add | BinOp::Sub => Some(1),
+                // `k·x` for `k` in `{-1, 1, 2}` lies where a sum does; for `|k| <= 4` within two
+                // multiples of `2^32` of the range.
+                BinOp::Mul => match [lhs, rhs].into_iter().find_map(constant_of) {
+                    Some(-1 | 1 | 2) => Some(1),
+                    Some(k) if (3..=4).contains(&k.unsigned_abs()) || k == -2 => Some(2),
+                    _ => None,
+                },
+                _ => None,
+            };
         }
     }
 
@@ -158,7 +169,7 @@ impl RuleCompiler<'_> {
                 let s = self.operand(src, c);
                 c.extend(eq(&[(d, 1), (s, 1)], 0));
                 out.wrap = Some((d, width_of(from)));
-                out.once = true;
+                out.wraps = Some(1);
             }
             UnOp::Convert if tracked(from) && tracked(to) => {
                 let s = self.operand(src, c);
