@@ -194,6 +194,7 @@ fn analyze_class(
         lifted: &cache,
         max_evaluations: jresa_analyses::value::limits::MAX_EVALUATIONS,
         assume_nothing_when_exhausted: false,
+        stop_at_opaque: false,
     };
     let class_methods = methods.len();
     let mut out = analyze_lifted(&context, &mut methods, &selected);
@@ -226,6 +227,7 @@ fn retry_alone(
     let retry_context = ClassContext {
         max_evaluations: RETRY_EVALUATIONS,
         assume_nothing_when_exhausted: true,
+        stop_at_opaque: true,
         ..*context
     };
     let lost: Vec<(usize, &Method, usize, Retry)> = out
@@ -375,6 +377,10 @@ struct ClassContext<'a, 'l> {
     /// nothing (`fixpoint::assume_nothing`), so that the methods whose cost needs no invariant
     /// still get a bound.
     assume_nothing_when_exhausted: bool,
+    /// Whether the fixpoint of a method analysed alone stops at the first opaque item it reaches
+    /// (`fixpoint::solve_until_opaque`): the method then has no bound, and its reason is the
+    /// item's.
+    stop_at_opaque: bool,
 }
 
 /// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
@@ -579,6 +585,18 @@ impl Rounds {
         self.finished[k] = Some(report);
     }
 
+    /// Method `k` when its round's fixpoint stopped at an opaque item (`reason`): the previous
+    /// round's report where there was one, else no bound, for that reason.
+    fn reached_opaque(&mut self, k: usize, mut report: MethodReport, reason: &str) {
+        if let Some(previous) = self.fallback[k].take() {
+            self.finished[k] = Some(previous);
+            return;
+        }
+        report.status = AnalysisStatus::Unknown;
+        report.reason = Some(Reason::new(ReasonKind::Cost, reason));
+        self.finished[k] = Some(report);
+    }
+
     /// Adds to method `k`'s budget reason why the analysis that assumes nothing found no bound
     /// either (the reason may be an artefact of assuming nothing, so the budget stays the reason).
     fn note_without_invariants(&mut self, k: usize, without: Option<Reason>) {
@@ -742,7 +760,18 @@ fn analyze_lifted(
                 (entry, overflow::entry_condition(&rounds.widths[k], rounds.level[k]))
             })
             .collect();
-        let mut fixpoint = fixpoint::solve_within(&program, &entries, context.max_evaluations, &|| clock.stop());
+        let stop = || clock.stop();
+        let mut fixpoint = match context.stop_at_opaque && entries.len() == 1 {
+            true => fixpoint::solve_until_opaque(&program, &entries, context.max_evaluations, &stop),
+            false => fixpoint::solve_within(&program, &entries, context.max_evaluations, &stop),
+        };
+        if let Some(reason) = fixpoint.reached_opaque.take() {
+            for k in pending {
+                let report = MethodReport::new(class, selected_method(selected, rounds.analysed[k]));
+                rounds.reached_opaque(k, report, &reason);
+            }
+            continue;
+        }
         // The last resort of a method analysed alone: costs that need no invariant.
         let assumed_nothing = fixpoint.exhausted
             && round == 0

@@ -152,7 +152,12 @@ impl<'a, 'l> Summaries<'a, 'l> {
         let program = compile(&methods, &resolver, self.model);
         let entry = program.of_ir[0][methods[0].entry.index()];
         let condition: Polyhedron = overflow::entry_condition(&widths, 0);
-        let fixpoint = fixpoint::solve_within(&program, &[(entry, condition)], SUMMARY_EVALUATIONS, &|| false);
+        // An opaque call a state reaches leaves the method without a bound: the analysis stops
+        // there rather than completing a fixpoint that cannot give a summary.
+        let fixpoint = fixpoint::solve_until_opaque(&program, &[(entry, condition)], SUMMARY_EVALUATIONS, &|| false);
+        if let Some(reason) = fixpoint.reached_opaque {
+            return Err(reason);
+        }
         if fixpoint.exhausted {
             return Err(format!(
                 "its value analysis exceeded the {SUMMARY_EVALUATIONS} rule evaluations of a summary"

@@ -25,6 +25,9 @@ pub struct Fixpoint<D = Polyhedron> {
     /// The integer operations (procedure, bytecode offset) whose result could not be proven in
     /// range, so that the analysis forgot it.
     pub overflows: BTreeSet<(AbsProcId, u32)>,
+    /// The reason of the opaque item some state reached, where [`solve_until_opaque`] stopped
+    /// there (`exhausted` is then set too).
+    pub reached_opaque: Option<String>,
 }
 
 /// Embeds `source` (over `source_dims`) into a rule of `rule_dims` dimensions, dimension `i` of
@@ -132,6 +135,20 @@ pub fn solve_within<D: NumericDomain>(
     Solver::new(program).run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
 }
 
+/// [`solve_within`], stopped (`reached_opaque`, `exhausted`) as soon as a state reaches an opaque
+/// item: for a caller that has no use for a fixpoint in which one is reachable. States only grow
+/// as the iteration goes on, so an opaque item reached once is reached in the fixpoint too.
+pub fn solve_until_opaque<D: NumericDomain>(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, D)],
+    max_evaluations: usize,
+    stop: &dyn Fn() -> bool,
+) -> Fixpoint<D> {
+    let mut solver = Solver::new(program);
+    solver.until_opaque = true;
+    solver.run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
+}
+
 /// The fixpoint that assumes nothing: the entries get their given preconditions, and every
 /// procedure reachable from them through calls and charges the universe as PRE and POST. It
 /// over-approximates every concrete run (as a procedure set to the universe by `MAX_UPDATES`
@@ -161,6 +178,7 @@ pub fn assume_nothing<D: NumericDomain>(program: &AbstractProgram, entries: &[(A
         }
     }
     Fixpoint {
+        reached_opaque: None,
         pre,
         post,
         evaluations: 0,
@@ -180,6 +198,9 @@ struct Solver<'a, D> {
     queue: VecDeque<AbsProcId>,
     queued: Vec<bool>,
     overflows: BTreeSet<(AbsProcId, u32)>,
+    /// Stop at the first opaque item a state reaches.
+    until_opaque: bool,
+    reached_opaque: Option<String>,
 }
 
 impl<'a, D: NumericDomain> Solver<'a, D> {
@@ -215,6 +236,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             queue: VecDeque::new(),
             queued: vec![false; n],
             overflows: BTreeSet::new(),
+            until_opaque: false,
+            reached_opaque: None,
         }
     }
 
@@ -247,8 +270,13 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             if let Some(delta) = delta {
                 self.add_post(q, delta);
             }
+            if self.reached_opaque.is_some() {
+                exhausted = true;
+                break;
+            }
         }
         Fixpoint {
+            reached_opaque: self.reached_opaque,
             pre: self.pre,
             post: self.post,
             evaluations,
@@ -269,10 +297,20 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &D) -> Option<D> {
         let mut calls = Vec::new();
         let mut overflows = Vec::new();
+        let mut opaque = None;
+        let watch = self.until_opaque && self.reached_opaque.is_none();
         let result = walk_rule(self.program, &self.post, q, rule, psi, &mut |event| match event {
             Event::Call { callee, args, state } => calls.push((callee, restrict(state, args))),
             Event::Overflow(pc) => overflows.push(pc),
+            Event::Opaque(reason, state) => {
+                if watch && opaque.is_none() && !state.is_empty() {
+                    opaque = Some(reason.to_owned());
+                }
+            }
         });
+        if opaque.is_some() {
+            self.reached_opaque = opaque;
+        }
         for (callee, condition) in calls {
             self.add_pre(callee, condition);
         }
@@ -422,6 +460,8 @@ enum Event<'s, D> {
     },
     /// An integer operation (at this bytecode offset) whose result could not be proven in range.
     Overflow(u32),
+    /// An opaque item with this reason, in this state (over the rule's dimensions).
+    Opaque(&'s str, &'s D),
 }
 
 /// Evaluates one rule of `q` under precondition `psi`, with the callees' post-conditions `post`:
@@ -451,7 +491,8 @@ fn walk_rule<D: NumericDomain>(
     for (k, item) in rule.items.iter().enumerate() {
         match item {
             Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
-            Item::Opaque { .. } | Item::Marker { .. } => {}
+            Item::Opaque { reason } => visit(Event::Opaque(reason, &state)),
+            Item::Marker { .. } => {}
             Item::Wrap {
                 dim,
                 width,
