@@ -1020,7 +1020,7 @@ pub fn verify<D: NumericDomain>(n: usize, transitions: &[&D], ranking: &Ranking)
         Ranking::Multiphase(components) => multiphase_conditions(n, components),
         Ranking::Phases(phases) => return phases::verify(n, transitions, phases),
         Ranking::Lexicographic(components) => return lexicographic_levels(n, transitions, components).is_some(),
-        Ranking::Bounded(k) => return bounded(n, transitions).is_some_and(|found| found == Ranking::Bounded(*k)),
+        Ranking::Bounded(k) => return matches!(bounded(n, transitions), Some(Ranking::Bounded(j)) if j <= *k),
         Ranking::Doubling { growing, bound } => vec![
             exact_constraint(n, &[(1, growing, false)], &-one.clone()),
             exact_constraint(n, &[(1, growing, true), (-2, growing, false)], &zero),

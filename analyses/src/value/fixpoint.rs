@@ -132,7 +132,7 @@ pub fn solve_within<D: NumericDomain>(
     max_evaluations: usize,
     stop: &dyn Fn() -> bool,
 ) -> Fixpoint<D> {
-    Solver::new(program).run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
+    solve_with(program, entries, max_evaluations, stop, false)
 }
 
 /// [`solve_within`], stopped (`reached_opaque`, `exhausted`) as soon as a state reaches an opaque
@@ -144,8 +144,18 @@ pub fn solve_until_opaque<D: NumericDomain>(
     max_evaluations: usize,
     stop: &dyn Fn() -> bool,
 ) -> Fixpoint<D> {
+    solve_with(program, entries, max_evaluations, stop, true)
+}
+
+fn solve_with<D: NumericDomain>(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, D)],
+    max_evaluations: usize,
+    stop: &dyn Fn() -> bool,
+    until_opaque: bool,
+) -> Fixpoint<D> {
     let mut solver = Solver::new(program);
-    solver.until_opaque = true;
+    solver.until_opaque = until_opaque;
     solver.run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
 }
 

@@ -125,6 +125,16 @@ impl<'a> Classes<'a> {
 
     /// `class` and its subtypes, transitively; `None` past `MAX_REACH` classes or at `Object`.
     fn with_subtypes(&self, class: &str) -> Option<BTreeSet<String>> {
+        self.closure(class, &mut |_, _| Some(()))
+    }
+
+    /// The classes from `class` through subtypes and the classes `more` adds for each class
+    /// reached; `None` past `MAX_REACH` classes, at `Object`, or where `more` says `None`.
+    fn closure(
+        &self,
+        class: &str,
+        more: &mut dyn FnMut(&str, &mut Vec<String>) -> Option<()>,
+    ) -> Option<BTreeSet<String>> {
         let hierarchy = self.hierarchy?;
         let mut seen = BTreeSet::new();
         let mut pending = vec![class.to_owned()];
@@ -134,6 +144,7 @@ impl<'a> Classes<'a> {
             }
             if seen.insert(name.clone()) {
                 pending.extend(hierarchy.subtypes(&name).iter().cloned());
+                more(&name, &mut pending)?;
             }
         }
         Some(seen)
@@ -152,22 +163,12 @@ impl<'a> Classes<'a> {
     }
 
     fn compute_reach(&self, class: &str) -> Option<BTreeSet<String>> {
-        let hierarchy = self.hierarchy?;
-        let mut seen = BTreeSet::new();
-        let mut pending = vec![class.to_owned()];
-        while let Some(name) = pending.pop() {
-            if name == "java/lang/Object" || seen.len() > MAX_REACH {
-                return None;
-            }
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            pending.extend(hierarchy.subtypes(&name).iter().cloned());
-            for (descriptor, _) in self.instance_reference_fields(&name)? {
+        self.closure(class, &mut |name, pending| {
+            for (descriptor, _) in self.instance_reference_fields(name)? {
                 pending.extend(object_class(&descriptor).map(str::to_owned));
             }
-        }
-        Some(seen)
+            Some(())
+        })
     }
 
     /// Whether an object of static class `from` (a field descriptor) may reach, through fields, an
