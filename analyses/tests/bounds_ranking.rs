@@ -1,5 +1,5 @@
 //! Ranking functions by LP with exact verification, on the loops of the COSTA paper.
-use jresa_analyses::bounds::ranking::{find, nat_potential, potential, verify, Ranking};
+use jresa_analyses::bounds::ranking::{find, linear_among_guards, nat_potential, potential, verify, Ranking};
 use jresa_analyses::value::polyhedra::{Constraint, LinearExpr, Polyhedron};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -480,4 +480,42 @@ fn a_loop_that_can_run_forever_is_not_bounded() {
     );
     assert!(!verify(2, &[&t], &Ranking::Bounded(6)));
     assert!(!matches!(find(2, &[t]), Some(Ranking::Bounded(_))));
+}
+
+#[test]
+fn a_counter_that_only_its_type_limit_stops_is_ranked_by_the_distance_to_it() {
+    // `while (i > 0) i += k;` with k ≥ 1, the iterations another can follow (no wrap):
+    // variables (i, k); i ≥ 1, k ≥ 1, i' = i + k ≤ 2^31 - 1, k' = k. The relation to the limit
+    // is implied (over i' and k), not stated over the current variables.
+    let max = i64::from(i32::MAX);
+    let t = Polyhedron::from_constraints(
+        4,
+        [
+            ge(&[(0, 1)], -1),
+            ge(&[(1, 1)], -1),
+            eq(&[(2, 1), (0, -1), (1, -1)], 0),
+            ge(&[(2, -1)], max),
+            eq(&[(3, 1), (1, -1)], 0),
+        ],
+    );
+    // The LP's search weighs k by a type-range-sized factor instead (its constants are small).
+    assert!(find(2, std::slice::from_ref(&t)).is_some_and(|f| f.weighs_by_type_range()));
+    match linear_among_guards(2, std::slice::from_ref(&t)) {
+        Some(Ranking::Linear(f)) => {
+            assert_eq!(f.coefficients, vec![r(-1), r(-1)], "f = 2^31 - i - k, got {f:?}");
+            assert_eq!(f.constant, r(max + 1));
+            assert!(verify(2, &[&t], &Ranking::Linear(f)));
+        }
+        other => panic!("expected a linear ranking function, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_counter_that_wraps_and_runs_on_has_no_ranking_function_from_its_guards() {
+    // `while (i != 0) i++;` keeps running past the wrap: the wrapping case (i = 2^31 - 1,
+    // i' = -2^31) can be followed by another iteration, so no function of the guards ranks it.
+    let max = i64::from(i32::MAX);
+    let plain = Polyhedron::from_constraints(2, [ge(&[(0, -1)], max - 1), eq(&[(1, 1), (0, -1)], -1)]);
+    let wrap = Polyhedron::from_constraints(2, [eq(&[(0, 1)], -max), eq(&[(1, 1)], max + 1)]);
+    assert!(find(1, &[plain, wrap]).is_none());
 }

@@ -2378,7 +2378,8 @@ impl<D: NumericDomain> Solver<'_, D> {
                 continue;
             };
             let transitions: Vec<D> = paths.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
-            let (mut found, mut candidates) = Self::attempt(inputs, *mode, &transitions, &ranges);
+            let at_limits = !self.program.procs[head].is_method_entry;
+            let (mut found, mut candidates) = Self::attempt(inputs, *mode, &transitions, &ranges, at_limits);
             if found.is_none() {
                 let refined = loop_entry(self).and_then(|e| refine::by_last_transition(inputs, &e, &transitions));
                 // Refined transitions start where runs from the entry do: no chaining is needed.
@@ -2476,7 +2477,8 @@ impl<D: NumericDomain> Solver<'_, D> {
     /// lexicographic one whose iterations are not bounded (a mode that forgets a wrapped value
     /// leaves its raises unbounded; one that splits the wrap may bound them).
     /// Or, in a loop that halves (`halving`), one that is not logarithmic: the midpoint of a sum
-    /// that may wrap halves the range only in the modes that split the wrap.
+    /// that may wrap halves the range only in the modes that split the wrap. Or one that weighs
+    /// a variable by a type-range-sized factor.
     fn wants_another(&self, inputs: usize, pre: &D, ranked: &Ranked<D>, halving: bool) -> bool {
         match &ranked.ranking {
             Some(Ranking::Halving(_)) | None => false,
@@ -2484,7 +2486,9 @@ impl<D: NumericDomain> Solver<'_, D> {
                 Self::iterations(inputs, ranking, ranked).is_none()
                     && self.lexicographic_iterations(inputs, pre, ranked, ranking).is_none()
             }
-            Some(_) => halving,
+            // One that stands on the types' limits, where splitting the wrap may give the guard
+            // its own.
+            Some(ranking) => halving || ranking.weighs_by_type_range(),
         }
     }
 
@@ -2510,10 +2514,24 @@ impl<D: NumericDomain> Solver<'_, D> {
         mode: PathMode,
         transitions: &[D],
         ranges: &[(Dimension, Width)],
+        at_limits: bool,
     ) -> (Option<Ranking>, Vec<D>) {
         if !mode.split_wraps {
             return (ranking::find(inputs, transitions), transitions.to_vec());
         }
+        let (found, candidates) = Self::attempt_wraps(inputs, transitions, ranges);
+        // A loop that a counter reaching its type's limit may stop: the distance to the limit,
+        // as the transitions bound it, rather than nothing or a function that weighs a variable
+        // by a type-range-sized factor. Not a recursion, which the stack stops first.
+        if !at_limits || found.as_ref().is_some_and(|r| !r.weighs_by_type_range()) {
+            return (found, candidates);
+        }
+        let plain = ranking::find_at_type_limits(inputs, &candidates).filter(|r| !r.weighs_by_type_range());
+        (plain.or(found), candidates)
+    }
+
+    /// [`attempt`](Self::attempt) in a mode that splits wrapping arithmetic.
+    fn attempt_wraps(inputs: usize, transitions: &[D], ranges: &[(Dimension, Width)]) -> (Option<Ranking>, Vec<D>) {
         match cases::chained(inputs, transitions, ranges) {
             Some(chained) => phased_or_boxed(inputs, chained, ranges),
             None => {

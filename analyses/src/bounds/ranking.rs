@@ -296,28 +296,86 @@ fn one_phase<D: NumericDomain>(n: usize, live: &[&D]) -> Option<Ranking> {
 /// the floating-point search handles badly, do not stop the midpoint of a sum that wraps from
 /// being found to halve the range.
 fn halving_from_guards<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    from_guards(n, transitions, transitions, 2, Ranking::Halving)
+}
+
+/// A linear ranking function among the loop's guards, proven exactly, as [`halving_from_guards`]
+/// finds halving ones: the last shape tried, for loops that end because a counter reaches its
+/// type's limit (`while (i > 0) i++;` stops when `i++` wraps: of the iterations another can
+/// follow, each has `i ≤ 2^31 - 2`, so `2^31 - 1 - i` ranks them), whose constant the
+/// floating-point search, bounded to small constants, cannot reach.
+fn linear_from_guards<D: NumericDomain>(n: usize, transitions: &[&D]) -> Option<Ranking> {
+    // The relations over the current variables that each transition implies, not only those it
+    // states (`i + k ≤ 2^31 - 1` from `i' = i + k` and `i' ≤ 2^31 - 1`).
+    let keep: Vec<Option<usize>> = (0..n).map(Some).collect();
+    let implied: Vec<D> = transitions
+        .iter()
+        .map(|t| {
+            let mut mapping = keep.clone();
+            mapping.resize(t.dimensions(), None);
+            t.map_dims(&mapping, n)
+        })
+        .collect();
+    let guards: Vec<&D> = implied.iter().chain(transitions.iter().copied()).collect();
+    from_guards(n, &guards, transitions, 1, Ranking::Linear)
+}
+
+/// [`linear_from_guards`] over owned transitions (the empty ones left out).
+pub fn linear_among_guards<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    linear_from_guards(n, &live)
+}
+
+/// The last resort of a loop that may end because a counter reaches its type's limit: a linear
+/// function among the relations the transitions imply ([`linear_from_guards`]), or phases each
+/// ranked so or by the shapes of [`find_phased`] (`while (true) { x++; if (x == c) return; }`
+/// climbs to `c`, or first to the limit and from its wrap to `c`).
+pub fn find_at_type_limits<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    linear_from_guards(n, &live).or_else(|| phases::find(n, &live, phase_at_type_limits))
+}
+
+/// A phase of [`find_at_type_limits`].
+fn phase_at_type_limits<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
+    linear_among_guards(n, transitions).or_else(|| one_phase_without_limits(n, transitions))
+}
+
+/// The first candidate `e + 1`, for a relation `e ≥ 0` of at least `terms` variables, all current
+/// ones, that one of `guards` states, whose `shape` the transitions verify; those whose constant
+/// is as large as only the types' limits produce come last (`|a| - 1 - i` before `2^31 - 2 - i`).
+fn from_guards<D: NumericDomain>(
+    n: usize,
+    guards: &[&D],
+    transitions: &[&D],
+    terms: usize,
+    shape: impl Fn(Affine) -> Ranking,
+) -> Option<Ranking> {
     let mut tried: Vec<Affine> = Vec::new();
-    for t in transitions {
-        for c in t.constraints() {
-            let e = c.expression();
-            if c.relation() != Relation::GreaterOrEqual || e.terms().count() < 2 || e.terms().any(|(d, _)| d >= n) {
-                continue;
-            }
-            let f = Affine {
-                coefficients: (0..n)
-                    .map(|d| BigRational::from_integer(e.coefficient(d).into()))
-                    .collect(),
-                constant: BigRational::from_integer((e.constant_term() + 1).into()),
-            };
-            if tried.contains(&f) {
-                continue;
-            }
-            let ranking = Ranking::Halving(f.clone());
-            if verify(n, transitions, &ranking) {
-                return Some(ranking);
-            }
-            tried.push(f);
+    let relations = |large: bool| {
+        guards
+            .iter()
+            .flat_map(|t| t.constraints())
+            .filter(move |c| (c.expression().constant_term().unsigned_abs() >= TYPE_RANGE_SIZE) == large)
+    };
+    for c in relations(false).chain(relations(true)) {
+        let e = c.expression();
+        if c.relation() != Relation::GreaterOrEqual || e.terms().count() < terms || e.terms().any(|(d, _)| d >= n) {
+            continue;
         }
+        let f = Affine {
+            coefficients: (0..n)
+                .map(|d| BigRational::from_integer(e.coefficient(d).into()))
+                .collect(),
+            constant: BigRational::from_integer((e.constant_term() + 1).into()),
+        };
+        if tried.contains(&f) {
+            continue;
+        }
+        let ranking = shape(f.clone());
+        if verify(n, transitions, &ranking) {
+            return Some(ranking);
+        }
+        tried.push(f);
     }
     None
 }
@@ -827,6 +885,12 @@ fn solve<D: NumericDomain>(
     solve_each(n, count, &problem)
 }
 
+/// The most Farkas multipliers (a transition's rows times its obligations, summed) of one linear
+/// program: the cases of wrapping arithmetic can split a loop into thousands of transitions,
+/// whose linear program of a hundred thousand variables takes minutes to solve, if it ends.
+/// Larger ones are not solved (the shapes that need no linear program are still tried).
+const MAX_LP_MULTIPLIERS: usize = 20_000;
+
 /// Like `solve`, with each transition's own obligations.
 fn solve_each<D: NumericDomain>(n: usize, count: usize, problem: &[(&D, &[Obligation])]) -> Option<Vec<Affine>> {
     let mut vars = ProblemVariables::new();
@@ -834,6 +898,10 @@ fn solve_each<D: NumericDomain>(n: usize, count: usize, problem: &[(&D, &[Obliga
         .map(|_| (0..n).map(|_| vars.add(variable())).collect())
         .collect();
     let constants: Vec<Variable> = (0..count).map(|_| vars.add(variable())).collect();
+    let multipliers: usize = problem.iter().map(|(t, o)| t.constraints().len() * o.len()).sum();
+    if multipliers > MAX_LP_MULTIPLIERS {
+        return None;
+    }
     let magnitudes: Vec<Variable> = (0..count * n).map(|_| vars.add(variable().min(0.0))).collect();
     let mut constraints = Vec::new();
     for &(transition, obligations) in problem {
