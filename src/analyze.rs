@@ -734,6 +734,15 @@ fn analyze_lifted(
     let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET);
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index = method_index(methods);
+    debug_timing(|| {
+        let names: Vec<String> = methods.iter().map(|m| format!("{}.{}", m.class, m.name)).collect();
+        format!(
+            "{}: {} methods analysed together: {}",
+            class.name,
+            methods.len(),
+            names.join(" ")
+        )
+    });
     let resolver = Resolver {
         hierarchy,
         index: &index,

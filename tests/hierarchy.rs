@@ -111,3 +111,30 @@ fn virtual_call_of_a_native_method_selects_it() {
         vec![target("java/lang/Object", "getClass", "()Ljava/lang/Class;")]
     );
 }
+
+#[test]
+fn a_class_added_after_a_call_was_resolved_is_among_its_targets() {
+    use jresa_analyses::hierarchy::{ClassDecl, MethodDecl};
+    let mut copy = hierarchy().clone();
+    let area = method("Objects$Shape", "area", "()I");
+    assert_eq!(copy.targets(CallKind::Interface, &area).targets.len(), 2);
+    copy.add(ClassDecl {
+        name: "Objects$Triangle".into(),
+        super_name: Some("java/lang/Object".into()),
+        interfaces: vec!["Objects$Shape".into()],
+        access: 0,
+        methods: vec![MethodDecl {
+            name: "area".into(),
+            descriptor: "()I".into(),
+            access: 0,
+            has_code: true,
+        }],
+        fields: Vec::new(),
+    });
+    let found = copy.targets(CallKind::Interface, &area).targets;
+    assert!(found.contains(&target("Objects$Triangle", "area", "()I")), "{found:?}");
+    assert_eq!(found.len(), 3);
+    // Resolving again gives what was remembered, and the original hierarchy is unchanged.
+    assert_eq!(copy.targets(CallKind::Interface, &area).targets, found);
+    assert_eq!(hierarchy().targets(CallKind::Interface, &area).targets.len(), 2);
+}

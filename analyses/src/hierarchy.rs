@@ -8,6 +8,7 @@
 
 use crate::ir::{CallKind, MethodRef};
 use std::collections::{HashMap, HashSet};
+use std::sync::RwLock;
 
 /// Access flags used by resolution.
 pub const ACC_PRIVATE: u16 = 0x0002;
@@ -92,6 +93,20 @@ pub struct Targets {
 pub struct Hierarchy {
     classes: HashMap<String, ClassDecl>,
     subtypes: HashMap<String, Vec<String>>,
+    /// The targets of the calls resolved so far (a function of the classes, so adding a class
+    /// forgets them).
+    resolved: ResolvedCalls,
+}
+
+/// The remembered results of [`Hierarchy::targets`], shared by the threads that resolve calls on
+/// one hierarchy (a copy starts with none).
+#[derive(Default, Debug)]
+struct ResolvedCalls(RwLock<HashMap<(CallKind, MethodRef), Targets>>);
+
+impl Clone for ResolvedCalls {
+    fn clone(&self) -> Self {
+        ResolvedCalls::default()
+    }
 }
 
 impl Hierarchy {
@@ -108,6 +123,9 @@ impl Hierarchy {
     pub fn add(&mut self, class: ClassDecl) {
         if self.classes.contains_key(&class.name) {
             return;
+        }
+        if let Ok(resolved) = self.resolved.0.get_mut() {
+            resolved.clear();
         }
         for parent in class.super_name.iter().chain(&class.interfaces) {
             self.subtypes
@@ -265,6 +283,19 @@ impl Hierarchy {
     /// virtual and interface calls the selected method of every non-abstract subtype of the static
     /// receiver class (CHA).
     pub fn targets(&self, kind: CallKind, method: &MethodRef) -> Targets {
+        let key = (kind, method.clone());
+        if let Some(found) = self.resolved.0.read().ok().and_then(|r| r.get(&key).cloned()) {
+            return found;
+        }
+        let found = self.find_targets(kind, method);
+        if let Ok(mut resolved) = self.resolved.0.write() {
+            resolved.insert(key, found.clone());
+        }
+        found
+    }
+
+    /// [`targets`](Self::targets), computed.
+    fn find_targets(&self, kind: CallKind, method: &MethodRef) -> Targets {
         let Some(resolved) = self.resolve(&method.class, &method.name, &method.descriptor) else {
             return Targets {
                 targets: Vec::new(),
@@ -278,30 +309,32 @@ impl Hierarchy {
                 complete: true,
             };
         }
-        let mut targets: Vec<Target> = Vec::new();
+        let mut targets: HashSet<Target> = HashSet::new();
         let mut complete = true;
-        let mut seen = HashSet::new();
-        let mut pending = vec![method.class.clone()];
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut pending: Vec<&str> = vec![method.class.as_str()];
         while let Some(c) = pending.pop() {
-            if !seen.insert(c.clone()) {
+            if !seen.insert(c) {
                 continue;
             }
-            match self.classes.get(&c) {
+            match self.classes.get(c) {
                 None => complete = false,
                 Some(decl) => {
                     if !decl.is_interface() && !decl.is_abstract() {
-                        match self.select(&c, &resolved) {
-                            Some(target) if !targets.contains(&target) => targets.push(target),
-                            Some(_) => {}
+                        match self.select(c, &resolved) {
+                            Some(target) => {
+                                targets.insert(target);
+                            }
                             None => complete = false,
                         }
                     }
                 }
             }
-            if let Some(subs) = self.subtypes.get(&c) {
-                pending.extend(subs.iter().cloned());
+            if let Some(subs) = self.subtypes.get(c) {
+                pending.extend(subs.iter().map(String::as_str));
             }
         }
+        let mut targets: Vec<Target> = targets.into_iter().collect();
         targets.sort_by(|a, b| (&a.class, &a.name, &a.descriptor).cmp(&(&b.class, &b.name, &b.descriptor)));
         Targets { targets, complete }
     }

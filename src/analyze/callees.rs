@@ -2,7 +2,7 @@
 //! lifted from the inputs or the classpath (up to `LIBRARY_BUDGET` methods of at most
 //! `LIBRARY_METHOD_STATEMENTS` statements each).
 
-use super::summaries::{Key, Summaries};
+use super::summaries::{Key, Summaries, MAX_SUMMARISED_TARGETS};
 use super::LIBRARY_METHOD_STATEMENTS;
 use crate::classfile::ClassFile;
 use crate::lift::lift_method;
@@ -58,6 +58,19 @@ impl Resolver<'_> {
     }
 }
 
+impl Resolver<'_> {
+    /// Why a call to `targets` goes to no summaries when it may dispatch to more methods without
+    /// an analysis of their own than [`MAX_SUMMARISED_TARGETS`].
+    fn too_many_to_summarise(&self, targets: &[Key]) -> Option<String> {
+        let outside = targets.iter().filter(|key| !self.index.contains_key(*key)).count();
+        (outside > MAX_SUMMARISED_TARGETS).then(|| {
+            format!(
+                "it may dispatch to {outside} methods, more than a call to summaries may ({MAX_SUMMARISED_TARGETS})"
+            )
+        })
+    }
+}
+
 impl CallResolver for Resolver<'_> {
     fn resolve(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<usize>> {
         let targets = self.targets(kind, method)?;
@@ -67,6 +80,13 @@ impl CallResolver for Resolver<'_> {
     fn summarise(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<Target>> {
         let summaries = self.summaries?;
         let targets = self.targets(kind, method)?;
+        if self.too_many_to_summarise(&targets).is_some() {
+            return None;
+        }
+        let summarised = || targets.iter().filter(|key| !self.index.contains_key(*key));
+        if summarised().any(|key| summaries.known_missing(key)) {
+            return None;
+        }
         targets
             .iter()
             .map(|key| match self.index.get(key) {
@@ -87,6 +107,9 @@ impl CallResolver for Resolver<'_> {
         let Some(summaries) = self.summaries else {
             return Some("a summary's analysis uses no summaries of its own callees".into());
         };
+        if let Some(why) = self.too_many_to_summarise(&targets) {
+            return Some(why);
+        }
         targets
             .iter()
             .filter(|key| !self.index.contains_key(*key))
@@ -163,6 +186,7 @@ pub(super) fn lift_callees(
         hierarchy,
         lookup,
         lambdas,
+        hosts: methods.iter().map(|m| m.class.clone()).collect(),
         extended: None,
         known: methods
             .iter()
@@ -199,6 +223,8 @@ struct Lifting<'a, 'l> {
     lookup: &'a ClassLookup<'l>,
     /// The program's lambda classes, whose methods are spun rather than read.
     lambdas: &'a HashMap<String, LambdaClass>,
+    /// The classes analysed, whose own lambdas are lifted whatever the budget.
+    hosts: HashSet<String>,
     extended: Option<Hierarchy>,
     known: HashSet<(String, String, String)>,
     lifted: usize,
@@ -211,11 +237,16 @@ struct Lifting<'a, 'l> {
 pub(super) type LiftCache = std::sync::Mutex<HashMap<(String, String, String), Option<MethodIr>>>;
 
 impl Lifting<'_, '_> {
+    /// Whether `class` is a lambda class of one of the analysed classes.
+    fn is_own_lambda(&self, class: &str) -> bool {
+        self.lambdas.contains_key(class) && lambdas::host_class(class).is_some_and(|host| self.hosts.contains(host))
+    }
+
     /// Lifts the callees of `methods[from..]` and of every method lifted meanwhile, breadth-first.
     fn closure(&mut self, methods: &mut Vec<MethodIr>, from: usize) {
         let mut next = from;
         while next < methods.len() {
-            let from_lambda = self.lambdas.contains_key(&methods[next].class);
+            let from_lambda = self.is_own_lambda(&methods[next].class);
             let calls: VecDeque<(CallKind, MethodRef)> = methods[next]
                 .procs
                 .iter()
@@ -232,8 +263,9 @@ impl Lifting<'_, '_> {
                 })
                 .collect();
             // A lambda's interface method only calls its implementation, the program's own code:
-            // it is lifted whatever the budget and size. Past the budget, `lift` still adds the
-            // classes the calls name to the hierarchy, so that their targets can be summarised.
+            // for the analysed classes' own lambdas, it is lifted whatever the budget and size.
+            // Past the budget, `lift` still adds the classes the calls name to the hierarchy, so
+            // that their targets can be summarised.
             next += 1;
             self.lift(methods, calls, from_lambda);
         }
@@ -263,10 +295,17 @@ impl Lifting<'_, '_> {
             for target in current.targets(kind, &method).targets {
                 let key = (target.class.clone(), target.name.clone(), target.descriptor.clone());
                 if let Some(lambda) = self.lambdas.get(&target.class) {
-                    // Spun code, as small as a call: it never counts against the budget.
+                    // Spun code, as small as a call: an analysed class's own lambdas never count
+                    // against the budget; others (every lambda of the program that implements
+                    // `Consumer`, for a call of `Consumer.accept`) do.
+                    let own = self.is_own_lambda(&target.class);
+                    if !own && self.lifted >= self.budget && !exempt {
+                        continue;
+                    }
                     let spun = lambda.methods.get(&(target.name.clone(), target.descriptor.clone()));
                     if let Some(ir) = spun.filter(|_| self.known.insert(key.clone())) {
                         methods.push(ir.clone());
+                        self.lifted += usize::from(!own);
                     }
                     continue;
                 }

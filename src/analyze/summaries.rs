@@ -41,6 +41,12 @@ pub const SUMMARY_STATEMENTS: usize = 150;
 /// Library methods lifted for the analysis of a summarised method.
 pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
 
+/// The most targets without an analysis of their own that a call may dispatch to and still go
+/// to their summaries: every one needs a summary, so a call with hundreds of targets
+/// (`Collection.forEach` in the JDK) would cost hundreds of summaries for a call that one missing
+/// summary leaves opaque.
+pub const MAX_SUMMARISED_TARGETS: usize = 32;
+
 /// A summary, once computed, or why the method has none.
 type Cell = OnceLock<Result<Arc<Summary>, String>>;
 
@@ -76,6 +82,18 @@ impl<'a, 'l> Summaries<'a, 'l> {
             cells: Mutex::new(HashMap::new()),
             exact: ExactCache::default(),
         }
+    }
+
+    /// Whether method `key`'s summary is known to be missing (computed, without one): a call
+    /// that may dispatch to it has no summary, whatever its other targets have.
+    pub(super) fn known_missing(&self, key: &Key) -> bool {
+        let Ok(cells) = self.cells.lock() else {
+            return false;
+        };
+        cells
+            .get(key)
+            .and_then(|cell| cell.get())
+            .is_some_and(|summary| summary.is_err())
     }
 
     /// The summary of method `key`, computed at its first request, or why it has none.

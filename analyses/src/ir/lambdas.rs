@@ -85,6 +85,11 @@ pub fn class_name(caller: &str, index: u16) -> String {
     format!("{caller}$$Lambda${index}")
 }
 
+/// The class whose `invokedynamic` site a lambda class (named by [`class_name`]) stands for.
+pub fn host_class(lambda: &str) -> Option<&str> {
+    lambda.rsplit_once("$$Lambda$").map(|(host, _)| host)
+}
+
 /// The IR type keyword of a field descriptor.
 fn ir_type(descriptor: &str) -> &'static str {
     match descriptor.as_bytes().first() {
