@@ -2508,7 +2508,8 @@ impl<D: NumericDomain> Solver<'_, D> {
 
     /// A ranking function of a pass's transitions, and the transitions it ranks: in a mode that
     /// splits wrapping arithmetic, of the transitions another iteration can follow (chained, or
-    /// those possible within the types' ranges when there are too many pairs to chain).
+    /// those possible within the types' ranges when there are too many pairs to chain), and, for
+    /// a loop (`at_limits`), by the distance to a type's limit where nothing better ranks them.
     fn attempt(
         inputs: usize,
         mode: PathMode,
