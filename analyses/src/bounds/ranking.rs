@@ -366,7 +366,8 @@ fn from_guards<D: NumericDomain>(
             coefficients: (0..n)
                 .map(|d| BigRational::from_integer(e.coefficient(d).into()))
                 .collect(),
-            constant: BigRational::from_integer((e.constant_term() + 1).into()),
+            // `e ≥ 0` may be a `long`'s limit, `2^63 - 1 - i ≥ 0`: the `+ 1` is exact.
+            constant: BigRational::from_integer(BigInt::from(e.constant_term()) + 1),
         };
         if tried.contains(&f) {
             continue;
