@@ -743,11 +743,7 @@ fn analyze_lifted(
             names.join(" ")
         )
     });
-    let resolver = Resolver {
-        hierarchy,
-        index: &index,
-        summaries: Some(context.summaries),
-    };
+    let resolver = Resolver::new(hierarchy, &index, Some((context.summaries, 1)));
     let program = compile(methods, &resolver, model);
     let mut rounds = Rounds::new(methods, selected);
     let mut last_round_time = Duration::ZERO;

@@ -302,8 +302,13 @@ impl Hierarchy {
                 complete: false,
             };
         };
-        let is_private = self.method_decl(&resolved).is_some_and(|m| m.access & ACC_PRIVATE != 0);
-        if matches!(kind, CallKind::Static | CallKind::Special) || is_private {
+        // A private method is not selected by dispatch, and a final one is selected from every
+        // class that inherits it (none may override it): either way, the call runs the resolved
+        // method, whichever subclasses the hierarchy knows.
+        let fixed = self
+            .method_decl(&resolved)
+            .is_some_and(|m| m.access & (ACC_PRIVATE | ACC_FINAL) != 0 && m.access & ACC_ABSTRACT == 0);
+        if matches!(kind, CallKind::Static | CallKind::Special) || fixed {
             return Targets {
                 targets: vec![resolved],
                 complete: true,

@@ -2,7 +2,7 @@
 //! lifted from the inputs or the classpath (up to `LIBRARY_BUDGET` methods of at most
 //! `LIBRARY_METHOD_STATEMENTS` statements each).
 
-use super::summaries::{Key, Summaries, MAX_SUMMARISED_TARGETS};
+use super::summaries::{Key, Summaries, MAX_SUMMARISED_TARGETS, MAX_SUMMARY_DEPTH};
 use super::LIBRARY_METHOD_STATEMENTS;
 use crate::classfile::ClassFile;
 use crate::lift::lift_method;
@@ -16,6 +16,7 @@ use jresa_analyses::ir::{CallKind, MethodIr, MethodRef, StmtKind};
 use jresa_analyses::value::compile::CallResolver;
 use jresa_analyses::value::program::Target;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The statements of a lifted method, over all its rules.
@@ -36,9 +37,32 @@ pub(super) fn method_index(methods: &[MethodIr]) -> HashMap<Key, usize> {
 pub(super) struct Resolver<'a> {
     pub(super) hierarchy: &'a Hierarchy,
     pub(super) index: &'a HashMap<Key, usize>,
-    /// Where the targets that are not analysed get their summaries (none while a summary itself
-    /// is computed).
-    pub(super) summaries: Option<&'a Summaries<'a, 'a>>,
+    /// Where the targets that are not analysed get their summaries, and the depth of those
+    /// summaries (none for a summary at the deepest level, [`MAX_SUMMARY_DEPTH`]).
+    pub(super) summaries: Option<(&'a Summaries<'a, 'a>, usize)>,
+    /// Set once a call needed a summary (or would have, at the deepest level): an analysis that
+    /// never did gives the same result at every depth.
+    pub(super) asked: AtomicBool,
+}
+
+impl<'a> Resolver<'a> {
+    pub(super) fn new(
+        hierarchy: &'a Hierarchy,
+        index: &'a HashMap<Key, usize>,
+        summaries: Option<(&'a Summaries<'a, 'a>, usize)>,
+    ) -> Self {
+        Resolver {
+            hierarchy,
+            index,
+            summaries,
+            asked: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether a call needed a summary.
+    pub(super) fn asked(&self) -> bool {
+        self.asked.load(Ordering::Relaxed)
+    }
 }
 
 impl Resolver<'_> {
@@ -78,20 +102,21 @@ impl CallResolver for Resolver<'_> {
     }
 
     fn summarise(&self, kind: CallKind, method: &MethodRef) -> Option<Vec<Target>> {
-        let summaries = self.summaries?;
         let targets = self.targets(kind, method)?;
+        self.asked.store(true, Ordering::Relaxed);
+        let (summaries, depth) = self.summaries?;
         if self.too_many_to_summarise(&targets).is_some() {
             return None;
         }
         let summarised = || targets.iter().filter(|key| !self.index.contains_key(*key));
-        if summarised().any(|key| summaries.known_missing(key)) {
+        if summarised().any(|key| summaries.known_missing(key, depth)) {
             return None;
         }
         targets
             .iter()
             .map(|key| match self.index.get(key) {
                 Some(&analysed) => Some(Target::Analysed(analysed)),
-                None => summaries.of(key).ok().map(Target::Summarised),
+                None => summaries.of(key, depth).ok().map(Target::Summarised),
             })
             .collect()
     }
@@ -104,8 +129,11 @@ impl CallResolver for Resolver<'_> {
                 false => "not every class it may dispatch to is known".into(),
             });
         };
-        let Some(summaries) = self.summaries else {
-            return Some("a summary's analysis uses no summaries of its own callees".into());
+        self.asked.store(true, Ordering::Relaxed);
+        let Some((summaries, depth)) = self.summaries else {
+            return Some(format!(
+                "summaries of summaries' callees nest at most {MAX_SUMMARY_DEPTH} deep"
+            ));
         };
         if let Some(why) = self.too_many_to_summarise(&targets) {
             return Some(why);
@@ -114,7 +142,7 @@ impl CallResolver for Resolver<'_> {
             .iter()
             .filter(|key| !self.index.contains_key(*key))
             .find_map(|key| {
-                let why = summaries.of(key).err()?;
+                let why = summaries.of(key, depth).err()?;
                 let same = key.0 == method.class && key.1 == method.name && key.2 == method.descriptor;
                 Some(match same {
                     true => why,

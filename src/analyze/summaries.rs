@@ -6,11 +6,17 @@
 //! as the cost of one abstract rule (`bounds::summary`). Only methods that terminate with a bound
 //! the rule can express get one; a call of any other stays opaque, with its reason.
 //!
-//! Invariants: a summary depends only on the method and the program (never on which class asked
-//! first), so results are the same whatever the order of the parallel analysis; the analysis of a
-//! summary uses no other summaries (so computing one never waits for another, and no cycle of
-//! summaries can form); it runs no parallel work of its own, so a thread that waits for a summary
-//! another thread computes never runs that computation itself.
+//! Summaries nest: the analysis of a summary at depth `d` (a class's calls use depth 1) sends the
+//! calls it does not lift to summaries at depth `d + 1`, up to [`MAX_SUMMARY_DEPTH`], whose
+//! analyses use none. A cycle of calls through the library (a `StringBuilder` that an exception's
+//! message needs while the builder grows) thus ends at the deepest level without a summary.
+//!
+//! Invariants: a summary depends only on the method, its depth and the program (never on which
+//! class asked first), so results are the same whatever the order of the parallel analysis; one
+//! whose analysis needed no summary is the same at every depth and is shared by all; computing a
+//! summary waits only for summaries deeper than itself, so no two computations wait for each other;
+//! it runs no parallel work of its own, so a thread that waits for a summary another thread
+//! computes never runs that computation itself.
 
 use super::callees::{lift_callees, method_index, statement_count, ClassLookup, ExactCache, LiftCache, Resolver};
 use super::results::entry_widths;
@@ -21,25 +27,52 @@ use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
 use jresa_analyses::ir::parse_method_descriptor;
+use jresa_analyses::ir::MethodIr;
 use jresa_analyses::ir::{ghosts, reloads};
 use jresa_analyses::value::compile::compile;
 use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::polyhedra::Polyhedron;
-use jresa_analyses::value::program::Summary;
+use jresa_analyses::value::program::{Summary, Width};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The rule evaluations the value analysis of one summarised method may take. Summaries are
-/// cheap where they succeed (most take milliseconds); these limits stop the analyses that would
-/// run long only to fail.
-pub const SUMMARY_EVALUATIONS: usize = 1_500;
+/// What the analysis of one summary may take: statements of the method, library methods lifted
+/// with it, and rule evaluations of its value analysis. Summaries are cheap where they succeed
+/// (most take milliseconds); these limits stop the analyses that would run long only to fail.
+#[derive(Clone, Copy)]
+pub struct SummaryLimits {
+    pub statements: usize,
+    pub library_budget: usize,
+    pub evaluations: usize,
+}
 
-/// Statements a summarised method may have; larger ones stay opaque.
-pub const SUMMARY_STATEMENTS: usize = 150;
+/// The limits of a summary a class's call asks for (depth 1).
+pub const SUMMARY_LIMITS: SummaryLimits = SummaryLimits {
+    statements: 150,
+    library_budget: 40,
+    evaluations: 1_500,
+};
 
-/// Library methods lifted for the analysis of a summarised method.
-pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
+/// The limits of the deeper summaries, which a summary's analysis asks for: the small helpers
+/// (getters, `Math.max`, checks of an index) that a summarised method's callees past its library
+/// budget mostly are.
+pub const DEEP_SUMMARY_LIMITS: SummaryLimits = SummaryLimits {
+    statements: 40,
+    library_budget: 8,
+    evaluations: 400,
+};
+
+/// The deepest level of summaries (see the module's documentation).
+pub const MAX_SUMMARY_DEPTH: usize = 4;
+
+/// The limits of a summary at `depth`.
+fn limits(depth: usize) -> SummaryLimits {
+    match depth {
+        0 | 1 => SUMMARY_LIMITS,
+        _ => DEEP_SUMMARY_LIMITS,
+    }
+}
 
 /// The most targets without an analysis of their own that a call may dispatch to and still go
 /// to their summaries: every one needs a summary, so a call with hundreds of targets
@@ -47,8 +80,11 @@ pub const SUMMARY_LIBRARY_BUDGET: usize = 40;
 /// summary leaves opaque.
 pub const MAX_SUMMARISED_TARGETS: usize = 32;
 
+/// A summary, or why the method has none.
+type Found = Result<Arc<Summary>, String>;
+
 /// A summary, once computed, or why the method has none.
-type Cell = OnceLock<Result<Arc<Summary>, String>>;
+type Cell = OnceLock<Found>;
 
 /// The access flag of a static method.
 const ACC_STATIC: u16 = 0x0008;
@@ -62,7 +98,11 @@ pub(super) struct Summaries<'a, 'l> {
     pub(super) lookup: &'a ClassLookup<'l>,
     pub(super) lambdas: &'a HashMap<String, LambdaClass>,
     pub(super) model: CostModel,
-    cells: Mutex<HashMap<Key, Arc<Cell>>>,
+    /// By method and depth.
+    cells: Mutex<HashMap<(Key, usize), Arc<Cell>>>,
+    /// The summaries whose analyses needed no other summary, the same at every depth of the
+    /// same limits, by method and whether at depth 1.
+    shared: Mutex<HashMap<(Key, bool), Found>>,
     /// The code of calls on objects that never escape, for the classes' methods (`ir::scalars`).
     pub(super) exact: ExactCache,
 }
@@ -80,37 +120,56 @@ impl<'a, 'l> Summaries<'a, 'l> {
             lambdas,
             model,
             cells: Mutex::new(HashMap::new()),
+            shared: Mutex::new(HashMap::new()),
             exact: ExactCache::default(),
         }
     }
 
-    /// Whether method `key`'s summary is known to be missing (computed, without one): a call
-    /// that may dispatch to it has no summary, whatever its other targets have.
-    pub(super) fn known_missing(&self, key: &Key) -> bool {
+    /// Whether method `key`'s summary at `depth` is known to be missing (computed, without one):
+    /// a call that may dispatch to it has no summary, whatever its other targets have.
+    pub(super) fn known_missing(&self, key: &Key, depth: usize) -> bool {
+        if let Some(found) = self.shared(key, depth) {
+            return found.is_err();
+        }
         let Ok(cells) = self.cells.lock() else {
             return false;
         };
         cells
-            .get(key)
+            .get(&(key.clone(), depth))
             .and_then(|cell| cell.get())
             .is_some_and(|summary| summary.is_err())
     }
 
-    /// The summary of method `key`, computed at its first request, or why it has none.
-    pub(super) fn of(&self, key: &Key) -> Result<Arc<Summary>, String> {
+    /// The summary of method `key` shared by every depth with the limits of `depth`, if found.
+    fn shared(&self, key: &Key, depth: usize) -> Option<Found> {
+        let shared = self.shared.lock().ok()?;
+        shared.get(&(key.clone(), depth <= 1)).cloned()
+    }
+
+    /// The summary of method `key` at `depth`, computed at its first request, or why it has none.
+    pub(super) fn of(&self, key: &Key, depth: usize) -> Found {
+        if let Some(found) = self.shared(key, depth) {
+            return found;
+        }
         let cell = {
             let mut cells = self
                 .cells
                 .lock()
                 .map_err(|_| "the summaries are unavailable".to_owned())?;
-            Arc::clone(cells.entry(key.clone()).or_default())
+            Arc::clone(cells.entry((key.clone(), depth)).or_default())
         };
         cell.get_or_init(|| {
             let started = std::time::Instant::now();
-            let summary = self.compute(key).map(Arc::new);
+            let (summary, asked) = self.compute(key, depth);
+            let summary = summary.map(Arc::new);
+            if !asked {
+                if let Ok(mut shared) = self.shared.lock() {
+                    shared.insert((key.clone(), depth <= 1), summary.clone());
+                }
+            }
             super::debug_timing(|| {
                 format!(
-                    "summary of {}.{}{}: {} in {:.3} s",
+                    "summary of {}.{}{} at depth {depth}: {} in {:.3} s",
                     key.0,
                     key.1,
                     key.2,
@@ -126,11 +185,16 @@ impl<'a, 'l> Summaries<'a, 'l> {
         .clone()
     }
 
-    /// Analyses `target` alone, with the callees it needs lifted as for a class; the error says
-    /// why it has no summary.
-    fn compute(&self, (class_name, name, descriptor): &Key) -> Result<Summary, String> {
-        if self.lambdas.contains_key(class_name) {
-            return Err("it belongs to a lambda class".into());
+    /// The code of method `key`: read from its class, or spun for a lambda class; `None` for a
+    /// static method, with the number of its inputs.
+    fn code(&self, (class_name, name, descriptor): &Key) -> Result<(MethodIr, usize), String> {
+        let (params, _) = parse_method_descriptor(descriptor).ok_or("its descriptor is malformed")?;
+        if let Some(lambda) = self.lambdas.get(class_name) {
+            let ir = lambda
+                .methods
+                .get(&(name.clone(), descriptor.clone()))
+                .ok_or("its lambda class does not declare it")?;
+            return Ok((ir.clone(), params.len() + usize::from(!ir.is_static)));
         }
         let class = (self.lookup)(class_name).ok_or("its class is not among the inputs or on the classpath")?;
         let decl = class
@@ -139,14 +203,27 @@ impl<'a, 'l> Summaries<'a, 'l> {
             .find(|m| &m.name == name && &m.descriptor == descriptor)
             .ok_or("its class does not declare it")?;
         let mut ir = lift_method(&class, decl).map_err(|e| format!("it cannot be lifted: {e}"))?;
-        let statements = statement_count(&ir);
-        if statements > SUMMARY_STATEMENTS {
-            return Err(format!(
-                "it has {statements} statements, more than a summarised method may have ({SUMMARY_STATEMENTS})"
-            ));
-        }
         if !self.lambdas.is_empty() {
             lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
+        }
+        Ok((ir, params.len() + usize::from(decl.access & ACC_STATIC == 0)))
+    }
+
+    /// Analyses `key` alone at `depth`, with the callees it needs lifted as for a class; the
+    /// error says why it has no summary. Also whether a call needed a summary.
+    fn compute(&self, key: &Key, depth: usize) -> (Result<Summary, String>, bool) {
+        let (mut ir, inputs) = match self.code(key) {
+            Ok(code) => code,
+            Err(why) => return (Err(why), false),
+        };
+        let limits = limits(depth);
+        let statements = statement_count(&ir);
+        if statements > limits.statements {
+            let why = format!(
+                "it has {statements} statements, more than a summarised method may have at depth {depth} ({})",
+                limits.statements
+            );
+            return (Err(why), false);
         }
         let held = reloads::reuse_repeated_reads(&mut ir);
         ghosts::ghost_invariant_reads_holding(&mut ir, &held);
@@ -158,27 +235,39 @@ impl<'a, 'l> Summaries<'a, 'l> {
             self.lookup,
             self.lambdas,
             &LiftCache::default(),
-            SUMMARY_LIBRARY_BUDGET,
+            limits.library_budget,
         );
         let hierarchy = extended.as_ref().unwrap_or(self.hierarchy);
         let index = method_index(&methods);
-        let resolver = Resolver {
-            hierarchy,
-            index: &index,
-            summaries: None,
-        };
-        let program = compile(&methods, &resolver, self.model);
+        let deeper = (depth < MAX_SUMMARY_DEPTH).then_some((self, depth + 1));
+        let resolver = Resolver::new(hierarchy, &index, deeper);
+        let summary = self.summarise(key, &methods, &resolver, &widths, inputs, limits.evaluations);
+        (summary, resolver.asked())
+    }
+
+    /// The summary of `methods[0]` (method `key` with `inputs` inputs, of the given entry widths),
+    /// analysed with its lifted callees `methods[1..]`.
+    fn summarise(
+        &self,
+        key: &Key,
+        methods: &[MethodIr],
+        resolver: &Resolver<'_>,
+        widths: &[Option<Width>],
+        inputs: usize,
+        evaluations: usize,
+    ) -> Result<Summary, String> {
+        let program = compile(methods, resolver, self.model);
         let entry = program.of_ir[0][methods[0].entry.index()];
-        let condition: Polyhedron = overflow::entry_condition(&widths, 0);
+        let condition: Polyhedron = overflow::entry_condition(widths, 0);
         // An opaque call a state reaches leaves the method without a bound: the analysis stops
         // there rather than completing a fixpoint that cannot give a summary.
-        let fixpoint = fixpoint::solve_until_opaque(&program, &[(entry, condition)], SUMMARY_EVALUATIONS, &|| false);
+        let fixpoint = fixpoint::solve_until_opaque(&program, &[(entry, condition)], evaluations, &|| false);
         if let Some(reason) = fixpoint.reached_opaque {
             return Err(reason);
         }
         if fixpoint.exhausted {
             return Err(format!(
-                "its value analysis exceeded the {SUMMARY_EVALUATIONS} rule evaluations of a summary"
+                "its value analysis exceeded the {evaluations} rule evaluations of a summary"
             ));
         }
         // A method that never returns normally (a helper that always throws) still has a cost.
@@ -192,8 +281,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             return Err("its termination is not proven".into());
         }
         // A call's dispatch passes the receiver and the arguments, and takes the result.
-        let (params, ret) = parse_method_descriptor(descriptor).ok_or("its descriptor is malformed")?;
-        let inputs = params.len() + usize::from(decl.access & ACC_STATIC == 0);
+        let (_, ret) = parse_method_descriptor(&key.2).ok_or("its descriptor is malformed")?;
         let proc = &program.procs[entry];
         if proc.inputs != inputs || proc.outputs != usize::from(ret.is_some()) {
             return Err("its entry does not match its descriptor".into());

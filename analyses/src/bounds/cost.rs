@@ -299,6 +299,28 @@ fn substitute(e: &Linear, args: &[Dimension]) -> Option<(LinearExpr, BigInt)> {
     scaled(&terms, &e.constant)
 }
 
+/// The largest value of `e` (over `proc`'s inputs, `%i`) with every input within the JVM range
+/// of its type, as a constant; `None` when an input it names has no known range.
+fn type_range_max(proc: &AbstractProc, e: &Linear) -> Option<Linear> {
+    let mut max = e.constant.clone();
+    for (name, a) in &e.terms {
+        let index: usize = name.strip_prefix('%')?.parse().ok()?;
+        let width = proc
+            .rules
+            .iter()
+            .flat_map(|r| &r.ranges)
+            .find(|(d, _)| *d == index)
+            .map(|(_, w)| *w)?;
+        let (low, high) = width.interval();
+        let end = if a.is_positive() { high } else { low };
+        max += a * BigRational::from_integer(end);
+    }
+    Some(Linear {
+        constant: max,
+        terms: Default::default(),
+    })
+}
+
 /// A ranking function's affine function as a linear expression over input names.
 pub(super) fn affine_to_linear(f: &Affine) -> Linear {
     let mut linear = Linear::constant(0);
@@ -1288,7 +1310,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         }: Names<'_>,
     ) -> Result<CostExpr, String> {
         let mut failure = None;
-        let mapped = bound.map_linears(&mut |e| {
+        let mut map = |e: &Linear| {
             let (expr, scale) = substitute(e, args)?;
             let upper = upper_bound(state, &expr, params, names);
             if upper.is_none() {
@@ -1304,6 +1326,16 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 });
             }
             Some(upper?.scaled_down(&scale))
+        };
+        // A logarithm of a value no input bounds is at most that of the largest value the types
+        // of the callee's inputs allow (`log2` of an `int` expression: about 32).
+        let mapped = bound.map_leaves(&mut |leaf| match leaf {
+            CostExpr::Nat(e) => Some(CostExpr::nat(map(e)?)),
+            CostExpr::Log2(e) => Some(CostExpr::log2(
+                map(e).or_else(|| type_range_max(&self.program.procs[callee], e))?,
+            )),
+            CostExpr::Pow2(e) => Some(CostExpr::pow2(map(e)?)),
+            other => Some(other.clone()),
         });
         mapped
             .or_else(|| through_products(bound, args, state, params, names, products))

@@ -42,6 +42,16 @@ impl Width {
             .collect()
     }
 
+    /// The range's least and greatest values.
+    pub fn interval(self) -> (num_bigint::BigInt, num_bigint::BigInt) {
+        let (low, high): (i128, i128) = match self {
+            Width::Int => (i32::MIN.into(), i32::MAX.into()),
+            Width::Long => (i64::MIN.into(), i64::MAX.into()),
+            Width::Size => (0, i32::MAX.into()),
+        };
+        (low.into(), high.into())
+    }
+
     /// Constraints that imply a value within the range (for `long`, `-2^63 + 1` stands in for the
     /// lower bound: proving the stronger bound is enough).
     /// `[at least the minimum, at most the maximum]`.
