@@ -138,3 +138,32 @@ fn a_class_added_after_a_call_was_resolved_is_among_its_targets() {
     assert_eq!(copy.targets(CallKind::Interface, &area).targets, found);
     assert_eq!(hierarchy().targets(CallKind::Interface, &area).targets.len(), 2);
 }
+
+#[test]
+fn a_final_method_is_the_only_target_of_a_virtual_call_to_it() {
+    // An abstract class that no class of the program extends: CHA finds no receiver class, but
+    // no class may override a final method, so the call runs the declared one.
+    let out = std::env::temp_dir().join(format!("jresa-hierarchy-final-{}", std::process::id()));
+    std::fs::create_dir_all(&out).expect("a temporary directory");
+    let source = out.join("Named.java");
+    let text = "abstract class Named { final int tag() { return 1; } abstract int size(); }";
+    std::fs::write(&source, text).expect("the source is written");
+    let status = crate::javac()
+        .arg("-d")
+        .arg(&out)
+        .arg(&source)
+        .status()
+        .expect("javac runs");
+    assert!(status.success());
+    let loaded = read_inputs(std::slice::from_ref(&out));
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(loaded.errors.is_empty());
+    let classpath = ClassPath::default_jdk().expect("the JDK's java.base");
+    let hierarchy = build_hierarchy(&loaded.classes, Some(&classpath));
+    let tag = hierarchy.targets(CallKind::Virtual, &method("Named", "tag", "()I"));
+    assert!(tag.complete);
+    assert_eq!(tag.targets, vec![target("Named", "tag", "()I")]);
+    // An abstract method of the same class still has no target.
+    let size = hierarchy.targets(CallKind::Virtual, &method("Named", "size", "()I"));
+    assert!(size.targets.is_empty());
+}

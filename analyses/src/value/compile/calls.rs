@@ -3,6 +3,8 @@
 
 use super::{AbsProcId, AbstractProc, AbstractRule, Item, Origin, RuleCompiler, RuleCost, Target};
 use crate::ir::*;
+use crate::value::domain::Dimension;
+use crate::value::program::Width;
 
 impl RuleCompiler<'_> {
     /// A call with no analysed target: a native method executes no bytecodes (and only counts
@@ -59,8 +61,17 @@ impl RuleCompiler<'_> {
         };
         let id = targets.filter(|t: &Vec<Target>| !t.is_empty()).map(|targets| {
             let (params, ret) = parse_method_descriptor(&method.descriptor).unwrap_or_default();
-            let inputs = params.len() + usize::from(kind != CallKind::Static);
+            let receiver = usize::from(kind != CallKind::Static);
+            let inputs = params.len() + receiver;
             let outputs = usize::from(ret.is_some());
+            // The JVM ranges of the numeric arguments, which bound what the targets' costs say of
+            // them where the caller knows nothing more.
+            let ranges: Vec<(Dimension, Width)> = params
+                .iter()
+                .enumerate()
+                .filter(|(_, ty)| matches!(ty, Ty::Int | Ty::Long))
+                .map(|(k, ty)| (receiver + k, super::stmt::width_of(*ty)))
+                .collect();
             let rules = targets
                 .iter()
                 .map(|target| {
@@ -89,7 +100,7 @@ impl RuleCompiler<'_> {
                         items,
                         returns,
                         source: None,
-                        ranges: Vec::new(),
+                        ranges: ranges.clone(),
                         cyclic_call: None,
                     }
                 })

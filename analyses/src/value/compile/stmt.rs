@@ -49,7 +49,7 @@ fn narrow_range(d: Dimension, min: i64, max: i64) -> impl Iterator<Item = Constr
     [ge(&[(d, 1)], -min), ge(&[(d, -1)], max)].into_iter().flatten()
 }
 
-fn width_of(ty: Ty) -> Width {
+pub(super) fn width_of(ty: Ty) -> Width {
     if ty == Ty::Int {
         Width::Int
     } else {
