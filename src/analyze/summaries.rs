@@ -66,11 +66,16 @@ pub const DEEP_SUMMARY_LIMITS: SummaryLimits = SummaryLimits {
 /// The deepest level of summaries (see the module's documentation).
 pub const MAX_SUMMARY_DEPTH: usize = 4;
 
+/// Whether summaries at `depth` have the limits of a class's calls (else the deeper ones).
+fn first_level(depth: usize) -> bool {
+    depth <= 1
+}
+
 /// The limits of a summary at `depth`.
 fn limits(depth: usize) -> SummaryLimits {
-    match depth {
-        0 | 1 => SUMMARY_LIMITS,
-        _ => DEEP_SUMMARY_LIMITS,
+    match first_level(depth) {
+        true => SUMMARY_LIMITS,
+        false => DEEP_SUMMARY_LIMITS,
     }
 }
 
@@ -101,7 +106,7 @@ pub(super) struct Summaries<'a, 'l> {
     /// By method and depth.
     cells: Mutex<HashMap<(Key, usize), Arc<Cell>>>,
     /// The summaries whose analyses needed no other summary, the same at every depth of the
-    /// same limits, by method and whether at depth 1.
+    /// same limits, by method and [`first_level`].
     shared: Mutex<HashMap<(Key, bool), Found>>,
     /// The code of calls on objects that never escape, for the classes' methods (`ir::scalars`).
     pub(super) exact: ExactCache,
@@ -143,7 +148,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
     /// The summary of method `key` shared by every depth with the limits of `depth`, if found.
     fn shared(&self, key: &Key, depth: usize) -> Option<Found> {
         let shared = self.shared.lock().ok()?;
-        shared.get(&(key.clone(), depth <= 1)).cloned()
+        shared.get(&(key.clone(), first_level(depth))).cloned()
     }
 
     /// The summary of method `key` at `depth`, computed at its first request, or why it has none.
@@ -164,7 +169,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             let summary = summary.map(Arc::new);
             if !asked {
                 if let Ok(mut shared) = self.shared.lock() {
-                    shared.insert((key.clone(), depth <= 1), summary.clone());
+                    shared.insert((key.clone(), first_level(depth)), summary.clone());
                 }
             }
             super::debug_timing(|| {
