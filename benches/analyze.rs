@@ -1,9 +1,10 @@
 //! Benchmarks of the whole cost analysis (lifting, compilation, fixpoint and cost solving per
 //! class) on fixed inputs, in analysed methods per second:
 //! - `analyze/Math, Arrays, ArrayList, Integer`: four classes of the JDK's `java.base.jmod`;
-//! - `analyze-jar/commons-lang3`: every method of Debian's `/usr/share/java/commons-lang3.jar`
-//!   against the JDK, with the CLI's default budget of 10 s a method (about two minutes a run on
-//!   two cores: `cargo bench --bench analyze -- commons-lang3`).
+//! - `analyze-jar/commons-lang3 cold` and `warm`: every method of Debian's
+//!   `/usr/share/java/commons-lang3.jar` against the JDK, with the CLI's default budget of 10 s a
+//!   method, without a cache and with a cache of library summaries that an earlier run filled
+//!   (about two minutes a run on two cores: `cargo bench --bench analyze -- commons-lang3`).
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // The allocator of the `jresa` binary, so that the figures are the binary's.
@@ -56,11 +57,22 @@ fn commons_lang3(c: &mut Criterion) {
         return;
     };
     let classes = read_inputs(std::slice::from_ref(&jar)).classes;
-    let options = AnalyzeOptions {
+    let cold = AnalyzeOptions {
         method_budget: Some(Duration::from_secs(10)),
         progress: None,
+        cache_dir: None,
     };
-    bench_analysis(c, ("analyze-jar", "commons-lang3"), &classes, &classpath, &options, 60);
+    bench_analysis(c, ("analyze-jar", "commons-lang3 cold"), &classes, &classpath, &cold, 60);
+    let Ok(cache) = tempfile::tempdir() else {
+        return;
+    };
+    let warm = AnalyzeOptions {
+        cache_dir: Some(cache.path()),
+        ..cold
+    };
+    // Fills the cache; criterion's own warm-up then finds it full.
+    analyze_with(&classes, Some(&classpath), CostModel::Instructions, &|_, _| true, &warm);
+    bench_analysis(c, ("analyze-jar", "commons-lang3 warm"), &classes, &classpath, &warm, 60);
 }
 
 /// Benchmarks the analysis of every method of `classes` (group and function names in `name`), in

@@ -12,6 +12,7 @@ pub mod nontermination;
 mod report;
 mod results;
 mod summaries;
+mod summary_store;
 
 pub use report::{
     cost_model_name, AnalysisReport, AnalysisStatus, Budget, LoopReport, MethodReport, ParameterRange, Reason,
@@ -42,6 +43,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use summaries::Summaries;
+use summary_store::SummaryStore;
 
 /// Library methods lifted from the classpath for calls, at most. Each is analysed like program
 /// code, in its callers' context; past this, calls into the library go to the callees' summaries
@@ -64,6 +66,9 @@ pub struct AnalyzeOptions<'a> {
     /// Called once per class when its selected methods are finished, with their number (from the
     /// threads of the parallel analysis).
     pub progress: Option<&'a (dyn Fn(usize) + Sync)>,
+    /// The cache directory where library summaries are kept between runs (`summary_store.rs`);
+    /// none keeps nothing.
+    pub cache_dir: Option<&'a std::path::Path>,
 }
 
 /// Analyses the selected methods of `classes` under `model`. Each class is analysed on its own
@@ -95,7 +100,14 @@ pub fn analyze_with(
             None => classpath.and_then(|cp| cp.get(name)),
         }
     };
-    let summaries = Summaries::new(&hierarchy, &lookup, &spun, model);
+    let names = inputs.keys().map(|name| (*name).to_owned()).collect();
+    let summaries = Summaries::new(&hierarchy, &lookup, &spun, model, names);
+    let store = options
+        .cache_dir
+        .map(|dir| SummaryStore::new(dir, classes, classpath, &spun, model));
+    if let Some(store) = &store {
+        summaries.restore(store.load());
+    }
     let groups: Vec<Vec<MethodReport>> = classes
         .par_iter()
         .map(|class| {
@@ -112,6 +124,12 @@ pub fn analyze_with(
             reports
         })
         .collect();
+    if let Some(store) = &store {
+        let (stored, computed) = summaries.to_store();
+        if computed {
+            store.save(&stored);
+        }
+    }
     let mut methods: Vec<MethodReport> = groups.into_iter().flatten().collect();
     nontermination::confirm(classes, classpath, &mut methods);
     AnalysisReport {

@@ -1,6 +1,7 @@
 //! jresa: static resource analysis for JVM bytecode (front end, lifting, reports, CLI).
 pub mod analyze;
 pub mod baseline;
+pub mod cache;
 pub mod check;
 pub mod classfile;
 pub mod cli;

@@ -44,6 +44,7 @@ mod profile_exact;
 mod profile_format;
 mod report_formats;
 mod spec_parse;
+mod summary_cache;
 mod treegraph_lift_golden;
 mod validate_fuzz;
 mod validate_real_jars;

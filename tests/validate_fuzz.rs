@@ -104,6 +104,7 @@ fn variants_of_fixture_methods_have_no_violations() {
     let options = AnalyzeOptions {
         method_budget: Some(Duration::from_secs(4)),
         progress: None,
+        cache_dir: None,
     };
     let report = analyze_with(
         &loaded.classes,

@@ -43,6 +43,8 @@ pub(super) struct Resolver<'a> {
     /// Set once a call needed a summary (or would have, at the deepest level): an analysis that
     /// never did gives the same result at every depth.
     pub(super) asked: AtomicBool,
+    /// Set once a summary it used (or found missing) depends on code of the program's inputs.
+    reads_inputs: AtomicBool,
 }
 
 impl<'a> Resolver<'a> {
@@ -56,7 +58,13 @@ impl<'a> Resolver<'a> {
             index,
             summaries,
             asked: AtomicBool::new(false),
+            reads_inputs: AtomicBool::new(false),
         }
+    }
+
+    /// Whether a summary it used (or found missing) depends on code of the program's inputs.
+    pub(super) fn reads_inputs(&self) -> bool {
+        self.reads_inputs.load(Ordering::Relaxed)
     }
 
     /// Whether a call needed a summary.
@@ -109,14 +117,14 @@ impl CallResolver for Resolver<'_> {
             return None;
         }
         let summarised = || targets.iter().filter(|key| !self.index.contains_key(*key));
-        if summarised().any(|key| summaries.known_missing(key, depth)) {
+        if summarised().any(|key| summaries.known_missing(key, depth, &self.reads_inputs)) {
             return None;
         }
         targets
             .iter()
             .map(|key| match self.index.get(key) {
                 Some(&analysed) => Some(Target::Analysed(analysed)),
-                None => summaries.of(key, depth).ok().map(Target::Summarised),
+                None => summaries.of(key, depth, &self.reads_inputs).ok().map(Target::Summarised),
             })
             .collect()
     }
@@ -142,7 +150,7 @@ impl CallResolver for Resolver<'_> {
             .iter()
             .filter(|key| !self.index.contains_key(*key))
             .find_map(|key| {
-                let why = summaries.of(key, depth).err()?;
+                let why = summaries.of(key, depth, &self.reads_inputs).err()?;
                 let same = key.0 == method.class && key.1 == method.name && key.2 == method.descriptor;
                 Some(match same {
                     true => why,

@@ -34,7 +34,8 @@ use jresa_analyses::value::fixpoint;
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::polyhedra::Polyhedron;
 use jresa_analyses::value::program::{Summary, Width};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// What the analysis of one summary may take: statements of the method, library methods lifted
@@ -88,8 +89,27 @@ pub const MAX_SUMMARISED_TARGETS: usize = 32;
 /// A summary, or why the method has none.
 type Found = Result<Arc<Summary>, String>;
 
+/// A summary or why the method has none, and whether its analysis read code of the program's
+/// inputs (its own, a lifted callee's, or a deeper summary's), which a store of library summaries
+/// must not keep.
+#[derive(Clone)]
+struct Computed {
+    found: Found,
+    reads_inputs: bool,
+}
+
 /// A summary, once computed, or why the method has none.
-type Cell = OnceLock<Found>;
+type Cell = OnceLock<Computed>;
+
+/// A summary (or why there is none) of a method at a depth, as a store keeps it between runs.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct Stored {
+    pub(super) class: String,
+    pub(super) name: String,
+    pub(super) descriptor: String,
+    pub(super) depth: usize,
+    pub(super) summary: Result<Summary, String>,
+}
 
 /// The access flag of a static method.
 const ACC_STATIC: u16 = 0x0008;
@@ -107,7 +127,11 @@ pub(super) struct Summaries<'a, 'l> {
     cells: Mutex<HashMap<(Key, usize), Arc<Cell>>>,
     /// The summaries whose analyses needed no other summary, the same at every depth of the
     /// same limits, by method and [`first_level`].
-    shared: Mutex<HashMap<(Key, bool), Found>>,
+    shared: Mutex<HashMap<(Key, bool), Computed>>,
+    /// The classes of the program's inputs (the code that a store of summaries may not depend on).
+    inputs: HashSet<String>,
+    /// Summaries computed by this run (not read from a store).
+    computed: AtomicUsize,
     /// The code of calls on objects that never escape, for the classes' methods (`ir::scalars`).
     pub(super) exact: ExactCache,
 }
@@ -118,6 +142,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
         lookup: &'a ClassLookup<'l>,
         lambdas: &'a HashMap<String, LambdaClass>,
         model: CostModel,
+        inputs: HashSet<String>,
     ) -> Self {
         Summaries {
             hierarchy,
@@ -126,35 +151,94 @@ impl<'a, 'l> Summaries<'a, 'l> {
             model,
             cells: Mutex::new(HashMap::new()),
             shared: Mutex::new(HashMap::new()),
+            inputs,
+            computed: AtomicUsize::new(0),
             exact: ExactCache::default(),
         }
     }
 
+    /// Whether the code of class `name` comes from the program's inputs (a lambda class is spun
+    /// from its caller's).
+    fn is_input(&self, name: &str) -> bool {
+        self.inputs.contains(name) || self.lambdas.contains_key(name)
+    }
+
+    /// Takes summaries a store kept (computed from library code alone, for the same program and
+    /// library): each is used as if this run had computed it.
+    pub(super) fn restore(&self, stored: Vec<Stored>) {
+        let Ok(mut cells) = self.cells.lock() else {
+            return;
+        };
+        for entry in stored {
+            let computed = Computed {
+                found: entry.summary.map(Arc::new),
+                reads_inputs: false,
+            };
+            let key = (entry.class, entry.name, entry.descriptor);
+            cells.entry((key, entry.depth)).or_insert_with(|| Arc::new(OnceLock::from(computed)));
+        }
+    }
+
+    /// The summaries a store may keep (computed from library code alone), and whether this run
+    /// computed any.
+    pub(super) fn to_store(&self) -> (Vec<Stored>, bool) {
+        let Ok(cells) = self.cells.lock() else {
+            return (Vec::new(), false);
+        };
+        let mut stored: Vec<Stored> = cells
+            .iter()
+            .filter_map(|((key, depth), cell)| {
+                let computed = cell.get().filter(|c| !c.reads_inputs)?;
+                Some(Stored {
+                    class: key.0.clone(),
+                    name: key.1.clone(),
+                    descriptor: key.2.clone(),
+                    depth: *depth,
+                    summary: computed.found.as_deref().cloned().map_err(Clone::clone),
+                })
+            })
+            .collect();
+        stored.sort_by(|a, b| (&a.class, &a.name, &a.descriptor, a.depth).cmp(&(&b.class, &b.name, &b.descriptor, b.depth)));
+        (stored, self.computed.load(Ordering::Relaxed) > 0)
+    }
+
     /// Whether method `key`'s summary at `depth` is known to be missing (computed, without one):
     /// a call that may dispatch to it has no summary, whatever its other targets have.
-    pub(super) fn known_missing(&self, key: &Key, depth: usize) -> bool {
-        if let Some(found) = self.shared(key, depth) {
-            return found.is_err();
-        }
-        let Ok(cells) = self.cells.lock() else {
+    /// `reads_inputs` is set when that answer depends on code of the program's inputs.
+    pub(super) fn known_missing(&self, key: &Key, depth: usize, reads_inputs: &AtomicBool) -> bool {
+        let computed = self.shared(key, depth).or_else(|| {
+            let cells = self.cells.lock().ok()?;
+            cells.get(&(key.clone(), depth))?.get().cloned()
+        });
+        let Some(computed) = computed else {
             return false;
         };
-        cells
-            .get(&(key.clone(), depth))
-            .and_then(|cell| cell.get())
-            .is_some_and(|summary| summary.is_err())
+        if computed.reads_inputs {
+            reads_inputs.store(true, Ordering::Relaxed);
+        }
+        computed.found.is_err()
     }
 
     /// The summary of method `key` shared by every depth with the limits of `depth`, if found.
-    fn shared(&self, key: &Key, depth: usize) -> Option<Found> {
+    fn shared(&self, key: &Key, depth: usize) -> Option<Computed> {
         let shared = self.shared.lock().ok()?;
         shared.get(&(key.clone(), first_level(depth))).cloned()
     }
 
-    /// The summary of method `key` at `depth`, computed at its first request, or why it has none.
-    pub(super) fn of(&self, key: &Key, depth: usize) -> Found {
-        if let Some(found) = self.shared(key, depth) {
-            return found;
+    /// The summary of method `key` at `depth`, computed at its first request, or why it has none;
+    /// `reads_inputs` is set when it depends on code of the program's inputs.
+    pub(super) fn of(&self, key: &Key, depth: usize, reads_inputs: &AtomicBool) -> Found {
+        let computed = self.computed_of(key, depth)?;
+        if computed.reads_inputs {
+            reads_inputs.store(true, Ordering::Relaxed);
+        }
+        computed.found
+    }
+
+    /// [`Summaries::of`], with whether it read the inputs' code.
+    fn computed_of(&self, key: &Key, depth: usize) -> Result<Computed, String> {
+        if let Some(computed) = self.shared(key, depth) {
+            return Ok(computed);
         }
         let cell = {
             let mut cells = self
@@ -163,10 +247,14 @@ impl<'a, 'l> Summaries<'a, 'l> {
                 .map_err(|_| "the summaries are unavailable".to_owned())?;
             Arc::clone(cells.entry((key.clone(), depth)).or_default())
         };
-        cell.get_or_init(|| {
+        let computed = cell.get_or_init(|| {
             let started = std::time::Instant::now();
-            let (summary, asked) = self.compute(key, depth);
-            let summary = summary.map(Arc::new);
+            self.computed.fetch_add(1, Ordering::Relaxed);
+            let (summary, asked, reads_inputs) = self.compute(key, depth);
+            let summary = Computed {
+                found: summary.map(Arc::new),
+                reads_inputs,
+            };
             if !asked {
                 if let Ok(mut shared) = self.shared.lock() {
                     shared.insert((key.clone(), first_level(depth)), summary.clone());
@@ -178,7 +266,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
                     key.0,
                     key.1,
                     key.2,
-                    match &summary {
+                    match &summary.found {
                         Ok(_) => "found".to_owned(),
                         Err(why) => format!("none ({why})"),
                     },
@@ -186,8 +274,8 @@ impl<'a, 'l> Summaries<'a, 'l> {
                 )
             });
             summary
-        })
-        .clone()
+        });
+        Ok(computed.clone())
     }
 
     /// The code of method `key`: read from its class, or spun for a lambda class; `None` for a
@@ -215,20 +303,28 @@ impl<'a, 'l> Summaries<'a, 'l> {
     }
 
     /// Analyses `key` alone at `depth`, with the callees it needs lifted as for a class; the
-    /// error says why it has no summary. Also whether a call needed a summary.
-    fn compute(&self, key: &Key, depth: usize) -> (Result<Summary, String>, bool) {
+    /// error says why it has no summary. Also whether a call needed a summary, and whether the
+    /// analysis read code of the program's inputs.
+    fn compute(&self, key: &Key, depth: usize) -> (Result<Summary, String>, bool, bool) {
+        let own_input = self.is_input(&key.0);
         let (mut ir, inputs) = match self.code(key) {
             Ok(code) => code,
-            Err(why) => return (Err(why), false),
+            Err(why) => return (Err(why), false, own_input),
         };
         let limits = limits(depth);
         let statements = statement_count(&ir);
         if statements > limits.statements {
+            // Not the depth itself: a summary without calls to summaries is shared by every
+            // depth with the same limits, and its reason with it.
+            let which = match first_level(depth) {
+                true => "a summarised method",
+                false => "a summarised method's callee",
+            };
             let why = format!(
-                "it has {statements} statements, more than a summarised method may have at depth {depth} ({})",
+                "it has {statements} statements, more than {which} may have ({})",
                 limits.statements
             );
-            return (Err(why), false);
+            return (Err(why), false, own_input);
         }
         let held = reloads::reuse_repeated_reads(&mut ir);
         ghosts::ghost_invariant_reads_holding(&mut ir, &held);
@@ -247,7 +343,8 @@ impl<'a, 'l> Summaries<'a, 'l> {
         let deeper = (depth < MAX_SUMMARY_DEPTH).then_some((self, depth + 1));
         let resolver = Resolver::new(hierarchy, &index, deeper);
         let summary = self.summarise(key, &methods, &resolver, &widths, inputs, limits.evaluations);
-        (summary, resolver.asked())
+        let reads_inputs = own_input || resolver.reads_inputs() || methods.iter().any(|m| self.is_input(&m.class));
+        (summary, resolver.asked(), reads_inputs)
     }
 
     /// The summary of `methods[0]` (method `key` with `inputs` inputs, of the given entry widths),

@@ -36,6 +36,8 @@ struct ClassSlot {
 pub struct ClassPath {
     archives: Vec<Archive>,
     classes: BTreeMap<String, ClassSlot>,
+    /// The contents of the roots, in order (each file's path within its root and its bytes).
+    contents: blake3::Hasher,
 }
 
 impl fmt::Debug for ClassPath {
@@ -57,6 +59,7 @@ impl ClassPath {
         let mut class_path = ClassPath {
             archives: Vec::new(),
             classes: BTreeMap::new(),
+            contents: blake3::Hasher::new(),
         };
         for root in roots {
             class_path.add_root(root)?;
@@ -87,6 +90,8 @@ impl ClassPath {
                     let Some(name) = internal_name_under(root, &file) else {
                         continue;
                     };
+                    self.contents.update(name.as_bytes());
+                    self.contents.update(&read_file(&file, Some(MAX_ENTRY_SIZE))?);
                     self.classes.entry(name).or_insert(ClassSlot {
                         source: ClassSource::File(file),
                         loaded: OnceLock::new(),
@@ -96,6 +101,7 @@ impl ClassPath {
             InputKind::Class => {
                 // A single class file is parsed now, since only its contents tell its name.
                 let bytes = read_file(root, Some(MAX_ENTRY_SIZE))?;
+                self.contents.update(&bytes);
                 let class = parse_class(&bytes, &root.display().to_string())?;
                 self.classes.entry(class.name.clone()).or_insert(ClassSlot {
                     source: ClassSource::File(root.to_path_buf()),
@@ -108,7 +114,9 @@ impl ClassPath {
     }
 
     fn add_archive(&mut self, root: &Path, kind: ArchiveKind) -> Result<(), InputError> {
-        let archive = Archive::open(root, read_file(root, None)?, kind)?;
+        let bytes = read_file(root, None)?;
+        self.contents.update(&bytes);
+        let archive = Archive::open(root, bytes, kind)?;
         let archive_number = self.archives.len();
         for entry in archive.class_entries() {
             let Some(name) = archive.internal_name(&entry.name) else {
@@ -127,8 +135,15 @@ impl ClassPath {
         Ok(())
     }
 
+    /// A hash of the contents of the roots (hex): two class paths with the same fingerprint hold
+    /// the same classes.
+    pub fn fingerprint(&self) -> String {
+        self.contents.finalize().to_hex().to_string()
+    }
+
     /// The class with the given internal name (e.g. `java/lang/String`), parsed on first request;
     /// `None` when no root holds it or it could not be read or parsed (see [`ClassPath::try_get`]).
+
     pub fn get(&self, internal_name: &str) -> Option<Arc<ClassFile>> {
         self.try_get(internal_name).ok().flatten()
     }

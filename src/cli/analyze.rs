@@ -36,6 +36,23 @@ pub struct ReportArgs {
     /// SARIF locations (`.java` inputs are located by their own paths).
     #[arg(long, value_name = "DIR")]
     pub source_root: Option<PathBuf>,
+    /// Where summaries of library methods are kept between runs [default: `jresa` in the user's
+    /// cache directory].
+    #[arg(long, value_name = "DIR", env = crate::cache::CACHE_DIR_VARIABLE)]
+    pub cache_dir: Option<PathBuf>,
+    /// Read and keep nothing between runs.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl ReportArgs {
+    /// The cache directory of the run, if it uses one.
+    fn cache_dir(&self) -> Option<PathBuf> {
+        match self.no_cache {
+            true => None,
+            false => self.cache_dir.clone().or_else(crate::cache::default_dir),
+        }
+    }
 }
 
 /// Where and how `--format html` writes its site.
@@ -124,9 +141,11 @@ pub fn run_analysis(input: &InputArgs, classpath: &ClassPathArgs, options: &Repo
         .count();
     let progress = Progress::start(total, options.quiet);
     let advance = |methods: usize| progress.advance(methods);
+    let cache_dir = options.cache_dir();
     let analysis_options = AnalyzeOptions {
         method_budget: Some(options.method_budget),
         progress: Some(&advance),
+        cache_dir: cache_dir.as_deref(),
     };
     let mut result = analyze_with(&loaded.classes, classpath.as_ref(), model, &select, &analysis_options);
     progress.finish();

@@ -68,7 +68,7 @@ pub enum Item {
 
 /// The cost a rule itself incurs under the cost model (its calls' costs aside):
 /// `constant + Σ nat(e)` for the expressions `symbolic` over the rule's dimensions.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RuleCost {
     pub constant: u64,
     /// Amounts known only at run time (allocated lengths, consumed units): each entry is the
@@ -108,7 +108,7 @@ pub struct AbstractRule {
 /// What a method outside the program costs and returns, from an analysis of it on its own (for
 /// every input within its parameters' types): a call of it is a rule of its dispatch procedure that
 /// costs `cost` and constrains its inputs and outputs by `post`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Over dimensions `0..inputs` (the arguments, receiver first) and `inputs..inputs+outputs`;
     /// `None` when the method never returns normally (every run of it throws).

@@ -46,7 +46,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// The reference fields a method may write: those of these classes (as field references name
 /// them), or any.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Writes {
     Classes(BTreeSet<String>),
     Any,
@@ -80,7 +80,7 @@ impl Writes {
 
 /// What running a method (or procedure) may do to the heap's path lengths, its callees' effects
 /// included.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HeapEffects {
     /// The reference fields it may write.
     pub writes: Writes,

@@ -47,7 +47,7 @@ pub struct Written {
 
 /// What the structure of a value (every object it reaches whose fields a write can change) is
 /// made of.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Origin {
     /// Objects made during the procedure's run (`fresh`) and objects that the structures of
     /// these inputs reached when it was entered (`null`: neither).

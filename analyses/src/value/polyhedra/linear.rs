@@ -16,10 +16,24 @@ pub type Dimension = usize;
 /// **The coefficient vector never ends in a zero**, so two expressions are equal exactly when
 /// they are equal as functions, and an expression does not depend on the number of dimensions of
 /// the polyhedron it is used with: missing coefficients are zero.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(from = "LinearParts")]
 pub struct LinearExpr {
     coefficients: Vec<i64>,
     constant: i64,
+}
+
+/// A `LinearExpr` as stored: read back through [`LinearExpr::new`], which normalises it.
+#[derive(serde::Deserialize)]
+struct LinearParts {
+    coefficients: Vec<i64>,
+    constant: i64,
+}
+
+impl From<LinearParts> for LinearExpr {
+    fn from(parts: LinearParts) -> LinearExpr {
+        LinearExpr::new(parts.coefficients, parts.constant)
+    }
 }
 
 impl LinearExpr {
@@ -230,7 +244,7 @@ impl<F: Fn(Dimension) -> String> fmt::Display for DisplayExpression<'_, F> {
 }
 
 /// How a constraint relates its expression to zero.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Relation {
     /// `expression = 0`.
     Equal,
@@ -239,7 +253,7 @@ pub enum Relation {
 }
 
 /// The linear constraint `expression = 0` or `expression ≥ 0`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Constraint {
     expression: LinearExpr,
     relation: Relation,
