@@ -9,7 +9,7 @@
 use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Polyhedron};
 use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
 use super::overflow;
-use super::program::{AbsProcId, AbstractProgram, AbstractRule, Item};
+use super::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
 use std::collections::{BTreeSet, VecDeque};
 
 /// The result of the fixpoint: pre- and post-conditions per abstract procedure.
@@ -49,6 +49,25 @@ pub fn restrict<D: NumericDomain>(state: &D, args: &[Dimension]) -> D {
     }
     let mapping: Vec<Option<Dimension>> = (0..base + args.len()).map(|d| d.checked_sub(base)).collect();
     extended.map_dims(&mapping, args.len())
+}
+
+/// The condition a call in `rule` passes `callee`: the calling `state` over the arguments `args`,
+/// and, for a method call, the bounds that the JVM ranges of the rule's values imply
+/// (`overflow::tighten_by_ranges`). A call between the procedures of one method needs none: they
+/// pass the values a bound relates (the loop's `x` with its `y`), and `overflow::wrap` adds their
+/// ranges where it checks an operation.
+fn call_condition<D: NumericDomain>(
+    program: &AbstractProgram,
+    callee: AbsProcId,
+    state: &D,
+    args: &[Dimension],
+    rule: &AbstractRule,
+) -> D {
+    let mut condition = restrict(state, args);
+    if matches!(program.procs[callee].origin, Origin::Dispatch(_)) {
+        overflow::tighten_by_ranges(&mut condition, state, args, &rule.ranges);
+    }
+    condition
 }
 
 /// The dimensions (at or above `kept`, and not in `final_uses`) of a rule that no item mentions
@@ -310,7 +329,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         let mut opaque = None;
         let watch = self.until_opaque && self.reached_opaque.is_none();
         let result = walk_rule(self.program, &self.post, q, rule, psi, &mut |event| match event {
-            Event::Call { callee, args, state } => calls.push((callee, restrict(state, args))),
+            Event::Call { callee, args, state } => {
+                calls.push((callee, call_condition(self.program, callee, state, args, rule)))
+            }
             Event::Overflow(pc) => overflows.push(pc),
             Event::Opaque(reason, state) => {
                 if watch && opaque.is_none() && !state.is_empty() {
@@ -569,7 +590,7 @@ pub fn call_context<D: NumericDomain>(
         walk_rule(program, &fixpoint.post, caller, rule, psi, &mut |event| {
             if let Event::Call { callee: c, args, state } = event {
                 if c == callee {
-                    let mut context = restrict(state, args);
+                    let mut context = call_condition(program, callee, state, args, rule);
                     if context.dimensions() != inputs {
                         let mapping: Vec<Option<Dimension>> =
                             (0..context.dimensions()).map(|d| (d < inputs).then_some(d)).collect();

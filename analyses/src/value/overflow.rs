@@ -125,6 +125,64 @@ pub fn wrap<D: NumericDomain>(
     false
 }
 
+/// Adds to `condition` (a call's state over its arguments `args`, from `state` over the calling
+/// rule's dimensions) the bounds of each `int` argument that the JVM ranges of the rule's values
+/// (`ranges`) imply and its own range does not: after `x > y` with `x` an `int`, `y ≤ 2^31 - 2`,
+/// although the state bounds neither. A callee's `v + 1` is then proven not to wrap where every
+/// call says so (its precondition joins its calls' conditions), instead of forgetting its result.
+/// Only bounds the condition does not entail already are added, so that states keep the large
+/// constants of the type limits only where they say something.
+pub fn tighten_by_ranges<D: NumericDomain>(
+    condition: &mut D,
+    state: &D,
+    args: &[Dimension],
+    ranges: &[(Dimension, Width)],
+) {
+    let arg_widths: Vec<Option<Width>> = args
+        .iter()
+        .map(|a| ranges.iter().find(|(d, _)| d == a).map(|(_, w)| *w))
+        .collect();
+    if arg_widths.iter().all(|w| *w != Some(Width::Int)) || state.is_empty() {
+        return;
+    }
+    let mentioned: HashSet<Dimension> = state
+        .constraints()
+        .iter()
+        .flat_map(|c| c.expression().terms().map(|(d, _)| d))
+        .collect();
+    let mut boxed = state.clone();
+    for &(d, w) in ranges {
+        if d < state.dimensions() && mentioned.contains(&d) {
+            boxed.add_constraints(w.holds(d));
+        }
+    }
+    let max = i64::from(i32::MAX);
+    for (i, (&a, width)) in args.iter().zip(&arg_widths).enumerate() {
+        if *width != Some(Width::Int) || !mentioned.contains(&a) {
+            continue;
+        }
+        let Some(own) = LinearExpr::from_terms(&[(i, 1)], 0) else {
+            continue;
+        };
+        let (own_low, own_high) = condition.bounds(&own);
+        if own_low.is_some() && own_high.is_some() {
+            continue;
+        }
+        let Some(var) = LinearExpr::from_terms(&[(a, 1)], 0) else {
+            continue;
+        };
+        let (low, high) = boxed.bounds(&var);
+        let low = low.map(|l| l.ceil().to_integer()).and_then(|l| i64::try_from(l).ok());
+        let high = high.map(|h| h.floor().to_integer()).and_then(|h| i64::try_from(h).ok());
+        if let Some(low) = low.filter(|l| own_low.is_none() && *l > -max - 1) {
+            condition.add_constraints(LinearExpr::from_terms(&[(i, 1)], -low).map(Constraint::greater_or_equal_zero));
+        }
+        if let Some(high) = high.filter(|h| own_high.is_none() && *h < max) {
+            condition.add_constraints(LinearExpr::from_terms(&[(i, -1)], high).map(Constraint::greater_or_equal_zero));
+        }
+    }
+}
+
 /// `state` with `dim` replaced by a value `w` with `sign·(dim - w) ≥ 0`: at most the old value
 /// (`sign = 1`) or at least it (`sign = -1`).
 fn relaxed<D: NumericDomain>(state: &D, dim: Dimension, sign: i64) -> D {
