@@ -62,7 +62,14 @@ fn commons_lang3(c: &mut Criterion) {
         progress: None,
         cache_dir: None,
     };
-    bench_analysis(c, ("analyze-jar", "commons-lang3 cold"), &classes, &classpath, &cold, 60);
+    bench_analysis(
+        c,
+        ("analyze-jar", "commons-lang3 cold"),
+        &classes,
+        &classpath,
+        &cold,
+        60,
+    );
     let Ok(cache) = tempfile::tempdir() else {
         return;
     };
@@ -72,7 +79,14 @@ fn commons_lang3(c: &mut Criterion) {
     };
     // Fills the cache; criterion's own warm-up then finds it full.
     analyze_with(&classes, Some(&classpath), CostModel::Instructions, &|_, _| true, &warm);
-    bench_analysis(c, ("analyze-jar", "commons-lang3 warm"), &classes, &classpath, &warm, 60);
+    bench_analysis(
+        c,
+        ("analyze-jar", "commons-lang3 warm"),
+        &classes,
+        &classpath,
+        &warm,
+        60,
+    );
 }
 
 /// Benchmarks the analysis of every method of `classes` (group and function names in `name`), in

@@ -84,7 +84,9 @@ pub fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
 /// Writes `body` to the cache file `path` (atomically, see the module's documentation), then
 /// removes the oldest files of its directory past [`KEEP_FILES`].
 pub fn write(path: &Path, body: &[u8]) -> Result<(), String> {
-    let dir = path.parent().ok_or_else(|| format!("{} has no directory", path.display()))?;
+    let dir = path
+        .parent()
+        .ok_or_else(|| format!("{} has no directory", path.display()))?;
     let failed = |error: std::io::Error| format!("cannot write {}: {error}", path.display());
     fs::create_dir_all(dir).map_err(failed)?;
     let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failed)?;

@@ -20,7 +20,11 @@ fn classes(test: &str) -> PathBuf {
 /// many summaries the run computed (the lines `JRESA_DEBUG_TIMING` prints for them).
 fn analyze(classes: &Path, options: &[&str], env: Option<&Path>) -> (String, String, usize) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_jresa"));
-    command.arg("analyze").arg(classes).args(["--format", "json", "-q"]).args(options);
+    command
+        .arg("analyze")
+        .arg(classes)
+        .args(["--format", "json", "-q"])
+        .args(options);
     command.env("JRESA_DEBUG_TIMING", "1").env_remove("JRESA_CACHE_DIR");
     if let Some(dir) = env {
         command.env("JRESA_CACHE_DIR", dir);
@@ -29,7 +33,11 @@ fn analyze(classes: &Path, options: &[&str], env: Option<&Path>) -> (String, Str
     assert!(output.status.success(), "jresa analyze failed: {output:?}");
     let stderr = String::from_utf8(output.stderr).expect("UTF-8 diagnostics");
     let computed = stderr.lines().filter(|l| l.starts_with("summary of ")).count();
-    (String::from_utf8(output.stdout).expect("a UTF-8 report"), stderr, computed)
+    (
+        String::from_utf8(output.stdout).expect("a UTF-8 report"),
+        stderr,
+        computed,
+    )
 }
 
 /// The store files under cache directory `dir`.
@@ -95,6 +103,8 @@ fn no_stored_summary_is_of_the_programs_own_code() {
     assert!(!stored.is_empty());
     for entry in stored {
         assert_ne!(entry["class"], "Digits", "{entry}");
-        assert!(entry["class"].as_str().is_some_and(|c| c.starts_with("java/") || c.starts_with("jdk/")));
+        assert!(entry["class"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("java/") || c.starts_with("jdk/")));
     }
 }

@@ -124,7 +124,10 @@ impl CallResolver for Resolver<'_> {
             .iter()
             .map(|key| match self.index.get(key) {
                 Some(&analysed) => Some(Target::Analysed(analysed)),
-                None => summaries.of(key, depth, &self.reads_inputs).ok().map(Target::Summarised),
+                None => summaries
+                    .of(key, depth, &self.reads_inputs)
+                    .ok()
+                    .map(Target::Summarised),
             })
             .collect()
     }

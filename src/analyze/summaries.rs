@@ -175,7 +175,9 @@ impl<'a, 'l> Summaries<'a, 'l> {
                 reads_inputs: false,
             };
             let key = (entry.class, entry.name, entry.descriptor);
-            cells.entry((key, entry.depth)).or_insert_with(|| Arc::new(OnceLock::from(computed)));
+            cells
+                .entry((key, entry.depth))
+                .or_insert_with(|| Arc::new(OnceLock::from(computed)));
         }
     }
 
@@ -198,7 +200,9 @@ impl<'a, 'l> Summaries<'a, 'l> {
                 })
             })
             .collect();
-        stored.sort_by(|a, b| (&a.class, &a.name, &a.descriptor, a.depth).cmp(&(&b.class, &b.name, &b.descriptor, b.depth)));
+        stored.sort_by(|a, b| {
+            (&a.class, &a.name, &a.descriptor, a.depth).cmp(&(&b.class, &b.name, &b.descriptor, b.depth))
+        });
         (stored, self.computed.load(Ordering::Relaxed) > 0)
     }
 

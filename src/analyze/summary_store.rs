@@ -56,7 +56,10 @@ impl SummaryStore {
             }
         };
         serde_json::from_slice(&body).unwrap_or_else(|error| {
-            eprintln!("warning: {} cannot be read ({error}); it is ignored", self.path.display());
+            eprintln!(
+                "warning: {} cannot be read ({error}); it is ignored",
+                self.path.display()
+            );
             Vec::new()
         })
     }

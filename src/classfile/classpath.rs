@@ -37,7 +37,7 @@ pub struct ClassPath {
     archives: Vec<Archive>,
     classes: BTreeMap<String, ClassSlot>,
     /// The contents of the roots, in order (each file's path within its root and its bytes).
-    contents: blake3::Hasher,
+    contents: Box<blake3::Hasher>,
 }
 
 impl fmt::Debug for ClassPath {
@@ -59,7 +59,7 @@ impl ClassPath {
         let mut class_path = ClassPath {
             archives: Vec::new(),
             classes: BTreeMap::new(),
-            contents: blake3::Hasher::new(),
+            contents: Box::default(),
         };
         for root in roots {
             class_path.add_root(root)?;
@@ -143,7 +143,6 @@ impl ClassPath {
 
     /// The class with the given internal name (e.g. `java/lang/String`), parsed on first request;
     /// `None` when no root holds it or it could not be read or parsed (see [`ClassPath::try_get`]).
-
     pub fn get(&self, internal_name: &str) -> Option<Arc<ClassFile>> {
         self.try_get(internal_name).ok().flatten()
     }

@@ -10,10 +10,10 @@ public class HelperSteps {
         return v + 1;
     }
 
-    // `v` or `v + 1`.
+    // `v`, or `v + 1` when `up` is positive.
     // expect: O(1)
-    static int round(int v, boolean up) {
-        return up ? v + 1 : v;
+    static int round(int v, int up) {
+        return up > 0 ? v + 1 : v;
     }
 
     // expect: O(x + y)
@@ -27,7 +27,7 @@ public class HelperSteps {
     // expect: O(x + y)
     static int roundUp(int x, int y) {
         while (x > y) {
-            y = round(y, true);
+            y = round(y, 1);
         }
         return y;
     }
