@@ -5,10 +5,12 @@
 use super::report::{AnalysisStatus, LoopReport, MethodReport, ParameterRange, Reason, ReasonKind};
 use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
-use jresa_analyses::bounds::ranking::{Affine, Ranking};
+use jresa_analyses::bounds::ranking::{self, Affine, Ranking};
 use jresa_analyses::ir::{source_name, MethodIr, ProcId, Ty, VarId};
 use jresa_analyses::value::overflow;
 use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
+use num_rational::BigRational;
+use num_traits::Signed;
 
 /// The display names of IR variables (a loop head's inputs): as in the source where no other of
 /// them has the same source name, `|name|` for references.
@@ -203,6 +205,37 @@ fn ranking_text(ranking: &Ranking, names: &[String]) -> String {
     }
 }
 
+/// What one iteration may do to each of a loop's variables, for the reason that no ranking function
+/// was found: "an iteration changes i by +1 and n by at most +1".
+fn changes_text(changes: &[ranking::Change], names: &[String]) -> Option<String> {
+    if changes.len() != names.len() || changes.is_empty() {
+        return None;
+    }
+    let signed = |r: &BigRational| match r.is_positive() {
+        true => format!("+{r}"),
+        false => r.to_string(),
+    };
+    let parts: Vec<String> = names
+        .iter()
+        .zip(changes)
+        .map(|(name, change)| {
+            let by = match change {
+                (Some(low), Some(high)) if low == high => format!("by {}", signed(low)),
+                (Some(low), Some(high)) => format!("by {} to {}", signed(low), signed(high)),
+                (Some(low), None) => format!("by at least {}", signed(low)),
+                (None, Some(high)) => format!("by at most {}", signed(high)),
+                (None, None) => "arbitrarily".to_owned(),
+            };
+            format!("{name} {by}")
+        })
+        .collect();
+    let (last, first) = parts.split_last()?;
+    Some(match first.is_empty() {
+        true => format!("an iteration changes {last}"),
+        false => format!("an iteration changes {} and {last}", first.join(", ")),
+    })
+}
+
 pub(super) fn fill(
     report: &mut MethodReport,
     m: usize,
@@ -235,8 +268,9 @@ pub(super) fn fill(
                 "the loop carries no variable a ranking function could decrease".to_owned()
             } else {
                 format!(
-                    "no ranking function over {} decreases on every iteration",
-                    head_names.join(", ")
+                    "no ranking function over {} decreases on every iteration{}",
+                    head_names.join(", "),
+                    changes_text(&info.changes, &head_names).map_or(String::new(), |t| format!(" ({t})"))
                 )
             };
             let text = format!(

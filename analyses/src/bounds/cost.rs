@@ -75,6 +75,9 @@ pub struct LoopInfo {
     /// Whether, once reached, the cycle provably never ends: every path goes round again and no
     /// statement on the way can throw or call out of the cycle.
     pub never_exits: bool,
+    /// Where no ranking function was found: by how much one iteration may change each of the
+    /// head's inputs (`ranking::changes`), for the reason; empty otherwise.
+    pub changes: Vec<ranking::Change>,
 }
 
 /// Costs of every abstract procedure, and what was found for each cycle.
@@ -1757,6 +1760,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         never_exits: ranked.never_exits(),
                         ranking: ranked.ranking,
                         iterations,
+                        changes: Vec::new(),
                     });
                 }
                 return Err(reason);
@@ -1772,6 +1776,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 ranking: None,
                 iterations: None,
                 never_exits,
+                changes: ranking::changes(inputs, &ranked.transitions),
             });
             return Err(format!("{NO_RANKING_FUNCTION} {}", self.program.procs[head].name));
         };
@@ -1804,6 +1809,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 ranking: Some(ranking),
                 iterations: None,
                 never_exits,
+                changes: Vec::new(),
             });
             return Err(format!(
                 "the iterations of {} are not bounded ({why})",
@@ -1815,6 +1821,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             ranking: Some(ranking),
             iterations: Some(iterations.clone()),
             never_exits,
+            changes: Vec::new(),
         });
         // Pass 2: costs in terms of the entry values, from the invariant relative to them.
         let invariant = self.invariant(inputs, &pre, &transitions);

@@ -111,6 +111,33 @@ pub fn without_type_range_rows<D: NumericDomain>(t: &D) -> D {
     D::from_constraints(t.dimensions(), t.constraints().iter().filter(small).cloned())
 }
 
+/// By how much one iteration may change a variable: the least and greatest `x' - x` over the
+/// transitions that can run (`None`: unbounded that way).
+pub type Change = (Option<BigRational>, Option<BigRational>);
+
+/// Per variable (`0..n`), by how much one of `transitions` may change it: for a reason that says
+/// which variable fails to decrease (`y' ≤ y + 1` after a `y + 1` that may wrap).
+pub fn changes<D: NumericDomain>(n: usize, transitions: &[D]) -> Vec<Change> {
+    let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
+    if live.is_empty() {
+        return Vec::new();
+    }
+    (0..n)
+        .map(|i| {
+            let Some(delta) = LinearExpr::from_terms(&[(n + i, 1), (i, -1)], 0) else {
+                return (None, None);
+            };
+            let mut change: Change = live[0].bounds(&delta);
+            for t in &live[1..] {
+                let (low, high) = t.bounds(&delta);
+                change.0 = change.0.zip(low).map(|(a, b)| a.min(b));
+                change.1 = change.1.zip(high).map(|(a, b)| a.max(b));
+            }
+            change
+        })
+        .collect()
+}
+
 /// Searches the shapes (halving, doubling, linear) and returns the first one proven exactly.
 pub fn find<D: NumericDomain>(n: usize, transitions: &[D]) -> Option<Ranking> {
     let live: Vec<&D> = transitions.iter().filter(|t| !t.is_empty()).collect();
