@@ -346,10 +346,18 @@ pub(super) fn fill(
                 report.status = AnalysisStatus::Unknown;
                 // A call of the method's own code after a loop names the method itself: the
                 // loop whose iterations depend on values the code computed is the reason.
+                let parameters = ir
+                    .descriptor
+                    .strip_prefix('(')
+                    .and_then(|rest| rest.split_once(')'))
+                    .map_or(Vec::new(), |(parameters, _)| {
+                        jresa_analyses::ir::java_parameter_types(parameters)
+                    });
                 let own = format!(
-                    "the cost of a call to {}.{} ",
+                    "the cost of a call to {}.{}({}) ",
                     ir.class.rsplit('/').next().unwrap_or(&ir.class),
-                    ir.name
+                    ir.name,
+                    parameters.join(", ")
                 );
                 let explained = unbounded_iterations
                     .iter()

@@ -1235,7 +1235,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             {
                 Err(format!(
                     "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
-                    self.method_of(callee)
+                    self.signature_of(callee)
                 ))
             }
             Bound::Unknown(reason) => Err(reason.clone()),
@@ -1324,7 +1324,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     ),
                     false => format!(
                         "the cost of a call to {} {NOT_BOUNDED_BY_INPUTS}",
-                        self.method_of(callee)
+                        self.signature_of(callee)
                     ),
                 });
             }
@@ -1494,6 +1494,20 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         let short = method.split('(').next().unwrap_or(method);
         short.rsplit('/').next().unwrap_or(short).to_owned()
+    }
+
+    /// `Class.method(int, String)`: [`Solver::method_of`] with its parameter types, which tell a
+    /// method's overloads apart (a call of `indexOf(m, 0)` from `indexOf(m)`).
+    fn signature_of(&self, p: AbsProcId) -> String {
+        let name = self.program.procs[p].name.as_str();
+        let parameters = name
+            .split_once('(')
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(parameters, _)| crate::ir::java_parameter_types(parameters).join(", "));
+        match parameters {
+            Some(parameters) => format!("{}({parameters})", self.method_of(p)),
+            None => self.method_of(p),
+        }
     }
 
     /// The methods a component runs through, as `Class.method` (at most four, then how many

@@ -772,6 +772,44 @@ pub fn split_method_descriptor(descriptor: &str) -> Option<(Vec<&str>, &str)> {
     Some((out, ret))
 }
 
+/// The Java names of the field types in a descriptor's parameter list (unreadable text as is).
+pub fn java_parameter_types(mut text: &str) -> Vec<String> {
+    let mut types = Vec::new();
+    while !text.is_empty() {
+        let dimensions = text.len() - text.trim_start_matches('[').len();
+        text = &text[dimensions..];
+        let (base, rest) = match text.chars().next() {
+            Some('L') => match text.split_once(';') {
+                Some((class, rest)) => (class[1..].rsplit('/').next().unwrap_or(class).to_owned(), rest),
+                None => (text.to_owned(), ""),
+            },
+            Some(c) => (
+                java_primitive(c).unwrap_or(&text[..c.len_utf8()]).to_owned(),
+                &text[c.len_utf8()..],
+            ),
+            None => (String::new(), ""),
+        };
+        types.push(format!("{base}{}", "[]".repeat(dimensions)));
+        text = rest;
+    }
+    types
+}
+
+fn java_primitive(c: char) -> Option<&'static str> {
+    Some(match c {
+        'B' => "byte",
+        'C' => "char",
+        'D' => "double",
+        'F' => "float",
+        'I' => "int",
+        'J' => "long",
+        'S' => "short",
+        'Z' => "boolean",
+        'V' => "void",
+        _ => return None,
+    })
+}
+
 /// Parameter and return types of a method descriptor; `None` when malformed. `Some(None)` is `void`.
 pub fn parse_method_descriptor(descriptor: &str) -> Option<(Vec<Ty>, Option<Ty>)> {
     let (params, ret) = split_method_descriptor(descriptor)?;

@@ -87,46 +87,8 @@ pub fn method_label(simple_class: &str, name: &str, descriptor: &str) -> String 
         .strip_prefix('(')
         .and_then(|rest| rest.split_once(')'))
         .map_or(descriptor, |(parameters, _)| parameters);
-    let types = parameter_types(parameters);
+    let types = jresa_analyses::ir::java_parameter_types(parameters);
     format!("{shown}({})", types.join(", "))
-}
-
-/// The Java names of the field types in a descriptor's parameter list (unreadable text as is).
-fn parameter_types(mut text: &str) -> Vec<String> {
-    let mut types = Vec::new();
-    while !text.is_empty() {
-        let dimensions = text.len() - text.trim_start_matches('[').len();
-        text = &text[dimensions..];
-        let (base, rest) = match text.chars().next() {
-            Some('L') => match text.split_once(';') {
-                Some((class, rest)) => (class[1..].rsplit('/').next().unwrap_or(class).to_owned(), rest),
-                None => (text.to_owned(), ""),
-            },
-            Some(c) => (
-                primitive(c).unwrap_or(&text[..c.len_utf8()]).to_owned(),
-                &text[c.len_utf8()..],
-            ),
-            None => (String::new(), ""),
-        };
-        types.push(format!("{base}{}", "[]".repeat(dimensions)));
-        text = rest;
-    }
-    types
-}
-
-fn primitive(c: char) -> Option<&'static str> {
-    Some(match c {
-        'B' => "byte",
-        'C' => "char",
-        'D' => "double",
-        'F' => "float",
-        'I' => "int",
-        'J' => "long",
-        'S' => "short",
-        'Z' => "boolean",
-        'V' => "void",
-        _ => return None,
-    })
 }
 
 /// A number for tables: integers as such, large values in scientific notation.
