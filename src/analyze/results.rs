@@ -8,7 +8,7 @@ use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{self, Affine, Ranking};
 use jresa_analyses::ir::{source_name, MethodIr, ProcId, Ty, VarId};
 use jresa_analyses::value::overflow;
-use jresa_analyses::value::program::{AbstractProgram, Origin, Width};
+use jresa_analyses::value::program::{AbstractProgram, Item, Origin, Width};
 use num_rational::BigRational;
 use num_traits::Signed;
 
@@ -364,6 +364,7 @@ pub(super) fn fill(
                     .find(|(said, _)| said == reason)
                     .or_else(|| unbounded_iterations.last().filter(|_| reason.starts_with(&own)));
                 let text = explained.map_or(reason.clone(), |(_, text)| text.clone());
+                let text = called_cycle(text, program, entry);
                 report.reason = Some(cost_reason(&with_callee_loops_located(&text, methods, program, costs)));
                 // Every cycle ranked and every callee terminating, though the cost is unknown.
                 report.terminates = costs.terminates[entry].then_some(true);
@@ -406,12 +407,54 @@ fn with_callee_loops_located(
     text
 }
 
+/// How the reason of a method on no cycle begins when a cycle it calls has no bound.
+const CALLS_INTO_A_CYCLE: &str = "calls into a cycle";
+
+/// A cycle's reason (`cost::INSIDE_A_CYCLE`, which its procedures get) as the reason of a method
+/// `entry` that is on no cycle but calls into one: "calls into a cycle whose head, ..., has no
+/// bound", since the method itself is not inside it.
+fn called_cycle(text: String, program: &AbstractProgram, entry: usize) -> String {
+    match text.strip_prefix(cost::INSIDE_A_CYCLE) {
+        Some(rest) if !on_a_cycle(program, entry) => format!("{CALLS_INTO_A_CYCLE}{rest}"),
+        _ => text,
+    }
+}
+
+/// Whether procedure `p` can reach itself through calls and charges.
+fn on_a_cycle(program: &AbstractProgram, p: usize) -> bool {
+    let callees = |q: usize| {
+        program.procs[q]
+            .rules
+            .iter()
+            .flat_map(|r| &r.items)
+            .filter_map(|item| match item {
+                Item::Call { callee, .. } | Item::Charge { callee, .. } => Some(*callee),
+                _ => None,
+            })
+    };
+    let mut seen = vec![false; program.procs.len()];
+    let mut pending: Vec<usize> = callees(p).collect();
+    while let Some(q) = pending.pop() {
+        if q == p {
+            return true;
+        }
+        if q < seen.len() && !seen[q] {
+            seen[q] = true;
+            pending.extend(callees(q));
+        }
+    }
+    false
+}
+
 /// The reason of the cost solver (text of `jresa_analyses`) with its kind: the one place where
 /// that text is read.
 fn cost_reason(text: &str) -> Reason {
     let kind = if text.contains(cost::NOT_BOUNDED_BY_INPUTS) {
         ReasonKind::NotBoundedByInputs
-    } else if text.starts_with(cost::NO_RANKING_FUNCTION) || text.starts_with(cost::INSIDE_A_CYCLE) {
+    } else if [cost::NO_RANKING_FUNCTION, cost::INSIDE_A_CYCLE, CALLS_INTO_A_CYCLE]
+        .iter()
+        .any(|start| text.starts_with(start))
+    {
         ReasonKind::UnrankedCallee
     } else {
         ReasonKind::Cost
