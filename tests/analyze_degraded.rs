@@ -83,3 +83,27 @@ fn a_call_with_no_analysed_target_says_why() {
         Some("calls Unimplemented$Shape.area()I, which is not analysed (no class in the program implements it)")
     );
 }
+
+#[test]
+fn a_method_that_calls_into_a_cycle_without_a_bound_says_so_and_the_cycle_says_it_is_inside() {
+    let dir = support::scratch("analyze-degraded", "cycle-calls");
+    let source = dir.join("CycleCalls.java");
+    let text = "public class CycleCalls {\n    interface Shape {\n        int area();\n    }\n\n    static int even(int n, Shape s) {\n        return n <= 0 ? s.area() : odd(n - 1, s);\n    }\n\n    static int odd(int n, Shape s) {\n        return n <= 0 ? 1 : even(n - 1, s);\n    }\n\n    static int start(int n, Shape s) {\n        return even(n, s);\n    }\n}\n";
+    std::fs::write(&source, text).expect("write the class");
+    let classes = support::compile_fixture(&source, &dir);
+    let report = support::analyze_all(&classes);
+    let start = support::find(&report, "CycleCalls", "start").expect("the caller");
+    let reason = start.reason_text().expect("a reason");
+    assert!(
+        reason.starts_with("calls into a cycle whose head, CycleCalls."),
+        "start is on no cycle: {reason}"
+    );
+    for name in ["even", "odd"] {
+        let member = support::find(&report, "CycleCalls", name).expect("a member of the cycle");
+        let text = member.reason_text().expect("a reason");
+        assert!(
+            !text.starts_with("calls into a cycle"),
+            "{name} is on the cycle: {text}"
+        );
+    }
+}
