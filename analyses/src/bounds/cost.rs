@@ -271,11 +271,14 @@ pub(super) fn upper_bound<D: NumericDomain>(
             // they are a parameter) is preferred: the caller compares the result with the bound
             // found without them.
             // A bound through a called loop's iterations comes last: it serves where nothing else
-            // bounds the value.
+            // bounds the value. A constant as large as the types' limits comes after any bound
+            // in the parameters (`|copy| ≤ 2147483646`, true of every array, would hide that
+            // `|copy| ≤ |this| - 1`).
             let key = |b: &Linear| {
                 (
                     b.terms.keys().any(|name| name.starts_with(LOOP_GHOST_PREFIX)),
                     !b.terms.contains_key(ITERATIONS_SO_FAR),
+                    ranking::is_type_range_sized(&b.constant),
                     b.terms.len(),
                     b.constant.clone(),
                 )
