@@ -346,13 +346,7 @@ pub(super) fn fill(
                 report.status = AnalysisStatus::Unknown;
                 // A call of the method's own code after a loop names the method itself: the
                 // loop whose iterations depend on values the code computed is the reason.
-                let parameters = ir
-                    .descriptor
-                    .strip_prefix('(')
-                    .and_then(|rest| rest.split_once(')'))
-                    .map_or(Vec::new(), |(parameters, _)| {
-                        jresa_analyses::ir::java_parameter_types(parameters)
-                    });
+                let parameters = jresa_analyses::ir::java_parameters_of(&ir.descriptor).unwrap_or_default();
                 let own = format!(
                     "the cost of a call to {}.{}({}) ",
                     ir.class.rsplit('/').next().unwrap_or(&ir.class),

@@ -1502,13 +1502,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     /// `Class.method(int, String)`: [`Solver::method_of`] with its parameter types, which tell a
     /// method's overloads apart (a call of `indexOf(m, 0)` from `indexOf(m)`).
     fn signature_of(&self, p: AbsProcId) -> String {
-        let name = self.program.procs[p].name.as_str();
-        let parameters = name
-            .split_once('(')
-            .and_then(|(_, rest)| rest.split_once(')'))
-            .map(|(parameters, _)| crate::ir::java_parameter_types(parameters).join(", "));
-        match parameters {
-            Some(parameters) => format!("{}({parameters})", self.method_of(p)),
+        match crate::ir::java_parameters_of(&self.program.procs[p].name) {
+            Some(parameters) => format!("{}({})", self.method_of(p), parameters.join(", ")),
             None => self.method_of(p),
         }
     }

@@ -773,6 +773,14 @@ pub fn split_method_descriptor(descriptor: &str) -> Option<(Vec<&str>, &str)> {
 }
 
 /// The Java names of the field types in a descriptor's parameter list (unreadable text as is).
+/// The Java names of the parameter types of the method descriptor in `text` (the first
+/// parenthesised list, so a procedure's name `C.m(I[J)V/b4` serves as well); `None` without one.
+pub fn java_parameters_of(text: &str) -> Option<Vec<String>> {
+    let (_, rest) = text.split_once('(')?;
+    let (parameters, _) = rest.split_once(')')?;
+    Some(java_parameter_types(parameters))
+}
+
 pub fn java_parameter_types(mut text: &str) -> Vec<String> {
     let mut types = Vec::new();
     while !text.is_empty() {

@@ -85,20 +85,11 @@ pub fn wrap<D: NumericDomain>(
     if dim >= state.dimensions() {
         return true;
     }
-    let mentioned: HashSet<Dimension> = state
-        .constraints()
-        .iter()
-        .flat_map(|c| c.expression().terms().map(|(d, _)| d))
-        .collect();
+    let mentioned = mentioned(state);
     if !mentioned.contains(&dim) {
         return true;
     }
-    let mut boxed = state.clone();
-    for &(d, w) in ranges {
-        if d != dim && d < state.dimensions() && mentioned.contains(&d) {
-            boxed.add_constraints(w.holds(d));
-        }
-    }
+    let boxed = boxed(state, &mentioned, ranges, Some(dim));
     if width.proves(dim).iter().all(|c| boxed.entails(c)) {
         return true;
     }
@@ -125,6 +116,31 @@ pub fn wrap<D: NumericDomain>(
     false
 }
 
+/// The dimensions some constraint of `state` mentions.
+fn mentioned<D: NumericDomain>(state: &D) -> HashSet<Dimension> {
+    state
+        .constraints()
+        .iter()
+        .flat_map(|c| c.expression().terms().map(|(d, _)| d))
+        .collect()
+}
+
+/// `state` with the JVM range (`ranges`) of each dimension it mentions, `except` one.
+fn boxed<D: NumericDomain>(
+    state: &D,
+    mentioned: &HashSet<Dimension>,
+    ranges: &[(Dimension, Width)],
+    except: Option<Dimension>,
+) -> D {
+    let mut boxed = state.clone();
+    for &(d, w) in ranges {
+        if Some(d) != except && d < state.dimensions() && mentioned.contains(&d) {
+            boxed.add_constraints(w.holds(d));
+        }
+    }
+    boxed
+}
+
 /// Adds to `condition` (a call's state over its arguments `args`, from `state` over the calling
 /// rule's dimensions) the bounds of each `int` argument that the JVM ranges of the rule's values
 /// (`ranges`) imply and its own range does not: after `x > y` with `x` an `int`, `y ≤ 2^31 - 2`,
@@ -145,17 +161,8 @@ pub fn tighten_by_ranges<D: NumericDomain>(
     if arg_widths.iter().all(|w| *w != Some(Width::Int)) || state.is_empty() {
         return;
     }
-    let mentioned: HashSet<Dimension> = state
-        .constraints()
-        .iter()
-        .flat_map(|c| c.expression().terms().map(|(d, _)| d))
-        .collect();
-    let mut boxed = state.clone();
-    for &(d, w) in ranges {
-        if d < state.dimensions() && mentioned.contains(&d) {
-            boxed.add_constraints(w.holds(d));
-        }
-    }
+    let mentioned = mentioned(state);
+    let boxed = boxed(state, &mentioned, ranges, None);
     let max = i64::from(i32::MAX);
     for (i, (&a, width)) in args.iter().zip(&arg_widths).enumerate() {
         if *width != Some(Width::Int) || !mentioned.contains(&a) {
