@@ -3,8 +3,8 @@
 //! whose specification holds with a precondition bound over lists from parameters to `null` and a
 //! postcondition that keeps no potential (so the precondition bounds what the method consumes),
 //! and which the cost analysis bounds. Both bound the same quantity (units passed to
-//! `Resource.consume`); a list of `n` cells has path length `n`, the cost analysis's size of a
-//! reference. On every size up to a limit the amortised bound must be at most the cost bound (they
+//! `Resource.consume`); a list of `n` cells (without other reference fields) has size `n`, the cost analysis's size
+//! of a reference. On every size up to a limit the amortised bound must be at most the cost bound (they
 //! agree, or the amortised one is tighter), except for the discrepancies listed in `KNOWN`, which
 //! are asserted as they are.
 

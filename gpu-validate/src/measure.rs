@@ -2,13 +2,15 @@
 //! of a bound's parameter for an argument.
 //!
 //! The analysis (`jresa_analyses::value::compile`) measures ints and longs by value, arrays by
-//! length, and other references by path length: `null` is 0, a field read of a reference yields
-//! something strictly smaller than the object it was read from, an array read from a field is
-//! measured by its length. The smallest measure that satisfies every constraint it writes is:
+//! length, and other references by their size as a tree: `null` is 0, the values read from
+//! different reference fields of one object together are strictly smaller than it, an array read
+//! from a field is measured by its length. The smallest measure that satisfies every constraint it
+//! writes is:
 //!
 //! - `null`: 0; an array: its length (its elements are not constrained by it);
-//! - an object: 1 plus the largest measure among its reference fields (0 when they are all null),
-//!   following arrays only to their length;
+//! - an object: 1 plus the sum of the measures of its reference fields (0 when they are all null),
+//!   following arrays only to their length: a list's number of cells, a tree's number of nodes,
+//!   a DAG's number of nodes counted once per path that reaches them;
 //! - a `String` is an object like any other: 1 plus the length of its `value` byte array (JDK 17
 //!   compact strings: one byte per character when all are Latin-1, two otherwise).
 //!
@@ -23,7 +25,7 @@ use std::collections::HashMap;
 pub enum Measure {
     /// An int or long: its value.
     Number(i64),
-    /// A reference: its length or path length.
+    /// A reference: its length or its size as a tree.
     Size(u64),
     /// A float or double: not a size.
     None,
@@ -167,13 +169,13 @@ impl Sizer<'_, '_> {
             State::Unvisited => {}
         }
         self.memo[ordinal as usize] = State::Visiting;
-        let mut longest = 0;
+        let mut parts: u64 = 0;
         if let Value::Object { fields, .. } = object {
             for (_, field) in fields {
-                longest = longest.max(self.size(field)?);
+                parts = parts.saturating_add(self.size(field)?);
             }
         }
-        let size = 1 + longest;
+        let size = parts.saturating_add(1);
         self.memo[ordinal as usize] = State::Done(size);
         Ok(size)
     }
@@ -217,6 +219,28 @@ mod tests {
         };
         assert_eq!(measures(&[holder]), Ok(vec![Measure::Size(4)]));
         assert_eq!(measures(&[Value::Str(vec![0x100])]), Ok(vec![Measure::Size(3)]));
+    }
+
+    fn tree(left: Value, right: Value) -> Value {
+        Value::Object {
+            class: "Tree".into(),
+            fields: vec![
+                ("left".into(), left),
+                ("right".into(), right),
+                ("key".into(), Value::Int(0)),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_tree_measures_its_nodes_and_a_dag_its_paths() {
+        let leaf = || tree(Value::Null, Value::Null);
+        // Four nodes, depth three.
+        let t = tree(tree(leaf(), Value::Null), leaf());
+        assert_eq!(measures(&[t]), Ok(vec![Measure::Size(4)]));
+        // A root whose two fields share one node (ordinal 1): counted once per path.
+        let dag = tree(leaf(), Value::Ref(1));
+        assert_eq!(measures(&[dag]), Ok(vec![Measure::Size(3)]));
     }
 
     #[test]

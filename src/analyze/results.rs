@@ -57,7 +57,7 @@ fn parameter_names(ir: &MethodIr) -> Vec<String> {
 }
 
 /// The display name of each parameter of a method: its `LocalVariableTable` name (or `p<k>`), as
-/// `|name|` for references (whose size is a length or a path length). A name the IR suffixed is
+/// `|name|` for references (whose size is a length or a size as a tree). A name the IR suffixed is
 /// shown as in the source unless another parameter has that name.
 fn own_parameter_names(ir: &MethodIr) -> Vec<String> {
     let entry = ir.proc(ir.entry);

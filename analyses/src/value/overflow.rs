@@ -16,8 +16,10 @@
 //! states (computed with kept, one-sided and forgotten results) contain the JVM's states; at the next result the state, intersected with
 //! the type ranges that every JVM value satisfies, proves it in range, so the JVM computes the
 //! mathematical value again. The only assumption left is that a reference's size (an array's or
-//! string's length, which the JVM caps at `2^31 - 1`, or the length of a path through the heap)
-//! is below `2^31`.
+//! string's length, which the JVM caps at `2^31 - 1`, or the size of a structure as a tree) is
+//! below `2^31`. A list or tree of that size needs `2^31` objects; a DAG can exceed it with a few
+//! dozen that share their nodes, and an `int` the program computes from its size (a recursive
+//! count of its nodes) may then wrap where the analysis says it does not.
 
 use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Rational};
 use super::program::{AbsProcId, AbstractProgram, Item, Width};

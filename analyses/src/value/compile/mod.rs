@@ -3,11 +3,12 @@
 //! procedures; non-linear and bit operations become calls of auxiliary procedures (`auxiliary.rs`), one
 //! instance per operation occurrence so that calling contexts never merge.
 //!
-//! Sizes: ints and longs by value, arrays by length, other references by path length (0 for null,
-//! at least 1 otherwise, 1 for a new object, a field read is shorter than the object it is read
-//! from unless `value::heap` says the object may be cyclic), floats and doubles unconstrained.
-//! After a field write or a call that may change a variable's path length, `value::heap`'s plan
-//! gives it a new dimension.
+//! Sizes: ints and longs by value, arrays by length, other references by their size as a tree
+//! (`value::heap`: 0 for null, at least 1 otherwise, 1 for a new object; a field read is shorter
+//! than the object it is read from, and reads of different fields of one object add up to less
+//! than it, unless `value::heap` says the object may be cyclic), floats and doubles
+//! unconstrained. After a field write or a call that may change a variable's size,
+//! `value::heap`'s plan gives it a new dimension.
 //!
 //! **Soundness assumptions**: the heap a method starts from is acyclic (`value::heap`), and
 //! references' sizes are below `2^31` (see `overflow.rs`). Integer results that can wrap around
@@ -330,7 +331,15 @@ struct RuleCompiler<'a> {
     /// What the heap analysis planned for this rule, and the statement being compiled.
     plan: &'a RulePlan,
     current: usize,
+    /// The reference fields read so far from each object's size (its dimension), each field
+    /// (name and descriptor) once with the dimension of the value read: the fields of one object
+    /// are disjoint parts of its size (`stmt::heap_access`).
+    field_reads: HashMap<Dimension, Vec<(FieldSlot, Dimension)>>,
 }
+
+/// A field by name and descriptor: two field references that differ in either name different
+/// fields of an object (references of one name and descriptor may name one field inherited).
+type FieldSlot = (String, String);
 
 /// `Σ terms + constant` as a linear expression; `None` on overflow.
 fn expr(terms: &[(Dimension, i64)], constant: i64) -> Option<LinearExpr> {
@@ -380,6 +389,7 @@ impl<'a> RuleCompiler<'a> {
             next,
             plan,
             current: 0,
+            field_reads: HashMap::new(),
         };
         // An output whose size is read anew after its definition takes its last size at the end
         // (`finish_outputs`): its definition goes to a dimension of its own.
@@ -428,7 +438,8 @@ impl<'a> RuleCompiler<'a> {
             c.extend(ge(&[(new, 1)], -1));
             if w.acyclic {
                 c.extend(ge(&[(new, 1), (y, -1)], -1));
-                c.extend(ge(&[(old, 1), (y, 1), (new, -1)], 1));
+                // The written field's old value was part of `old`: `new = old - |o.f| + |y|`.
+                c.extend(ge(&[(old, 1), (y, 1), (new, -1)], 0));
                 if w.pristine {
                     c.extend(ge(&[(y, 1), (new, -1)], 1));
                 }

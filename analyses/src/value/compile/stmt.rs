@@ -206,6 +206,7 @@ impl RuleCompiler<'_> {
                     // Shorter than its object, unless the object may lie on or reach a cycle.
                     if !self.plan.cyclic_reads.get(self.current).copied().unwrap_or(true) {
                         c.extend(ge(&[(o, 1), (d, -1)], -1));
+                        c.extend(self.disjoint_fields(o, field, d));
                     }
                 }
             }
@@ -242,6 +243,24 @@ impl RuleCompiler<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The values read from different fields of one object (of the same size, so unchanged
+    /// between the reads) are disjoint parts of it: their sizes add up to less than its own,
+    /// `Σ |o.f_i| <= |o| - 1` (a tree's two subtrees together are smaller than the tree).
+    fn disjoint_fields(&mut self, o: Dimension, field: &FieldRef, d: Dimension) -> Option<Constraint> {
+        let slot = (field.name.clone(), field.descriptor.clone());
+        let reads = self.field_reads.entry(o).or_default();
+        if reads.iter().any(|(s, _)| *s == slot) {
+            return None;
+        }
+        reads.push((slot, d));
+        if reads.len() < 2 {
+            return None;
+        }
+        let mut terms: Vec<(Dimension, i64)> = reads.iter().map(|(_, read)| (*read, -1)).collect();
+        terms.push((o, 1));
+        ge(&terms, -1)
     }
 
     /// `0 <= index < |array|`, as an access that completes normally needs.

@@ -1,10 +1,14 @@
-//! The heap's effect on path lengths (Spoto, Mesnard and Payet's path-length with sharing and
-//! cyclicity, simplified to what abstract compilation needs).
+//! The heap's effect on reference sizes (Spoto, Mesnard and Payet's path-length with sharing and
+//! cyclicity, simplified to what abstract compilation needs, over a norm that counts nodes).
 //!
-//! A reference's size is the path length of its object: the longest chain of fields from it. It
-//! is a value of the heap, not of the variable: a field write `o.f = y` changes the size of every
-//! object that reaches `o`, and where `y` reaches `o` it closes a cycle, on which path lengths are
-//! undefined and `|o.f| < |o|` is false. This module decides, for each IR rule, before it is
+//! A reference's size is the size of its object as a tree: 1 plus the sizes of the values of its
+//! reference fields (an array counts its length, `null` 0): a list's number of cells, a tree's
+//! number of nodes, a DAG's nodes once per path that reaches them. It is at least the path length
+//! (the longest chain of fields), and unlike it, the values of an object's different fields are
+//! disjoint parts of it: `|o.left| + |o.right| <= |o| - 1`, which makes a recursive walk of a tree
+//! linear in its nodes. It is a value of the heap, not of the variable: a field write `o.f = y`
+//! changes the size of every object that reaches `o`, and where `y` reaches `o` it closes a
+//! cycle, on which sizes are undefined and `|o.f| < |o|` is false. This module decides, for each IR rule, before it is
 //! compiled:
 //! - after which statements which variables' sizes must be read anew (`RulePlan::remaps`): those
 //!   whose objects a field write or a call may have changed;

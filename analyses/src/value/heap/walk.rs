@@ -37,7 +37,7 @@ pub struct RulePlan {
     pub effects: HeapEffects,
 }
 
-/// A field write `o.f = y` that is planned: `o`'s new size is at most `|o| + |y| + 1` and at least
+/// A field write `o.f = y` that is planned: `o`'s new size is at most `|o| + |y|` and at least
 /// `|y| + 1` when no cycle may close, exactly `|y| + 1` when `o` had no non-null field.
 #[derive(Clone, Copy, Debug)]
 pub struct Written {
