@@ -749,7 +749,17 @@ fn analyze_lifted(
         ..
     } = *context;
     let clock = Clock::start(options, selected.len());
-    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET);
+    // Lifted callees have their objects that never escape replaced as the class's own methods do
+    // (a constructor's writes spliced into the method that calls it, say).
+    let exact = ExactCallees {
+        lookup,
+        lambdas,
+        cache: &context.summaries.exact,
+    };
+    let rewrite = |ir: &mut MethodIr| {
+        replace_fresh_objects(ir, model, &exact);
+    };
+    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET, Some(&rewrite));
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index = method_index(methods);
     debug_timing(|| {

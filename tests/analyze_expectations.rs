@@ -23,9 +23,6 @@ const KNOWN: &[(&str, &str)] = &[
     // left is null, then each again before its call), so no rule relates them: the node count
     // of the two calls is not known to add up, and the call tree is costed by its depth.
     ("Trees$Node.leaves", "O(2^|t|)"),
-    // The same loop as `Trees$Node.buildAndCount`, calling `insert` of another class: the tree
-    // `insert` returns is not known to be at most one node larger than the one it is given.
-    ("Trees.buildAndCountElsewhere", "unknown"),
 ];
 
 /// The compiled and analysed fixtures, shared by the tests of this file.

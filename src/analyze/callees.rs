@@ -219,9 +219,11 @@ pub(super) fn lift_callees(
     lambdas: &HashMap<String, LambdaClass>,
     cache: &LiftCache,
     budget: usize,
+    rewrite: Option<&Rewrite<'_>>,
 ) -> Option<Hierarchy> {
     let mut lifting = Lifting {
         budget,
+        rewrite,
         hierarchy,
         lookup,
         lambdas,
@@ -258,6 +260,8 @@ pub(super) fn lift_callees(
 struct Lifting<'a, 'l> {
     /// Library methods that may be lifted (`LIBRARY_BUDGET` for a class).
     budget: usize,
+    /// What is done to each method lifted before it is analysed, besides reusing repeated reads.
+    rewrite: Option<&'a Rewrite<'a>>,
     hierarchy: &'a Hierarchy,
     lookup: &'a ClassLookup<'l>,
     /// The program's lambda classes, whose methods are spun rather than read.
@@ -271,6 +275,9 @@ struct Lifting<'a, 'l> {
     /// lifting failed.
     lifted_cache: &'a LiftCache,
 }
+
+/// A rewrite of a lifted method (see [`replace_fresh_objects`]).
+pub(super) type Rewrite<'a> = dyn Fn(&mut MethodIr) + Sync + 'a;
 
 /// Lifted library methods by (class, name, descriptor).
 pub(super) type LiftCache = std::sync::Mutex<HashMap<(String, String, String), Option<MethodIr>>>;
@@ -378,6 +385,9 @@ impl Lifting<'_, '_> {
                             // factories; library sites stay `invokedynamic`.
                             if !self.lambdas.is_empty() {
                                 lambdas::rewrite_sites(&mut ir, &class.name, self.lambdas);
+                            }
+                            if let Some(rewrite) = self.rewrite {
+                                rewrite(&mut ir);
                             }
                             let held = reloads::reuse_repeated_reads(&mut ir);
                             ghosts::ghost_invariant_reads_holding(&mut ir, &held);

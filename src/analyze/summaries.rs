@@ -341,6 +341,7 @@ impl<'a, 'l> Summaries<'a, 'l> {
             self.lambdas,
             &LiftCache::default(),
             limits.library_budget,
+            None,
         );
         let hierarchy = extended.as_ref().unwrap_or(self.hierarchy);
         let index = method_index(&methods);
