@@ -759,7 +759,15 @@ fn analyze_lifted(
     let rewrite = |ir: &mut MethodIr| {
         replace_fresh_objects(ir, model, &exact);
     };
-    let extended = lift_callees(methods, hierarchy, lookup, lambdas, context.lifted, LIBRARY_BUDGET, Some(&rewrite));
+    let extended = lift_callees(
+        methods,
+        hierarchy,
+        lookup,
+        lambdas,
+        context.lifted,
+        LIBRARY_BUDGET,
+        Some(&rewrite),
+    );
     let hierarchy = extended.as_ref().unwrap_or(hierarchy);
     let index = method_index(methods);
     debug_timing(|| {

@@ -7,8 +7,8 @@ use jresa_analyses::bounds::cost::{self, Bound};
 use jresa_analyses::bounds::expr::{CostExpr, Linear};
 use jresa_analyses::bounds::ranking::{self, Affine, Ranking};
 use jresa_analyses::ir::{source_name, MethodIr, ProcId, Ty, VarId};
-use jresa_analyses::value::overflow;
 use jresa_analyses::value::program::{AbstractProgram, Item, Origin, Width};
+use jresa_analyses::value::{heap, overflow};
 use num_rational::BigRational;
 use num_traits::Signed;
 
@@ -121,8 +121,9 @@ fn affine_text(f: &Affine, names: &[String]) -> String {
 }
 
 /// The JVM range of each input of a method's entry; `this` is left unconstrained (it is never
-/// null, and no precondition on its path length is worth stating).
+/// null, and no precondition on its size is worth stating).
 pub(super) fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
+    let classes = heap::var_classes(ir);
     ir.proc(analysed_entry(ir))
         .inputs
         .iter()
@@ -134,7 +135,7 @@ pub(super) fn entry_widths(ir: &MethodIr) -> Vec<Option<Width>> {
             match ir.var(*v).ty {
                 Ty::Int => Some(Width::Int),
                 Ty::Long => Some(Width::Long),
-                Ty::Ref => Some(Width::Size),
+                Ty::Ref => Some(Width::of_reference(classes.get(v.index()).and_then(Option::as_deref))),
                 Ty::Float | Ty::Double => None,
             }
         })

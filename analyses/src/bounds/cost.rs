@@ -317,7 +317,7 @@ fn type_range_max(proc: &AbstractProc, e: &Linear) -> Option<Linear> {
             .flat_map(|r| &r.ranges)
             .find(|(d, _)| *d == index)
             .map(|(_, w)| *w)?;
-        let (low, high) = width.interval();
+        let (low, high) = width.interval()?;
         let end = if a.is_positive() { high } else { low };
         max += a * BigRational::from_integer(end);
     }
@@ -2490,7 +2490,7 @@ impl<D: NumericDomain> Solver<'_, D> {
         if let Some(found) = &ranked.ranking {
             let sizes: Vec<Dimension> = ranges
                 .iter()
-                .filter(|(_, w)| *w == Width::Size)
+                .filter(|(_, w)| matches!(w, Width::Size | Width::Nodes))
                 .map(|(d, _)| *d)
                 .collect();
             if found.mentions(&sizes) {

@@ -15,11 +15,10 @@
 //! JVM's values equal the mathematical ones or lie on the kept side of them, so the abstract
 //! states (computed with kept, one-sided and forgotten results) contain the JVM's states; at the next result the state, intersected with
 //! the type ranges that every JVM value satisfies, proves it in range, so the JVM computes the
-//! mathematical value again. The only assumption left is that a reference's size (an array's or
-//! string's length, which the JVM caps at `2^31 - 1`, or the size of a structure as a tree) is
-//! below `2^31`. A list or tree of that size needs `2^31` objects; a DAG can exceed it with a few
-//! dozen that share their nodes, and an `int` the program computes from its size (a recursive
-//! count of its nodes) may then wrap where the analysis says it does not.
+//! mathematical value again. The only assumption left is that an array's or a string's length
+//! is below `2^31` (the JVM caps it at `2^31 - 1`). An object's size as a tree is bounded by
+//! nothing (`Width::Nodes`): a DAG of a few dozen objects that share their nodes has more paths
+//! than an `int` counts, and a recursive count of its nodes wraps.
 
 use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Rational};
 use super::program::{AbsProcId, AbstractProgram, Item, Width};
@@ -36,6 +35,7 @@ impl Width {
             Width::Int => [Some((1, max + 1)), Some((-1, max))],
             Width::Long => [None, Some((-1, i64::MAX))],
             Width::Size => [Some((1, 0)), Some((-1, max))],
+            Width::Nodes => [Some((1, 0)), None],
         };
         bounds
             .into_iter()
@@ -44,14 +44,15 @@ impl Width {
             .collect()
     }
 
-    /// The range's least and greatest values.
-    pub fn interval(self) -> (num_bigint::BigInt, num_bigint::BigInt) {
+    /// The range's least and greatest values; `None` for one without a greatest.
+    pub fn interval(self) -> Option<(num_bigint::BigInt, num_bigint::BigInt)> {
         let (low, high): (i128, i128) = match self {
             Width::Int => (i32::MIN.into(), i32::MAX.into()),
             Width::Long => (i64::MIN.into(), i64::MAX.into()),
             Width::Size => (0, i32::MAX.into()),
+            Width::Nodes => return None,
         };
-        (low.into(), high.into())
+        Some((low.into(), high.into()))
     }
 
     /// Constraints that imply a value within the range (for `long`, `-2^63 + 1` stands in for the
@@ -63,6 +64,8 @@ impl Width {
             Width::Long => (i64::MAX, i64::MAX),
             Width::Int => (max + 1, max),
             Width::Size => (0, max),
+            // (No upper bound to prove: `i64::MAX` stands in, as for `long`.)
+            Width::Nodes => (0, i64::MAX),
         };
         [(1, lower), (-1, upper)].map(|(a, b)| {
             // (Unrepresentable, it is `-1 ≥ 0`, which no non-empty state entails.)
@@ -104,7 +107,7 @@ pub fn wrap<D: NumericDomain>(
     // (the mathematical value is at least the type's minimum) subtracts multiples of the range's
     // size, so the JVM's value is at most the mathematical one; wrapping up, at least.
     let [at_least_min, at_most_max] = width.proves(dim);
-    *state = if width == Width::Size {
+    *state = if matches!(width, Width::Size | Width::Nodes) {
         state.project_out(&[dim])
     } else if boxed.entails(&at_least_min) {
         relaxed(state, dim, 1)
@@ -225,7 +228,7 @@ fn product_within<D: NumericDomain>(state: &D, left: Dimension, right: Dimension
     let (low, high) = match width {
         Width::Int => (i64::from(i32::MIN), i64::from(i32::MAX)),
         Width::Long => (-i64::MAX, i64::MAX),
-        Width::Size => return false,
+        Width::Size | Width::Nodes => return false,
     };
     let (low, high) = (Rational::from_integer(low.into()), Rational::from_integer(high.into()));
     let products = [&l0 * &r0, &l0 * &r1, &l1 * &r0, &l1 * &r1];
@@ -276,6 +279,8 @@ pub fn input_interval(width: Option<Width>, margin: i64, long_margin: i64) -> Op
         Width::Int => Some((-int_max - 1 + margin, int_max - margin)),
         Width::Long => Some((-i64::MAX + long_margin, i64::MAX - long_margin)),
         Width::Size => Some((0, int_max - margin)),
+        // No limit of its type to stay away from.
+        Width::Nodes => None,
     }
 }
 

@@ -119,5 +119,6 @@ fn width(width: Width) -> &'static str {
         Width::Int => "int",
         Width::Long => "long",
         Width::Size => "size",
+        Width::Nodes => "nodes",
     }
 }

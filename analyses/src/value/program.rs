@@ -159,8 +159,22 @@ pub enum Width {
     Int,
     /// A 64-bit `long`.
     Long,
-    /// The size of a reference: `0..2^31`.
+    /// The size of an array or a string (its length): `0..2^31`.
     Size,
+    /// The size of another object, as a tree (`value::heap`): at least 0 and nothing more. A DAG
+    /// that shares its nodes has a size as large as `2^k` with `2k` objects, so no `int` range
+    /// bounds it.
+    Nodes,
+}
+
+impl Width {
+    /// The width of a reference of this static class (a field descriptor, where known).
+    pub fn of_reference(descriptor: Option<&str>) -> Width {
+        match descriptor {
+            Some(d) if d.starts_with('[') || d == "Ljava/lang/String;" => Width::Size,
+            _ => Width::Nodes,
+        }
+    }
 }
 
 /// A non-linear or bit operation on ints or longs.

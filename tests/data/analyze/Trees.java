@@ -81,6 +81,19 @@ public class Trees {
             return new Node(t.key, t.left, insert(t.right, key));
         }
 
+        // Counts the nodes as a tree counts them: once per path. A DAG of 32 levels, each node
+        // pointing twice to the one below, has 2^32 - 1 paths, so the count wraps to -1 and the
+        // loop never ends: an object's size is not bounded by any `int`.
+        // expect: nonterminating
+        static int countThenSpin(Node t) {
+            int n = size(t);
+            int k = 0;
+            while (n < 0) {
+                k++;
+            }
+            return k;
+        }
+
         // n insertions into a growing tree, then one walk of it.
         // expect: O(n^2)
         static int buildAndCount(int n) {

@@ -11,7 +11,8 @@
 //! `value::heap`'s plan gives it a new dimension.
 //!
 //! **Soundness assumptions**: the heap a method starts from is acyclic (`value::heap`), and
-//! references' sizes are below `2^31` (see `overflow.rs`). Integer results that can wrap around
+//! arrays' and strings' lengths are below `2^31` (see `overflow.rs`; an object's size as a tree
+//! has no upper bound, `Width::Nodes`). Integer results that can wrap around
 //! are followed by a `Wrap` item, which keeps their mathematical value only where it is proven in
 //! range. Everything else over-approximates: an operation without a precise abstraction
 //! constrains nothing.
@@ -112,6 +113,7 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
         program.of_ir.push(ids);
     }
     let heap = heap::analyse(methods, resolver);
+    let classes: Vec<Vec<Option<String>>> = methods.iter().map(heap::var_classes).collect();
     let mut dispatches: HashMap<(CallKind, MethodRef), Option<AbsProcId>> = HashMap::new();
     for (m, method) in methods.iter().enumerate() {
         for (p, proc) in method.procs.iter().enumerate() {
@@ -123,7 +125,8 @@ pub fn compile(methods: &[MethodIr], resolver: &dyn CallResolver, model: CostMod
                     resolver,
                     dispatches: &mut dispatches,
                 };
-                let mut compiler = RuleCompiler::new(method, proc, tables, m, model, &heap.plans[m][p][r]);
+                let plan = &heap.plans[m][p][r];
+                let mut compiler = RuleCompiler::new(method, proc, tables, (m, &classes[m]), model, plan);
                 rules.extend(compiler.rule(r, rule));
             }
             let id = program.of_ir[m][p];
@@ -335,6 +338,9 @@ struct RuleCompiler<'a> {
     /// (name and descriptor) once with the dimension of the value read: the fields of one object
     /// are disjoint parts of its size (`stmt::heap_access`).
     field_reads: HashMap<Dimension, Vec<(FieldSlot, Dimension)>>,
+    /// The static class of each reference variable of the method, where known
+    /// (`heap::var_classes`), which decides its range.
+    classes: &'a [Option<String>],
 }
 
 /// A field by name and descriptor: two field references that differ in either name different
@@ -367,7 +373,7 @@ impl<'a> RuleCompiler<'a> {
         method: &'a MethodIr,
         proc: &'a Procedure,
         tables: Tables<'a>,
-        method_index: usize,
+        (method_index, classes): (usize, &'a [Option<String>]),
         model: CostModel,
         plan: &'a RulePlan,
     ) -> Self {
@@ -390,6 +396,7 @@ impl<'a> RuleCompiler<'a> {
             plan,
             current: 0,
             field_reads: HashMap::new(),
+            classes,
         };
         // An output whose size is read anew after its definition takes its last size at the end
         // (`finish_outputs`): its definition goes to a dimension of its own.
@@ -659,7 +666,7 @@ impl<'a> RuleCompiler<'a> {
                 let width = match self.method.var(*v).ty {
                     Ty::Int => Width::Int,
                     Ty::Long => Width::Long,
-                    Ty::Ref => Width::Size,
+                    Ty::Ref => Width::of_reference(self.classes.get(v.index()).and_then(Option::as_deref)),
                     Ty::Float | Ty::Double => return None,
                 };
                 Some((*d, width))
