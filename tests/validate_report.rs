@@ -345,3 +345,25 @@ fn bounds_in_fields_at_entry_are_confirmed_on_generated_objects() {
         assert!(method["checked"].as_u64() > Some(1), "{name}: {method}");
     }
 }
+
+/// The recursive tree walks, bounded linearly in the tree's size (its nodes, counted once per
+/// path), are confirmed on generated trees and DAGs: none of their instances exceeds its bound,
+/// and the instances include trees with both children.
+#[test]
+fn tree_walks_linear_in_their_nodes_are_confirmed_on_generated_trees() {
+    let output = validate_cli(&["tests/data/analyze/Trees.java", "--max-size", "4", "--format", "json"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let value: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let methods = value["methods"].as_array().expect("methods");
+    for name in ["size", "height", "mirror", "sumKeys"] {
+        let method = methods
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is validated"));
+        let bound = method["bound"].as_str().expect("a bound");
+        assert!(bound.contains("*nat(|t|)") && !bound.contains('^'), "{name}: {bound}");
+        assert_eq!(method["status"], "confirmed", "{name}: {method}");
+        assert_eq!(method["violations"], 0, "{name}: {method}");
+        assert!(method["checked"].as_u64() > Some(20), "{name}: {method}");
+    }
+}
