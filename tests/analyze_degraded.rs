@@ -13,6 +13,16 @@ use crate::report_support::jresa;
 /// `MAX_EVALUATIONS` and one method alone exceeds the retry's budget.
 const BRANCHES: usize = 2000;
 
+/// Compiles class `name` from `text` in a scratch directory and analyses it; the directory holds
+/// the class file.
+fn analyze_class(name: &str, text: &str) -> (std::path::PathBuf, jresa::analyze::AnalysisReport) {
+    let dir = support::scratch("analyze-degraded", name);
+    let source = dir.join(format!("{name}.java"));
+    std::fs::write(&source, text).expect("write the class");
+    let classes = support::compile_fixture(&source, &dir);
+    (dir, support::analyze_all(&classes))
+}
+
 fn wide_source() -> String {
     let mut lines = vec!["public class Wide {".to_owned(), "    public Wide() {}".to_owned()];
     let tails = [
@@ -34,11 +44,7 @@ fn wide_source() -> String {
 
 #[test]
 fn methods_too_large_for_the_value_analysis_keep_the_bounds_that_need_no_invariant() {
-    let dir = support::scratch("analyze-degraded", "wide");
-    let source = dir.join("Wide.java");
-    std::fs::write(&source, wide_source()).expect("write the class");
-    let classes = support::compile_fixture(&source, &dir);
-    let report = support::analyze_all(&classes);
+    let (dir, report) = analyze_class("Wide", &wide_source());
     let method = |name: &str| support::find(&report, "Wide", name).expect("the method");
     let counting = method("branches0");
     assert_eq!(counting.status, "bounded", "{counting:?}");
@@ -70,12 +76,8 @@ fn methods_too_large_for_the_value_analysis_keep_the_bounds_that_need_no_invaria
 
 #[test]
 fn a_call_with_no_analysed_target_says_why() {
-    let dir = support::scratch("analyze-degraded", "unimplemented");
-    let source = dir.join("Unimplemented.java");
     let text = "public class Unimplemented {\n    interface Shape {\n        int area();\n    }\n\n    static int areaOf(Shape s) {\n        return s.area();\n    }\n}\n";
-    std::fs::write(&source, text).expect("write the class");
-    let classes = support::compile_fixture(&source, &dir);
-    let report = support::analyze_all(&classes);
+    let (_, report) = analyze_class("Unimplemented", text);
     let method = support::find(&report, "Unimplemented", "areaOf").expect("the method");
     assert_eq!(method.status, "unknown", "{method:?}");
     assert_eq!(
@@ -86,12 +88,8 @@ fn a_call_with_no_analysed_target_says_why() {
 
 #[test]
 fn a_method_that_calls_into_a_cycle_without_a_bound_says_so_and_the_cycle_says_it_is_inside() {
-    let dir = support::scratch("analyze-degraded", "cycle-calls");
-    let source = dir.join("CycleCalls.java");
     let text = "public class CycleCalls {\n    interface Shape {\n        int area();\n    }\n\n    static int even(int n, Shape s) {\n        return n <= 0 ? s.area() : odd(n - 1, s);\n    }\n\n    static int odd(int n, Shape s) {\n        return n <= 0 ? 1 : even(n - 1, s);\n    }\n\n    static int start(int n, Shape s) {\n        return even(n, s);\n    }\n}\n";
-    std::fs::write(&source, text).expect("write the class");
-    let classes = support::compile_fixture(&source, &dir);
-    let report = support::analyze_all(&classes);
+    let (_, report) = analyze_class("CycleCalls", text);
     let start = support::find(&report, "CycleCalls", "start").expect("the caller");
     let reason = start.reason_text().expect("a reason");
     assert!(
