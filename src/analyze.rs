@@ -213,6 +213,7 @@ fn analyze_class(
         max_evaluations: jresa_analyses::value::limits::MAX_EVALUATIONS,
         assume_nothing_when_exhausted: false,
         stop_at_opaque: false,
+        split_cases: false,
     };
     let class_methods = methods.len();
     let mut out = analyze_lifted(&context, &mut methods, &selected);
@@ -246,6 +247,7 @@ fn retry_alone(
         max_evaluations: RETRY_EVALUATIONS,
         assume_nothing_when_exhausted: true,
         stop_at_opaque: true,
+        split_cases: true,
         ..*context
     };
     let lost: Vec<(usize, &Method, usize, Retry)> = out
@@ -399,6 +401,10 @@ struct ClassContext<'a, 'l> {
     /// (`fixpoint::solve_until_opaque`): the method then has no bound, and its reason is the
     /// item's.
     stop_at_opaque: bool,
+    /// Whether the fixpoint splits procedures' POSTs into cases (`fixpoint::solve_with_cases`):
+    /// for a method analysed alone, where a loop that tests what a callee returns (`-1` or an
+    /// index) may be ranked only by the case its test selects.
+    split_cases: bool,
 }
 
 /// The method `start` of `methods` (the class's lifted methods) first, then the class's methods it
@@ -802,9 +808,11 @@ fn analyze_lifted(
             })
             .collect();
         let stop = || clock.stop();
-        let mut fixpoint = match context.stop_at_opaque && entries.len() == 1 {
-            true => fixpoint::solve_until_opaque(&program, &entries, context.max_evaluations, &stop),
-            false => fixpoint::solve_within(&program, &entries, context.max_evaluations, &stop),
+        let until_opaque = context.stop_at_opaque && entries.len() == 1;
+        let mut fixpoint = match (context.split_cases, until_opaque) {
+            (true, _) => fixpoint::solve_with_cases(&program, &entries, context.max_evaluations, &stop, until_opaque),
+            (false, true) => fixpoint::solve_until_opaque(&program, &entries, context.max_evaluations, &stop),
+            (false, false) => fixpoint::solve_within(&program, &entries, context.max_evaluations, &stop),
         };
         if let Some(reason) = fixpoint.reached_opaque.take() {
             for k in pending {

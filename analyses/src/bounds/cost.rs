@@ -1596,7 +1596,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 split_rules.entry(p).or_insert_with(|| {
                     let rules: Vec<AbstractRule> = match mode.split_aux {
                         true => {
-                            let variants = proc.rules.iter().flat_map(|r| self.aux_variants(r));
+                            let variants = proc.rules.iter().flat_map(|r| self.aux_variants(r, component));
                             match mode.split_wraps {
                                 true => variants
                                     .flat_map(|v| cases::wrap_variants(&v, MAX_WRAP_VARIANTS))
@@ -2367,11 +2367,6 @@ fn skip_dimension(rule: &AbstractRule, at: Dimension) -> AbstractRule {
 
 /// A rule with every dimension moved up by `offset`.
 impl<D: NumericDomain> Solver<'_, D> {
-    /// The variants of a rule with each call of an auxiliary operation followed by the
-    /// constraints of one of the operation's cases (over the call's arguments and outputs, and a
-    /// fresh dimension for the case's other result), at most [`MAX_AUX_VARIANTS`]; the rule
-    /// itself when it calls none or would have more. Every run of the rule follows one variant:
-    /// the cases cover every input on which the operation completes.
     /// Pass 1 of a loop: its transitions from `pre` and a ranking function for them. When the
     /// paths' convex transitions have none, they are tried again split by the cases of the
     /// auxiliary operations, then also by the cases of wrapping `int` arithmetic, the latter
@@ -2767,7 +2762,14 @@ impl<D: NumericDomain> Solver<'_, D> {
             .collect()
     }
 
-    fn aux_variants(&self, rule: &AbstractRule) -> Vec<AbstractRule> {
+    /// The variants of a rule with each call of an auxiliary operation followed by the
+    /// constraints of one of the operation's cases (over the call's arguments and outputs, and a
+    /// fresh dimension for the case's other result), at most [`MAX_AUX_VARIANTS`]; the rule
+    /// itself when it calls none or would have more. Every run of the rule follows one variant:
+    /// the cases cover every input on which the operation completes.
+    /// A call of a procedure outside `component` whose POST has cases is split by them the same
+    /// way (`post_case_variants`).
+    fn aux_variants(&self, rule: &AbstractRule, component: &[AbsProcId]) -> Vec<AbstractRule> {
         let mut variants = vec![rule.clone()];
         let constants = constant_dimensions(rule);
         for (k, item) in rule.items.iter().enumerate() {
@@ -2775,7 +2777,17 @@ impl<D: NumericDomain> Solver<'_, D> {
                 continue;
             };
             let aux = &self.program.procs[*callee];
-            if !matches!(aux.origin, Origin::Aux(_)) || aux.rules.len() < 2 {
+            if !matches!(aux.origin, Origin::Aux(_)) {
+                let outside = !component.contains(callee);
+                if let Some(split) = outside
+                    .then(|| self.post_case_variants(&variants, rule, k, *callee, args, outs))
+                    .flatten()
+                {
+                    variants = split;
+                }
+                continue;
+            }
+            if aux.rules.len() < 2 {
                 continue;
             }
             // The cases a constant argument (a shift's distance, a divisor) rules out are left out.
@@ -2830,6 +2842,37 @@ impl<D: NumericDomain> Solver<'_, D> {
             variants = next;
         }
         variants
+    }
+
+    /// The variants of `variants` (of `rule`) with the call at item `k` of `callee`, a procedure
+    /// whose POST has cases (`Fixpoint::cases`), followed by the constraints of one case; `None`
+    /// when it has none or there would be more than [`MAX_AUX_VARIANTS`]. The cases cover every
+    /// run in which the callee returns.
+    fn post_case_variants(
+        &self,
+        variants: &[AbstractRule],
+        rule: &AbstractRule,
+        k: usize,
+        callee: AbsProcId,
+        args: &[Dimension],
+        outs: &[Dimension],
+    ) -> Option<Vec<AbstractRule>> {
+        let cases = self.fixpoint.cases.get(callee).filter(|c| c.len() > 1)?;
+        if variants.len() * cases.len() > MAX_AUX_VARIANTS {
+            return None;
+        }
+        let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
+        let mut next = Vec::with_capacity(variants.len() * cases.len());
+        for variant in variants {
+            let position = k + 1 + (variant.items.len() - rule.items.len());
+            for case in cases {
+                let mut with_case = variant.clone();
+                let constraints = embed(case, &targets, variant.dims).constraints().to_vec();
+                with_case.items.insert(position, Item::Constrain(constraints));
+                next.push(with_case);
+            }
+        }
+        Some(next)
     }
 }
 

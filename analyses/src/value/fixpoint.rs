@@ -5,8 +5,17 @@
 //! inputs then outputs) holds whenever `q` returns. **Both over-approximate every concrete run
 //! (under the assumptions of `compile`); `None` means unreachable (false).** A procedure whose
 //! PRE or POST changes more than `MAX_UPDATES` times is set to the universe, which is sound.
+//!
+//! With [`solve_with_cases`], `CASES[q]` also splits `POST[q]` by the constant values its outputs
+//! take (a search's `-1` apart from the index it found, a loop's exits apart): each case
+//! over-approximates the runs that return with its outputs' constants (the last case also takes
+//! the runs past `MAX_CASES` kinds, and the case of no constant absorbs the cases it includes),
+//! and the cases together cover every run that returns. A rule that calls a procedure with cases
+//! is walked a second time, going on once per case from the call's state met with it (at most
+//! `MAX_RULE_FORKS` ways per rule), for its own procedure's cases; its first, convex walk alone
+//! gives PRE and POST, which are therefore the same with cases or without.
 
-use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Polyhedron};
+use super::domain::{Constraint, Dimension, LinearExpr, NumericDomain, Polyhedron, Rational};
 use super::limits::{MAX_EVALUATIONS, MAX_UPDATES, WIDENING_DELAY};
 use super::overflow;
 use super::program::{AbsProcId, AbstractProgram, AbstractRule, Item, Origin};
@@ -17,6 +26,9 @@ use std::collections::{BTreeSet, VecDeque};
 pub struct Fixpoint<D = Polyhedron> {
     pub pre: Vec<Option<D>>,
     pub post: Vec<Option<D>>,
+    /// The cases of each procedure's POST (over its inputs then outputs), where it has at least
+    /// two; empty otherwise.
+    pub cases: Vec<Vec<D>>,
     /// Rule evaluations performed.
     pub evaluations: usize,
     /// Whether the evaluation budget ran out: the conditions are then not a fixpoint, and no
@@ -151,7 +163,7 @@ pub fn solve_within<D: NumericDomain>(
     max_evaluations: usize,
     stop: &dyn Fn() -> bool,
 ) -> Fixpoint<D> {
-    solve_with(program, entries, max_evaluations, stop, false)
+    solve_with(program, entries, max_evaluations, stop, false, false)
 }
 
 /// [`solve_within`], stopped (`reached_opaque`, `exhausted`) as soon as a state reaches an opaque
@@ -163,7 +175,20 @@ pub fn solve_until_opaque<D: NumericDomain>(
     max_evaluations: usize,
     stop: &dyn Fn() -> bool,
 ) -> Fixpoint<D> {
-    solve_with(program, entries, max_evaluations, stop, true)
+    solve_with(program, entries, max_evaluations, stop, true, false)
+}
+
+/// [`solve_within`] (or [`solve_until_opaque`], with `until_opaque`) that also splits the POSTs
+/// into their cases (`Fixpoint::cases`, empty otherwise): more precise where a caller tests
+/// what a callee returns, and slower, so for the analyses of a few methods.
+pub fn solve_with_cases<D: NumericDomain>(
+    program: &AbstractProgram,
+    entries: &[(AbsProcId, D)],
+    max_evaluations: usize,
+    stop: &dyn Fn() -> bool,
+    until_opaque: bool,
+) -> Fixpoint<D> {
+    solve_with(program, entries, max_evaluations, stop, until_opaque, true)
 }
 
 fn solve_with<D: NumericDomain>(
@@ -172,9 +197,11 @@ fn solve_with<D: NumericDomain>(
     max_evaluations: usize,
     stop: &dyn Fn() -> bool,
     until_opaque: bool,
+    cases: bool,
 ) -> Fixpoint<D> {
     let mut solver = Solver::new(program);
     solver.until_opaque = until_opaque;
+    solver.track_cases = cases;
     solver.run(entries, max_evaluations.min(MAX_EVALUATIONS), stop)
 }
 
@@ -210,16 +237,43 @@ pub fn assume_nothing<D: NumericDomain>(program: &AbstractProgram, entries: &[(A
         reached_opaque: None,
         pre,
         post,
+        cases: vec![Vec::new(); n],
         evaluations: 0,
         exhausted: false,
         overflows: BTreeSet::new(),
     }
 }
 
+/// What one evaluation of a rule gives: its convex result, and its results split by the cases of
+/// the procedures it calls.
+struct Evaluated<D> {
+    result: Option<D>,
+    /// `None` when the rule calls no procedure with cases: its convex result is its only one.
+    cases: Option<Vec<D>>,
+}
+
+/// The most cases of a procedure's POST.
+pub const MAX_CASES: usize = 4;
+
+/// The most ways one rule's evaluation goes on past calls of procedures with cases.
+pub const MAX_RULE_FORKS: usize = 8;
+
+/// The constant values of some outputs (by output position), which every state of a case has.
+type CaseKey = Vec<(usize, Rational)>;
+
+/// One case of a procedure's POST: its key (`None` for the last case once the kinds ran out),
+/// its condition and how often it changed.
+struct Case<D> {
+    key: Option<CaseKey>,
+    condition: D,
+    updates: usize,
+}
+
 struct Solver<'a, D> {
     program: &'a AbstractProgram,
     pre: Vec<Option<D>>,
     post: Vec<Option<D>>,
+    cases: Vec<Vec<Case<D>>>,
     pre_updates: Vec<usize>,
     post_updates: Vec<usize>,
     callers: Vec<Vec<AbsProcId>>,
@@ -229,6 +283,8 @@ struct Solver<'a, D> {
     overflows: BTreeSet<(AbsProcId, u32)>,
     /// Stop at the first opaque item a state reaches.
     until_opaque: bool,
+    /// Split the POSTs into cases.
+    track_cases: bool,
     reached_opaque: Option<String>,
 }
 
@@ -258,6 +314,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             program,
             pre: vec![None; n],
             post: vec![None; n],
+            cases: (0..n).map(|_| Vec::new()).collect(),
             pre_updates: vec![0; n],
             post_updates: vec![0; n],
             callers,
@@ -266,6 +323,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             queued: vec![false; n],
             overflows: BTreeSet::new(),
             until_opaque: false,
+            track_cases: false,
             reached_opaque: None,
         }
     }
@@ -288,8 +346,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             };
             let proc = &self.program.procs[q];
             let mut delta: Option<D> = None;
+            let mut results = Vec::new();
             for rule in &proc.rules {
-                if let Some(result) = self.evaluate(q, rule, &psi) {
+                let evaluated = self.evaluate(q, rule, &psi);
+                if self.track_cases {
+                    results.extend(
+                        evaluated
+                            .cases
+                            .unwrap_or_else(|| evaluated.result.iter().cloned().collect()),
+                    );
+                }
+                if let Some(result) = evaluated.result {
                     delta = Some(match delta {
                         None => result,
                         Some(d) => d.join(&result),
@@ -297,17 +364,31 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 }
             }
             if let Some(delta) = delta {
-                self.add_post(q, delta);
+                let cases_changed = self.add_cases(q, results);
+                if self.add_post(q, delta) || cases_changed {
+                    for caller in self.callers[q].clone() {
+                        self.enqueue(caller);
+                    }
+                }
             }
             if self.reached_opaque.is_some() {
                 exhausted = true;
                 break;
             }
         }
+        let cases = self
+            .cases
+            .into_iter()
+            .map(|cases| match cases.len() {
+                0 | 1 => Vec::new(),
+                _ => cases.into_iter().map(|c| c.condition).collect(),
+            })
+            .collect();
         Fixpoint {
             reached_opaque: self.reached_opaque,
             pre: self.pre,
             post: self.post,
+            cases,
             evaluations,
             exhausted,
             overflows: self.overflows,
@@ -323,12 +404,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
 
     /// Evaluates one rule under precondition `psi` (see [`walk_rule`]), passing the calls' states
     /// on as preconditions and recording the operations that may overflow.
-    fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &D) -> Option<D> {
+    fn evaluate(&mut self, q: AbsProcId, rule: &AbstractRule, psi: &D) -> Evaluated<D> {
         let mut calls = Vec::new();
         let mut overflows = Vec::new();
         let mut opaque = None;
         let watch = self.until_opaque && self.reached_opaque.is_none();
-        let result = walk_rule(self.program, &self.post, q, rule, psi, &mut |event| match event {
+        let no_cases = |_: AbsProcId| Vec::new();
+        let convex = Callees {
+            post: &self.post,
+            cases: &no_cases,
+        };
+        let result = walk_rule(self.program, &convex, q, rule, psi, &mut |event| match event {
             Event::Call { callee, args, state } => {
                 calls.push((callee, call_condition(self.program, callee, state, args, rule)))
             }
@@ -339,6 +425,24 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 }
             }
         });
+        // The cases walk the rule again, split at the calls of procedures with cases; what it
+        // meets on the way the convex walk has reported.
+        let split = self.tracks_cases(q)
+            && rule.items.iter().any(|item| match item {
+                Item::Call { callee, .. } => self.cases.get(*callee).is_some_and(|c| !c.is_empty()),
+                _ => false,
+            });
+        let cases = match split {
+            true => {
+                let cases = |p: AbsProcId| self.cases[p].iter().map(|c| &c.condition).collect::<Vec<&D>>();
+                let split = Callees {
+                    post: &self.post,
+                    cases: &cases,
+                };
+                Some(walk_rule(self.program, &split, q, rule, psi, &mut |_| {}))
+            }
+            false => None,
+        };
         if opaque.is_some() {
             self.reached_opaque = opaque;
         }
@@ -346,7 +450,17 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             self.add_pre(callee, condition);
         }
         self.overflows.extend(overflows.into_iter().map(|pc| (q, pc)));
-        result
+        Evaluated {
+            cases,
+            result: result.into_iter().next(),
+        }
+    }
+
+    /// Whether `q`'s POST is split into cases: a procedure with outputs, other than an auxiliary
+    /// operation (whose cases are its rules, which the cost solver splits by itself).
+    fn tracks_cases(&self, q: AbsProcId) -> bool {
+        let proc = &self.program.procs[q];
+        self.track_cases && proc.outputs > 0 && !matches!(proc.origin, Origin::Aux(_))
     }
 
     fn add_pre(&mut self, q: AbsProcId, condition: D) {
@@ -402,11 +516,12 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         self.enqueue(q);
     }
 
-    fn add_post(&mut self, q: AbsProcId, condition: D) {
+    /// Joins `condition` into `POST[q]`; whether it changed.
+    fn add_post(&mut self, q: AbsProcId, condition: D) -> bool {
         let dims = self.program.procs[q].inputs + self.program.procs[q].outputs;
         let updated = match &self.post[q] {
             None => condition,
-            Some(old) if old.includes(&condition) => return,
+            Some(old) if old.includes(&condition) => return false,
             Some(old) => {
                 self.post_updates[q] += 1;
                 let joined = old.join(&condition);
@@ -420,10 +535,105 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
         };
         self.post[q] = Some(updated);
-        for caller in self.callers[q].clone() {
-            self.enqueue(caller);
-        }
+        true
     }
+
+    /// Adds each result of `q`'s rules to the case of its outputs' constants; whether a case
+    /// changed.
+    fn add_cases(&mut self, q: AbsProcId, results: Vec<D>) -> bool {
+        let proc = &self.program.procs[q];
+        if !self.tracks_cases(q) {
+            return false;
+        }
+        // One update per case and evaluation, as for the POST.
+        let mut joined: Vec<(CaseKey, D)> = Vec::new();
+        for result in results {
+            let key = case_key(&result, proc.inputs, proc.outputs);
+            match joined.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, condition)) => *condition = condition.join(&result),
+                None => joined.push((key, result)),
+            }
+        }
+        let mut changed = false;
+        for (key, condition) in joined {
+            changed |= self.add_case(q, key, condition);
+        }
+        changed
+    }
+
+    /// Joins `condition` into the case of `key` (a new case while there are fewer than
+    /// [`MAX_CASES`], else the last); whether it changed. The case of no constant absorbs the
+    /// cases it includes (a search's index found at `0` in its first iterations, before the
+    /// widening makes it any index): they would only take the places of cases that matter.
+    fn add_case(&mut self, q: AbsProcId, key: CaseKey, condition: D) -> bool {
+        let dims = self.program.procs[q].inputs + self.program.procs[q].outputs;
+        let keyless = key.is_empty();
+        let cases = &mut self.cases[q];
+        let free = cases.iter().position(|c| c.key.as_ref().is_some_and(Vec::is_empty));
+        if let Some(free) = free.filter(|_| !keyless) {
+            if cases[free].condition.includes(&condition) {
+                return false;
+            }
+        }
+        let at = match cases.iter().position(|c| c.key.as_ref() == Some(&key)) {
+            Some(at) => at,
+            None if cases.len() < MAX_CASES => {
+                cases.push(Case {
+                    key: Some(key),
+                    condition,
+                    updates: 0,
+                });
+                return absorb(cases, cases.len() - 1, keyless);
+            }
+            None => {
+                let last = cases.len() - 1;
+                cases[last].key = None;
+                last
+            }
+        };
+        let case = &mut cases[at];
+        if case.condition.includes(&condition) {
+            return false;
+        }
+        case.updates += 1;
+        let joined = case.condition.join(&condition);
+        case.condition = if case.updates > MAX_UPDATES {
+            D::universe(dims)
+        } else if case.updates > WIDENING_DELAY {
+            case.condition.widen(&joined, &[])
+        } else {
+            joined
+        };
+        absorb(cases, at, keyless)
+    }
+}
+
+/// After case `at` changed: when it is the case of no constant (`keyless`), drops the cases with
+/// constants that it includes. Always true (the cases changed).
+fn absorb<D: NumericDomain>(cases: &mut Vec<Case<D>>, at: usize, keyless: bool) -> bool {
+    if keyless {
+        let free = cases[at].condition.clone();
+        let mut index = 0;
+        cases.retain(|c| {
+            index += 1;
+            index - 1 == at || c.key.as_ref().is_none_or(Vec::is_empty) || !free.includes(&c.condition)
+        });
+    }
+    true
+}
+
+/// The outputs of `result` (over `inputs` then `outputs` dimensions) that it fixes to one value,
+/// with it (exact bounds: a constant may be implied by constraints over several dimensions).
+fn case_key<D: NumericDomain>(result: &D, inputs: usize, outputs: usize) -> CaseKey {
+    (0..outputs)
+        .filter_map(|j| {
+            let expression = LinearExpr::from_terms(&[(inputs + j, 1)], 0)?;
+            match result.bounds(&expression) {
+                (Some(lo), Some(hi)) if lo == hi => Some((j, lo)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Thresholds a procedure inherits from its callers, at most this many in all.
@@ -495,31 +705,71 @@ enum Event<'s, D> {
     Opaque(&'s str, &'s D),
 }
 
-/// Evaluates one rule of `q` under precondition `psi`, with the callees' post-conditions `post`:
-/// its result over the procedure's inputs and outputs, or `None` when the rule cannot complete
-/// normally. Every call reached (including one whose callee never returns) and every possible
-/// overflow is reported to `visit`, in order.
+/// What a rule's walk knows of the procedures it calls: their POSTs and the cases of each.
+struct Callees<'c, D> {
+    post: &'c [Option<D>],
+    cases: &'c dyn Fn(AbsProcId) -> Vec<&'c D>,
+}
+
+/// Where a walk through a rule stands: the rule's dimensions, the inputs and outputs it keeps,
+/// the dimensions dead after each point, and how many ways the walk may still split.
+struct Walk<'w> {
+    rule: &'w AbstractRule,
+    dims: usize,
+    kept: usize,
+    dead_after: Vec<Vec<Dimension>>,
+    forks: usize,
+}
+
+/// Evaluates one rule of `q` under precondition `psi`, with the callees' post-conditions and
+/// their cases: its results over the procedure's inputs and outputs (one per case of the calls
+/// it went on past separately; none when the rule cannot complete normally). Every call reached
+/// (including one whose callee never returns) and every possible overflow is reported to
+/// `visit`, in order along each way.
 fn walk_rule<D: NumericDomain>(
     program: &AbstractProgram,
-    post: &[Option<D>],
+    callees: &Callees<'_, D>,
     q: AbsProcId,
     rule: &AbstractRule,
     psi: &D,
     visit: &mut dyn FnMut(Event<'_, D>),
-) -> Option<D> {
+) -> Vec<D> {
     let proc = &program.procs[q];
     let dims = rule.dims.max(proc.inputs + proc.outputs);
     let kept = proc.inputs + proc.outputs;
     let mut state = psi.add_dims(dims.saturating_sub(psi.dimensions()));
     state.add_constraints(rule.guard.iter().cloned());
     if state.is_empty() {
-        return None;
+        return Vec::new();
     }
     // Dimensions other than the inputs and outputs are projected out after their last use,
     // which keeps the state small in long rules (exact: nothing later mentions them).
     let dead_after = dead_dimensions(rule, kept, &[]);
     state = state.project_out(&dead_after[0]);
-    for (k, item) in rule.items.iter().enumerate() {
+    let mut walk = Walk {
+        rule,
+        dims,
+        kept,
+        dead_after,
+        forks: MAX_RULE_FORKS,
+    };
+    let mut results = Vec::new();
+    walk_items(program, callees, &mut walk, 0, state, visit, &mut results);
+    results
+}
+
+/// Walks the items of `walk.rule` from item `from` in `state`, adding each result to `results`.
+fn walk_items<D: NumericDomain>(
+    program: &AbstractProgram,
+    callees: &Callees<'_, D>,
+    walk: &mut Walk<'_>,
+    from: usize,
+    mut state: D,
+    visit: &mut dyn FnMut(Event<'_, D>),
+    results: &mut Vec<D>,
+) {
+    let rule = walk.rule;
+    for (k, item) in rule.items.iter().enumerate().skip(from) {
         match item {
             Item::Constrain(constraints) => state.add_constraints(constraints.iter().cloned()),
             Item::Opaque { reason } => visit(Event::Opaque(reason, &state)),
@@ -554,24 +804,46 @@ fn walk_rule<D: NumericDomain>(
                     args,
                     state: &state,
                 });
-                let post = post[callee].clone()?;
+                let Some(post) = &callees.post[callee] else {
+                    return;
+                };
                 let targets: Vec<Dimension> = args.iter().chain(outs).copied().collect();
-                state = state.meet(&embed(&post, &targets, dims));
+                state = state.meet(&embed(post, &targets, walk.dims));
                 // A callee that never returns here ends the rule.
                 if state.is_empty() {
-                    return None;
+                    return;
+                }
+                // Only a call whose results the rule goes on to use is worth following per case.
+                let used = outs.iter().any(|d| !walk.dead_after[k + 1].contains(d));
+                let cases = if used { (callees.cases)(callee) } else { Vec::new() };
+                if let [only] = cases.as_slice() {
+                    state = state.meet(&embed(only, &targets, walk.dims));
+                    if state.is_empty() {
+                        return;
+                    }
+                } else if cases.len() > 1 && cases.len() <= walk.forks {
+                    // Each case goes on its own way, sharing what is left of the forks.
+                    walk.forks /= cases.len();
+                    for case in cases {
+                        let split = state.meet(&embed(case, &targets, walk.dims));
+                        if !split.is_empty() {
+                            let split = split.project_out(&walk.dead_after[k + 1]);
+                            walk_items(program, callees, walk, k + 1, split, visit, results);
+                        }
+                    }
+                    return;
                 }
             }
         }
-        if !dead_after[k + 1].is_empty() {
-            state = state.project_out(&dead_after[k + 1]);
+        if !walk.dead_after[k + 1].is_empty() {
+            state = state.project_out(&walk.dead_after[k + 1]);
         }
     }
     if state.is_empty() || !rule.returns {
-        return None;
+        return;
     }
-    let mapping: Vec<Option<Dimension>> = (0..dims).map(|d| (d < kept).then_some(d)).collect();
-    Some(state.map_dims(&mapping, kept))
+    let mapping: Vec<Option<Dimension>> = (0..walk.dims).map(|d| (d < walk.kept).then_some(d)).collect();
+    results.push(state.map_dims(&mapping, walk.kept));
 }
 
 /// The states in which `caller`'s rules, run from its precondition, call or charge `callee`, over
@@ -586,8 +858,13 @@ pub fn call_context<D: NumericDomain>(
     let psi = fixpoint.pre.get(caller)?.as_ref()?;
     let inputs = program.procs.get(callee)?.inputs;
     let mut joined: Option<D> = None;
+    let cases = |p: AbsProcId| fixpoint.cases.get(p).map(|c| c.iter().collect()).unwrap_or_default();
+    let callees = Callees {
+        post: &fixpoint.post,
+        cases: &cases,
+    };
     for rule in &program.procs[caller].rules {
-        walk_rule(program, &fixpoint.post, caller, rule, psi, &mut |event| {
+        walk_rule(program, &callees, caller, rule, psi, &mut |event| {
             if let Event::Call { callee: c, args, state } = event {
                 if c == callee {
                     let mut context = call_condition(program, callee, state, args, rule);

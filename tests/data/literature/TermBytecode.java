@@ -246,4 +246,52 @@ public class TermBytecode {
         }
         return mcCarthy91(mcCarthy91(n + 11));
     }
+
+    // A linear search from a start index: -1, or the first index at or after it that holds v.
+    // expect: O(|a|)
+    static int find(int[] a, int v, int from) {
+        if (from < 0) {
+            from = 0;
+        }
+        for (int i = from; i < a.length; i++) {
+            if (a[i] == v) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // Counts the occurrences of v by searching on from the last one found (the loop of
+    // `ArrayUtils.indexesOf` and of `String.indexOf` callers): ranked only by the case of `find`
+    // that its test selects (an index at or after `from`, not -1). The searches scan |a| cells in
+    // all (O(|a|)); each is bounded by |a| alone (O(|a|^2)).
+    // expect: O(|a|)
+    static int countFound(int[] a, int v) {
+        int n = 0;
+        int from = 0;
+        while (from < a.length) {
+            from = find(a, v, from);
+            if (from == -1) {
+                break;
+            }
+            n++;
+            from++;
+        }
+        return n;
+    }
+
+    // The same from a given start (the shape of `ArrayUtils.indexesOf(array, v, startIndex)`).
+    // expect: O(|a|)
+    static int countFoundFrom(int[] a, int v, int from) {
+        int n = 0;
+        while (from < a.length) {
+            from = find(a, v, from);
+            if (from == -1) {
+                break;
+            }
+            n++;
+            from++;
+        }
+        return n;
+    }
 }
