@@ -244,10 +244,11 @@ pub(super) fn upper_bound<D: NumericDomain>(
     extended.add_constraint(Constraint::equal_zero(defining));
     let drop: Vec<Dimension> = (0..dims).filter(|d| !params.contains(d)).collect();
     let projected = extended.project_out(&drop);
-    let mut best: Option<Linear> = None;
+    // Each candidate: the bound, and `(rest, -a)` with `t ≤ rest / -a`.
+    let mut candidates: Vec<(Linear, LinearExpr, i64)> = Vec::new();
     for c in projected.constraints() {
         let a_t = c.expression().coefficient(t);
-        let candidates: Vec<(LinearExpr, i64)> = match c.relation() {
+        let forms: Vec<(LinearExpr, i64)> = match c.relation() {
             crate::value::polyhedra::Relation::GreaterOrEqual if a_t < 0 => {
                 vec![(c.expression().clone(), a_t)]
             }
@@ -261,38 +262,76 @@ pub(super) fn upper_bound<D: NumericDomain>(
             }
             _ => continue,
         };
-        for (expr, a) in candidates {
+        for (expr, a) in forms {
             // a·t + rest ≥ 0 with a < 0: t ≤ rest / -a.
             let rest = expr.checked_sub(&LinearExpr::from_terms(&[(t, a)], 0)?)?;
-            let Some(bound) = as_linear(&rest, &rational(-a)) else {
-                continue;
-            };
-            // Fewest parameters first, except that a bound through the iterations so far (when
-            // they are a parameter) is preferred: the caller compares the result with the bound
-            // found without them.
-            // A bound through a called loop's iterations comes last: it serves where nothing else
-            // bounds the value. A constant as large as the types' limits comes after any bound
-            // in the parameters (`|copy| ≤ 2147483646`, true of every array, would hide that
-            // `|copy| ≤ |this| - 1`).
-            let key = |b: &Linear| {
-                (
-                    b.terms.keys().any(|name| name.starts_with(LOOP_GHOST_PREFIX)),
-                    !b.terms.contains_key(ITERATIONS_SO_FAR),
-                    ranking::is_type_range_sized(&b.constant),
-                    b.terms.len(),
-                    b.constant.clone(),
-                )
-            };
-            let better = match &best {
-                None => true,
-                Some(old) => key(&bound) < key(old),
-            };
-            if better {
-                best = Some(bound);
+            if let Some(bound) = as_linear(&rest, &rational(-a)) {
+                candidates.push((bound, rest, -a));
             }
         }
     }
-    best
+    let dominated = dominated_candidates(&projected, &candidates, preference);
+    let undominated = candidates
+        .into_iter()
+        .zip(dominated)
+        .filter(|(_, dominated)| !dominated);
+    undominated.map(|((bound, _, _), _)| bound).min_by_key(preference)
+}
+
+/// The order in which [`upper_bound`] prefers its candidates. Fewest parameters first, except
+/// that a bound through the iterations so far (when they are a parameter) is preferred: the
+/// caller compares the result with the bound found without them. A bound through a called
+/// loop's iterations comes last: it serves where nothing else bounds the value. A constant as
+/// large as the types' limits comes after any bound in the parameters (`|copy| ≤ 2147483646`,
+/// true of every array, would hide that `|copy| ≤ |this| - 1`).
+fn preference(b: &Linear) -> (bool, bool, bool, usize, BigRational) {
+    (
+        b.terms.keys().any(|name| name.starts_with(LOOP_GHOST_PREFIX)),
+        !b.terms.contains_key(ITERATIONS_SO_FAR),
+        ranking::is_type_range_sized(&b.constant),
+        b.terms.len(),
+        b.constant.clone(),
+    )
+}
+
+/// Which of the candidate bounds `(bound, rest, scale)` (`t ≤ rest / scale`) another candidate
+/// of the same kind (the second and third parts of `preference`) is at most everywhere in `state`,
+/// without being equal to it there: `k ≤ hi - lo` over `k ≤ |tmp|` where the state says
+/// `hi - lo ≤ |tmp|`. Fewer parameters alone would pick the looser one.
+fn dominated_candidates<D: NumericDomain>(
+    state: &D,
+    candidates: &[(Linear, LinearExpr, i64)],
+    preference: impl Fn(&Linear) -> (bool, bool, bool, usize, BigRational),
+) -> Vec<bool> {
+    // A bound through a called loop's iterations competes too: where the state says it is
+    // the smaller, it is the one that says how the value was computed.
+    let kind = |b: &Linear| {
+        let (_, so_far, sized, _, _) = preference(b);
+        (so_far, sized)
+    };
+    // Whether `lower ≤ upper` holds throughout `state`: `s_u·rest_l ≤ s_l·rest_u`.
+    let at_most = |lower: &(Linear, LinearExpr, i64), upper: &(Linear, LinearExpr, i64)| -> bool {
+        let difference = upper
+            .1
+            .checked_scale(lower.2)
+            .zip(lower.1.checked_scale(upper.2))
+            .and_then(|(u, l)| u.checked_sub(&l));
+        difference.is_some_and(|d| state.entails(&Constraint::greater_or_equal_zero(d)))
+    };
+    let mut dominated = vec![false; candidates.len()];
+    if candidates.len() < 2 {
+        return dominated;
+    }
+    for (i, candidate) in candidates.iter().enumerate() {
+        dominated[i] = candidates.iter().enumerate().any(|(j, other)| {
+            j != i
+                && kind(&other.0) == kind(&candidate.0)
+                && other.0 != candidate.0
+                && at_most(other, candidate)
+                && !at_most(candidate, other)
+        });
+    }
+    dominated
 }
 
 /// `e` (over a callee's input names `%i`) as an expression over the caller's dimensions `args`.
@@ -1130,6 +1169,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                         .filter(|_| accumulating)
                         .and_then(|_| self.amortised.get(callee));
                     let exit_cost = summary.and_then(|s| self.map_bound(&s.exit, *callee, args, state, named).ok());
+                    // Else, in amortising mode, a callee outside the cycle whose cost is linear
+                    // in its arguments here is paid from the accumulator too (`minus(x, y)`
+                    // costing `y` in a loop that takes `y` from `x`).
+                    let summary_of_callee = match (&self.bounds[*callee], accumulating) {
+                        (Bound::Bounded(bound), true) if self.is_amortisable_call(*callee, cycle) => Some(bound),
+                        _ => None,
+                    };
+                    let before = state.clone();
                     terms.push(cost.clone());
                     match self.fixpoint.post.get(*callee).and_then(Option::as_ref) {
                         Some(post) => {
@@ -1163,6 +1210,10 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                                 rest_terms.push(exit_cost);
                             }
                             added
+                        }
+                        (None, _, Some(acc)) if accumulating && summary_of_callee.is_some() => {
+                            let linear = summary_of_callee.and_then(|bound| linear_cost(bound, args, &before));
+                            linear.is_some_and(|(terms, constant)| add_to_accumulator(state, acc, terms, &constant))
                         }
                         _ => false,
                     };
@@ -1242,19 +1293,39 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                 ))
             }
             Bound::Unknown(reason) => Err(reason.clone()),
-            Bound::Bounded(bound) => self
-                .map_bound(
-                    bound,
-                    callee,
-                    args,
-                    state,
-                    Names {
-                        params,
-                        names,
-                        products,
-                    },
-                )
-                .or_else(|reason| self.unfolded_cost(callee, args, state, params, names).ok_or(reason)),
+            Bound::Bounded(bound) => {
+                let named = Names {
+                    params,
+                    names,
+                    products,
+                };
+                match self.map_bound(bound, callee, args, state, named) {
+                    Ok(direct) => Ok(self.unfolded_if_smaller(direct, callee, args, state, params, names)),
+                    Err(reason) => self.unfolded_cost(callee, args, state, params, names).ok_or(reason),
+                }
+            }
+        }
+    }
+
+    /// `direct`, a block's bound mapped into the caller's parameters, or the block's rules costed
+    /// afresh under the caller's state where that gives a smaller class: the state may bound a
+    /// value both by the parameters it was computed from and by others (a count the loops before
+    /// ran up to `n1 + n2`, also at most `|tmp|`), and the mapping keeps one of them only.
+    fn unfolded_if_smaller(
+        &self,
+        direct: CostExpr,
+        callee: AbsProcId,
+        args: &[Dimension],
+        state: &D,
+        params: &[Dimension],
+        names: &[String],
+    ) -> CostExpr {
+        if matches!(direct, CostExpr::Const(_)) {
+            return direct;
+        }
+        match self.unfolded_cost(callee, args, state, params, names) {
+            Some(unfolded) if compare::class_order(&direct, &unfolded) == compare::ClassOrder::Smaller => unfolded,
+            _ => direct,
         }
     }
 
@@ -2032,6 +2103,15 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         cases
     }
 
+    /// Whether a call of `callee` from `cycle` may pay its cost from the accumulator as a linear
+    /// expression of its arguments: a procedure outside the cycle other than an operation or a
+    /// loop with an amortised form of its own.
+    fn is_amortisable_call(&self, callee: AbsProcId, cycle: Option<&[AbsProcId]>) -> bool {
+        !matches!(self.program.procs[callee].origin, Origin::Aux(_))
+            && !self.amortised.contains_key(&callee)
+            && !cycle.is_some_and(|c| c.contains(&callee))
+    }
+
     /// The cost of a loop whose iterations call loops with an amortised form, when a potential
     /// of the head's values pays for all their iterations together:
     /// `iterations · (iteration cost without them) + nat(Φ(x0)) + exit cost`.
@@ -2046,9 +2126,14 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     ) -> Option<CostExpr> {
         let calls_summarised = component.iter().any(|p| {
             self.program.procs[*p].rules.iter().any(|r| {
-                r.items
-                    .iter()
-                    .any(|i| matches!(i, Item::Call { callee, .. } if !component.contains(callee) && self.amortised.contains_key(callee)))
+                r.items.iter().any(|i| match i {
+                    Item::Call { callee, .. } if !component.contains(callee) => {
+                        self.amortised.contains_key(callee)
+                            || (self.is_amortisable_call(*callee, Some(component))
+                                && matches!(&self.bounds[*callee], Bound::Bounded(b) if !matches!(b, CostExpr::Const(_))))
+                    }
+                    _ => false,
+                })
             })
         });
         if !calls_summarised || transitions.is_empty() {
@@ -2065,10 +2150,22 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         };
         let first = self.paths(head, component, pre, 0, &params, mode).ok()?;
         let spending: Vec<D> = first.iter().flat_map(|p| p.transitions.iter().cloned()).collect();
+        // A potential weighing a value by a number as large as the types' limits stands on the
+        // types' range, not the program: it would hide the parameters the cost grows with.
+        let sized = |phi: &ranking::Affine| {
+            phi.coefficients
+                .iter()
+                .chain([&phi.constant])
+                .any(ranking::is_type_range_sized)
+        };
         let paid = match ranking::potential(n, &spending) {
+            Some(phi) if sized(&phi) => return None,
             Some(phi) => CostExpr::nat(affine_to_linear(&phi)),
             None => {
                 let (phi, forms) = ranking::nat_potential(n, &spending)?;
+                if sized(&phi) {
+                    return None;
+                }
                 nat_potential_bound(n, &phi, &forms)
             }
         };
@@ -2257,6 +2354,60 @@ fn related_call_arguments<'r>(rule: &'r AbstractRule, cycle: Option<&[AbsProcId]
     }
 }
 
+/// `bound` (over a callee's inputs `%i`) as a linear expression over the caller's dimensions
+/// `args` that is at least it throughout `state`: each `nat(e)` whose argument `state` proves
+/// non-negative is `e`, one it proves non-positive is 0; sums and non-negative multiples of such
+/// stay linear. `None` for any other shape.
+fn linear_cost<D: NumericDomain>(
+    bound: &CostExpr,
+    args: &[Dimension],
+    state: &D,
+) -> Option<(Vec<(Dimension, BigRational)>, BigRational)> {
+    match bound {
+        CostExpr::Const(c) => Some((Vec::new(), c.clone())),
+        CostExpr::Nat(e) => {
+            let (expr, _) = substitute(e, args)?;
+            if state.entails(&Constraint::greater_or_equal_zero(expr.clone())) {
+                let mut terms = Vec::new();
+                for (name, a) in &e.terms {
+                    let index: usize = name.strip_prefix('%')?.parse().ok()?;
+                    terms.push((*args.get(index)?, a.clone()));
+                }
+                Some((terms, e.constant.clone()))
+            } else if state.entails(&Constraint::greater_or_equal_zero(expr.checked_neg()?)) {
+                Some((Vec::new(), BigRational::zero()))
+            } else {
+                None
+            }
+        }
+        CostExpr::Add(parts) => {
+            let mut terms = Vec::new();
+            let mut constant = BigRational::zero();
+            for part in parts {
+                let (t, c) = linear_cost(part, args, state)?;
+                terms.extend(t);
+                constant += c;
+            }
+            Some((terms, constant))
+        }
+        CostExpr::Mul(factors) => {
+            let mut scale = BigRational::one();
+            let mut linear = None;
+            for factor in factors {
+                match factor {
+                    CostExpr::Const(c) if !c.is_negative() => scale *= c,
+                    other if linear.is_none() => linear = Some(linear_cost(other, args, state)?),
+                    _ => return None,
+                }
+            }
+            let (terms, constant) = linear.unwrap_or_else(|| (Vec::new(), BigRational::one()));
+            let terms = terms.into_iter().map(|(d, a)| (d, a * &scale)).collect();
+            Some((terms, constant * &scale))
+        }
+        _ => None,
+    }
+}
+
 fn accumulate<D: NumericDomain>(
     state: &mut D,
     acc: Dimension,
@@ -2287,11 +2438,21 @@ fn accumulate<D: NumericDomain>(
         terms.push((*dim, a * &summary.iteration));
     }
     let constant = &count.constant * &summary.iteration;
+    add_to_accumulator(state, acc, terms, &constant)
+}
+
+/// `acc` increased by `Σ terms + constant` in `state`; false where a number does not fit.
+fn add_to_accumulator<D: NumericDomain>(
+    state: &mut D,
+    acc: Dimension,
+    mut terms: Vec<(Dimension, BigRational)>,
+    constant: &BigRational,
+) -> bool {
     // new = acc + Σ terms + constant, through a fresh dimension `t`.
     let t = state.dimensions();
     terms.push((acc, BigRational::one()));
     terms.push((t, -BigRational::one()));
-    let Some((expr, _)) = scaled(&terms, &constant) else {
+    let Some((expr, _)) = scaled(&terms, constant) else {
         return false;
     };
     let mut next = state.add_dims(1);

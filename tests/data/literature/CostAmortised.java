@@ -256,4 +256,53 @@ public class CostAmortised {
         }
         return k;
     }
+
+    // Blocks processed by a helper whose cost is linear in the block it is given: each call costs
+    // about end - i, and i moves to end, so the calls cost about |a| in all (the potential |a| - i
+    // pays for them), not |a| times the largest block.
+    // expect: O(|a|)
+    static int blockSums(int[] a, int width) {
+        if (width < 1) {
+            return 0;
+        }
+        int total = 0;
+        int i = 0;
+        while (i < a.length) {
+            int end = a.length - i > width ? i + width : a.length;
+            total += sumRange(a, i, end);
+            i = end;
+        }
+        return total;
+    }
+
+    // The helper of blockSums: one pass over a[from..to).
+    // expect: O(from + to)
+    static int sumRange(int[] a, int from, int to) {
+        int s = 0;
+        for (int j = from; j < to; j++) {
+            s += a[j];
+        }
+        return s;
+    }
+
+    // Repeated subtraction through a helper that counts down by one (TPDB DivMinus style, with
+    // the helper's loop in its own method): x / y calls of y steps each, at most x steps in all.
+    // expect: O(x)
+    static int quotientBySteps(int x, int y) {
+        int q = 0;
+        while (y > 0 && x >= y) {
+            x = subtractSteps(x, y);
+            q++;
+        }
+        return q;
+    }
+
+    // The helper of quotientBySteps: y steps of one.
+    // expect: O(y)
+    static int subtractSteps(int x, int y) {
+        for (int k = 0; k < y; k++) {
+            x--;
+        }
+        return x;
+    }
 }

@@ -556,6 +556,56 @@ impl Polyhedron {
         bounds
     }
 
+    /// The inequalities of `self` rewritten through its equalities: for an inequality and an
+    /// equality that share a dimension, the inequality with that dimension eliminated by the
+    /// equality (once, then once more by another). Each holds wherever `self` does, and within
+    /// `self`'s affine hull each is the inequality it came from, in other words. At most
+    /// [`MAX_WIDENING_VARIANTS`] of them, none already among `self`'s constraints.
+    fn equality_variants(&self) -> Vec<Constraint> {
+        let equalities: Vec<&LinearExpr> = self
+            .constraints
+            .iter()
+            .filter(|c| c.is_equality())
+            .map(Constraint::expression)
+            .collect();
+        if equalities.is_empty() {
+            return Vec::new();
+        }
+        let mut variants: Vec<Constraint> = Vec::new();
+        let mut frontier: Vec<LinearExpr> = self
+            .constraints
+            .iter()
+            .filter(|c| !c.is_equality())
+            .map(|c| c.expression().clone())
+            .collect();
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for inequality in &frontier {
+                for equality in &equalities {
+                    for (d, _) in inequality.terms() {
+                        let Some(variant) = eliminate_by(inequality, equality, d) else {
+                            continue;
+                        };
+                        let constraint = Constraint::greater_or_equal_zero(variant.clone());
+                        let Normalized::Constraint(constraint) = constraint.normalized(Normalization::Rational) else {
+                            continue;
+                        };
+                        if self.constraints.contains(&constraint) || variants.contains(&constraint) {
+                            continue;
+                        }
+                        if variants.len() == MAX_WIDENING_VARIANTS {
+                            return variants;
+                        }
+                        variants.push(constraint);
+                        next.push(variant);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        variants
+    }
+
     /// The inequalities of `self` (equalities split in two) that `other` entails.
     fn weak_join_constraints(&self, other: &Polyhedron) -> Vec<Constraint> {
         let halves = self.split_constraints();
@@ -598,6 +648,20 @@ impl Polyhedron {
             return old;
         }
         let mut kept = old.weak_join_constraints(newer);
+        // Constraints that hold of `old` only through its equalities (`k ≥ p - 1` with
+        // `k = k'` says `k' ≥ p - 1`) survive when `newer` keeps them, whichever of the
+        // equivalent forms minimisation happened to store.
+        let variants = old.equality_variants();
+        if !variants.is_empty() {
+            let by_newer = newer.entails_each(&variants, false);
+            kept.extend(
+                variants
+                    .into_iter()
+                    .zip(by_newer)
+                    .filter(|(_, entailed)| *entailed)
+                    .map(|(variant, _)| variant),
+            );
+        }
         let box_bounds = old.dimension_bounds();
         let by_newer = newer.entails_each(&box_bounds, false);
         kept.extend(
@@ -697,4 +761,22 @@ impl fmt::Display for Polyhedron {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(formatter, "{}", self.display_with(|dimension| format!("x{dimension}")))
     }
+}
+
+/// The most rewritten inequalities a widening tries (`Polyhedron::equality_variants`).
+const MAX_WIDENING_VARIANTS: usize = 48;
+
+/// `inequality` (`≥ 0`) with dimension `d` eliminated by `equality` (`= 0`), when both mention it
+/// and no number overflows.
+fn eliminate_by(inequality: &LinearExpr, equality: &LinearExpr, d: Dimension) -> Option<LinearExpr> {
+    let a = inequality.coefficient(d);
+    let b = equality.coefficient(d);
+    if a == 0 || b == 0 {
+        return None;
+    }
+    // |b|·inequality - sign(b)·a·equality: the positive scale keeps the direction.
+    let scaled = inequality.checked_scale(b.checked_abs()?)?;
+    let by = a.checked_mul(b.signum())?;
+    let variant = scaled.checked_sub(&equality.checked_scale(by)?)?;
+    (!variant.is_constant()).then_some(variant)
 }
