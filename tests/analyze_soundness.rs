@@ -168,6 +168,23 @@ fn default_inputs(kinds: &[Kind]) -> Vec<Vec<Arg>> {
             .iter()
             .map(|&(a, x)| vec![Arg::IntArray(arrays[a].clone()), Arg::Int(x)])
             .collect(),
+        // An array, a value and a start index: before, inside and past the array, and the
+        // largest start (a search from the end).
+        [IntArray, Int, Int] => [
+            (0, 3, 0),
+            (1, 7, -5),
+            (1, 7, 0),
+            (2, 2, 1),
+            (2, 9, 2),
+            (3, 5, 3),
+            (3, -7, 11),
+            (3, 1, i32::MAX),
+            (4, 9, 4),
+            (4, 64, 16),
+        ]
+        .iter()
+        .map(|&(a, x, from)| vec![Arg::IntArray(arrays[a].clone()), Arg::Int(x), Arg::Int(from)])
+        .collect(),
         [IntArray, IntArray] => [(0, 0), (1, 0), (0, 2), (2, 1), (2, 3), (3, 4), (4, 4)]
             .iter()
             .map(|&(a, b)| vec![Arg::IntArray(arrays[a].clone()), Arg::IntArray(arrays[b].clone())])

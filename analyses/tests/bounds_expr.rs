@@ -128,7 +128,8 @@ fn expr() -> impl Strategy<Value = CostExpr> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 1..4).prop_map(CostExpr::add),
             prop::collection::vec(inner.clone(), 1..3).prop_map(CostExpr::mul),
-            prop::collection::vec(inner, 1..4).prop_map(CostExpr::max),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(CostExpr::max),
+            prop::collection::vec(inner, 1..3).prop_map(CostExpr::min),
         ]
     })
 }
@@ -147,11 +148,33 @@ proptest! {
         prop_assert_eq!(reference(&product, nv, mv), reference(&a, nv, mv) * reference(&b, nv, mv));
         let maximum = CostExpr::max([a.clone(), b.clone()]);
         prop_assert_eq!(reference(&maximum, nv, mv), reference(&a, nv, mv).max(reference(&b, nv, mv)));
+        let minimum = CostExpr::min([a.clone(), b.clone()]);
+        prop_assert_eq!(reference(&minimum, nv, mv), reference(&a, nv, mv).min(reference(&b, nv, mv)));
         prop_assert!(reference(&a, nv, mv) >= int(0));
         // The big-O class is always printable and well formed.
         let class = sum.complexity();
         prop_assert!(class.starts_with("O(") && class.ends_with(')'));
     }
+}
+
+#[test]
+fn a_minimum_takes_the_item_that_gives_the_smallest_class() {
+    use jresa_analyses::bounds::parse::parse_bound;
+    let class = |text: &str| parse_bound(text).expect("a bound").complexity();
+    // A search from a start index below the length: as many steps as from the start, or as the
+    // array has, whichever is fewer; the other case scans the whole array.
+    assert_eq!(class("max(77 + 9*min(nat(s+1), nat(|a|)), 82 + 9*nat(|a|))"), "O(|a|)");
+    // The item that adds no parameter to the rest of the bound.
+    assert_eq!(class("nat(n1) + nat(n2) + min(nat(|t|), nat(n1+n2))"), "O(n1 + n2)");
+    // Each minimum chooses, also within products.
+    assert_eq!(
+        class("min(nat(n), nat(m))*min(nat(m), nat(k)) + nat(m)*nat(m)"),
+        "O(m^2)"
+    );
+    // A constant item makes the minimum constant, unless it is as large as only the types'
+    // limits make it.
+    assert_eq!(class("3 + min(7, nat(n))"), "O(1)");
+    assert_eq!(class("3 + min(2147483648, nat(n))"), "O(n)");
 }
 
 #[test]

@@ -54,7 +54,8 @@ fn expr() -> impl Strategy<Value = CostExpr> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 1..4).prop_map(CostExpr::add),
             prop::collection::vec(inner.clone(), 1..4).prop_map(CostExpr::mul),
-            prop::collection::vec(inner, 1..4).prop_map(CostExpr::max),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(CostExpr::max),
+            prop::collection::vec(inner, 1..4).prop_map(CostExpr::min),
         ]
     })
 }

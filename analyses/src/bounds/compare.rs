@@ -119,6 +119,17 @@ pub fn class_order(old: &CostExpr, new: &CostExpr) -> ClassOrder {
     }
 }
 
+/// Whether `new` is the better of two bounds of the same cost: of a smaller class, or of a class
+/// that neither includes but that grows slower (`O(n + s)` rather than `O(n^2)`, where a minimum
+/// in the product bound chose `n` over `s`).
+pub fn grows_slower(old: &CostExpr, new: &CostExpr) -> bool {
+    match class_order(old, new) {
+        ClassOrder::Smaller => true,
+        ClassOrder::Incomparable => new.growth() < old.growth(),
+        ClassOrder::Same | ClassOrder::Larger => false,
+    }
+}
+
 /// `expr` with its parameters renamed by position: `from[i]` becomes `to[i]`, all at once (so
 /// swapping two names works). Names not in `from` stay; lists of different lengths rename nothing.
 pub fn rename_parameters(expr: &CostExpr, from: &[String], to: &[String]) -> CostExpr {
@@ -147,7 +158,7 @@ pub fn parameters(expr: &CostExpr) -> BTreeSet<String> {
 fn exponent_parameters(expr: &CostExpr, out: &mut BTreeSet<String>) {
     match expr {
         CostExpr::Pow2(e) => out.extend(e.vars().map(str::to_owned)),
-        CostExpr::Add(items) | CostExpr::Mul(items) | CostExpr::Max(items) => {
+        CostExpr::Add(items) | CostExpr::Mul(items) | CostExpr::Max(items) | CostExpr::Min(items) => {
             items.iter().for_each(|item| exponent_parameters(item, out))
         }
         CostExpr::Const(_) | CostExpr::Nat(_) | CostExpr::Log2(_) => {}

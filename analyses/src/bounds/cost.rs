@@ -223,6 +223,20 @@ pub(super) fn upper_bound<D: NumericDomain>(
     params: &[Dimension],
     names: &[String],
 ) -> Option<Linear> {
+    upper_bounds(state, e, params, names, false).map(|(best, _)| best)
+}
+
+/// [`upper_bound`], and with `alternatives`, another bound of `e` in the parameters that the
+/// state also proves, over parameters the first does not all have (`k + 1 ≤ |a|` besides
+/// `k + 1` itself): the least of the two is the bound, the first is tight where the second
+/// names the size it is within. None that stands on the types' limits or on loops' iterations.
+pub(super) fn upper_bounds<D: NumericDomain>(
+    state: &D,
+    e: &LinearExpr,
+    params: &[Dimension],
+    names: &[String],
+    alternatives: bool,
+) -> Option<(Linear, Option<Linear>)> {
     let rational = |x: i64| BigRational::from_integer(BigInt::from(x));
     let as_linear = |expr: &LinearExpr, divisor: &BigRational| -> Option<Linear> {
         let mut linear = Linear::constant(0);
@@ -234,8 +248,13 @@ pub(super) fn upper_bound<D: NumericDomain>(
         }
         Some(linear)
     };
-    if e.terms().all(|(d, _)| params.contains(&d)) {
-        return as_linear(e, &BigRational::one());
+    let exact = e
+        .terms()
+        .all(|(d, _)| params.contains(&d))
+        .then(|| as_linear(e, &BigRational::one()))
+        .flatten();
+    if exact.is_some() && !alternatives {
+        return exact.map(|b| (b, None));
     }
     let dims = state.dimensions();
     let mut extended = state.add_dims(1);
@@ -245,38 +264,79 @@ pub(super) fn upper_bound<D: NumericDomain>(
     let drop: Vec<Dimension> = (0..dims).filter(|d| !params.contains(d)).collect();
     let projected = extended.project_out(&drop);
     // Each candidate: the bound, and `(rest, -a)` with `t ≤ rest / -a`.
-    let mut candidates: Vec<(Linear, LinearExpr, i64)> = Vec::new();
-    for c in projected.constraints() {
-        let a_t = c.expression().coefficient(t);
-        let forms: Vec<(LinearExpr, i64)> = match c.relation() {
-            crate::value::polyhedra::Relation::GreaterOrEqual if a_t < 0 => {
-                vec![(c.expression().clone(), a_t)]
-            }
-            crate::value::polyhedra::Relation::Equal if a_t != 0 => {
-                let e = c.expression().clone();
-                if a_t < 0 {
-                    vec![(e, a_t)]
-                } else {
-                    vec![(e.checked_neg()?, -a_t)]
+    let candidates_in = |projected: &D| -> Option<Vec<(Linear, LinearExpr, i64)>> {
+        let mut candidates = Vec::new();
+        for c in projected.constraints() {
+            let a_t = c.expression().coefficient(t);
+            let forms: Vec<(LinearExpr, i64)> = match c.relation() {
+                crate::value::polyhedra::Relation::GreaterOrEqual if a_t < 0 => {
+                    vec![(c.expression().clone(), a_t)]
+                }
+                crate::value::polyhedra::Relation::Equal if a_t != 0 => {
+                    let e = c.expression().clone();
+                    if a_t < 0 {
+                        vec![(e, a_t)]
+                    } else {
+                        vec![(e.checked_neg()?, -a_t)]
+                    }
+                }
+                _ => continue,
+            };
+            for (expr, a) in forms {
+                // a·t + rest ≥ 0 with a < 0: t ≤ rest / -a.
+                let rest = expr.checked_sub(&LinearExpr::from_terms(&[(t, a)], 0)?)?;
+                if let Some(bound) = as_linear(&rest, &rational(-a)) {
+                    candidates.push((bound, rest, -a));
                 }
             }
-            _ => continue,
+        }
+        Some(candidates)
+    };
+    let best = match exact {
+        Some(exact) => exact,
+        None => {
+            let candidates = candidates_in(&projected)?;
+            let dominated = dominated_candidates(&projected, &candidates, preference);
+            candidates
+                .into_iter()
+                .zip(dominated)
+                .filter(|(_, dominated)| !dominated)
+                .map(|((bound, _, _), _)| bound)
+                .min_by_key(preference)?
+        }
+    };
+    let plain = |b: &Linear| {
+        let (ghost, not_so_far, sized, _, _) = preference(b);
+        !ghost && not_so_far && !sized && !b.terms.is_empty()
+    };
+    if !alternatives || !plain(&best) {
+        return Some((best, None));
+    }
+    // The bounds without each parameter of the first in turn (none where one fails: the first
+    // stands alone).
+    let mut others = Vec::new();
+    for name in best.terms.keys() {
+        let Some(k) = names.iter().position(|n| n == name) else {
+            return Some((best, None));
         };
-        for (expr, a) in forms {
-            // a·t + rest ≥ 0 with a < 0: t ≤ rest / -a.
-            let rest = expr.checked_sub(&LinearExpr::from_terms(&[(t, a)], 0)?)?;
-            if let Some(bound) = as_linear(&rest, &rational(-a)) {
-                candidates.push((bound, rest, -a));
-            }
+        match candidates_in(&projected.project_out(&[params[k]])) {
+            Some(found) => others.extend(found),
+            None => return Some((best, None)),
         }
     }
-    let dominated = dominated_candidates(&projected, &candidates, preference);
-    let undominated = candidates
+    let adds = |b: &Linear| b.terms.keys().any(|name| !best.terms.contains_key(name));
+    let removes = |b: &Linear| best.terms.keys().any(|name| !b.terms.contains_key(name));
+    let other = others
         .into_iter()
-        .zip(dominated)
-        .filter(|(_, dominated)| !dominated);
-    undominated.map(|((bound, _, _), _)| bound).min_by_key(preference)
+        .map(|(bound, _, _)| bound)
+        .filter(|b| plain(b) && removes(b))
+        .min_by_key(|b| (adds(b), preference(b)));
+    Some((best, other))
 }
+
+/// Items a minimum in a callee's bound keeps once rewritten into a caller's parameters: each call
+/// may add one (see [`upper_bounds`]), and the first are the tightest.
+const MAX_MIN_ITEMS: usize = 3;
 
 /// The order in which [`upper_bound`] prefers its candidates. Fewest parameters first, except
 /// that a bound through the iterations so far (when they are a parameter) is preferred: the
@@ -1387,9 +1447,9 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         }: Names<'_>,
     ) -> Result<CostExpr, String> {
         let mut failure = None;
-        let mut map = |e: &Linear| {
+        let mut map_with = |e: &Linear, alternatives: bool| {
             let (expr, scale) = substitute(e, args)?;
-            let upper = upper_bound(state, &expr, params, names);
+            let upper = upper_bounds(state, &expr, params, names, alternatives);
             if upper.is_none() {
                 failure = Some(match self.loops.iter().any(|l| l.head == callee) {
                     true => format!(
@@ -1402,19 +1462,28 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     ),
                 });
             }
-            Some(upper?.scaled_down(&scale))
+            let (best, other) = upper?;
+            Some((best.scaled_down(&scale), other.map(|o| o.scaled_down(&scale))))
         };
         // A logarithm of a value no input bounds is at most that of the largest value the types
         // of the callee's inputs allow (`log2` of an `int` expression: about 32).
         let mapped = bound.map_leaves(&mut |leaf| match leaf {
-            CostExpr::Nat(e) => Some(CostExpr::nat(map(e)?)),
+            CostExpr::Nat(e) => {
+                let (best, other) = map_with(e, true)?;
+                Some(CostExpr::min(
+                    [Some(best), other].into_iter().flatten().map(CostExpr::nat),
+                ))
+            }
             CostExpr::Log2(e) => Some(CostExpr::log2(
-                map(e).or_else(|| type_range_max(&self.program.procs[callee], e))?,
+                map_with(e, false)
+                    .map(|(best, _)| best)
+                    .or_else(|| type_range_max(&self.program.procs[callee], e))?,
             )),
-            CostExpr::Pow2(e) => Some(CostExpr::pow2(map(e)?)),
+            CostExpr::Pow2(e) => Some(CostExpr::pow2(map_with(e, false)?.0)),
             other => Some(other.clone()),
         });
         mapped
+            .map(|m| m.with_minima_cut(MAX_MIN_ITEMS))
             .or_else(|| through_products(bound, args, state, params, names, products))
             .ok_or_else(|| failure.unwrap_or_else(|| "a callee bound has a parameter out of range".into()))
     }
@@ -1985,7 +2054,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
             }
             if let Some(amortised) = self.amortised_total(head, component, &pre, &invariant, &transitions, &iterations)
             {
-                if compare::class_order(&total, &amortised) == compare::ClassOrder::Smaller {
+                if compare::grows_slower(&total, &amortised) {
                     return Ok(amortised);
                 }
             }
@@ -2404,6 +2473,8 @@ fn linear_cost<D: NumericDomain>(
             let terms = terms.into_iter().map(|(d, a)| (d, a * &scale)).collect();
             Some((terms, constant * &scale))
         }
+        // Any item bounds a minimum.
+        CostExpr::Min(items) => items.iter().find_map(|i| linear_cost(i, args, state)),
         _ => None,
     }
 }

@@ -1,11 +1,13 @@
-//! Closed-form cost expressions over a method's size parameters: `nat`, `+`, `*`, `max`, `log2`,
-//! `2^`, with exact rational coefficients, exact evaluation, COSTA-style printing and big-O classes.
+//! Closed-form cost expressions over a method's size parameters: `nat`, `+`, `*`, `max`, `min`,
+//! `log2`, `2^`, with exact rational coefficients, exact evaluation, COSTA-style printing and
+//! big-O classes.
 //!
 //! Semantics: `nat(e) = max(e, 0)`; `log2(nat(e)+1)` is the number of bits of `nat(e)`, i.e.
 //! `⌈log2(nat(e)+1)⌉`, which bounds the iterations of a loop that halves `e` (a plain real log2
 //! would not); `2^nat(e)` is exact. **Every constructor keeps the value of the expression
 //! unchanged (normalisation only folds constants and flattens), so evaluation is exact.**
 
+use super::ranking::is_type_range_sized;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -90,6 +92,9 @@ pub enum CostExpr {
     Add(Vec<CostExpr>),
     Mul(Vec<CostExpr>),
     Max(Vec<CostExpr>),
+    /// The least of several bounds of the same amount (`min(nat(k+1), nat(|a|))`): each item
+    /// bounds it, so its class is the smallest that one item gives the whole expression.
+    Min(Vec<CostExpr>),
     /// `log2(nat(e)+1)`, rounded up.
     Log2(Linear),
     /// `2^nat(e)`.
@@ -247,27 +252,7 @@ impl CostExpr {
     /// The maximum, flattened, without duplicates; constants are merged into their maximum, and
     /// dropped when another item is syntactically at least as large (all items are non-negative).
     pub fn max(items: impl IntoIterator<Item = CostExpr>) -> CostExpr {
-        let mut constant: Option<BigRational> = None;
-        let mut rest: Vec<CostExpr> = Vec::new();
-        let mut push = |x: CostExpr, rest: &mut Vec<CostExpr>| match x {
-            CostExpr::Const(c) => {
-                constant = Some(match constant.take() {
-                    Some(old) if old > c => old,
-                    _ => c,
-                });
-            }
-            other => {
-                if !rest.contains(&other) {
-                    rest.push(other);
-                }
-            }
-        };
-        for item in items {
-            match item {
-                CostExpr::Max(inner) => inner.into_iter().for_each(|x| push(x, &mut rest)),
-                other => push(other, &mut rest),
-            }
-        }
+        let (constant, mut rest) = flattened(items, true);
         match constant {
             Some(c) if !c.is_zero() || rest.is_empty() => rest.insert(0, CostExpr::Const(c)),
             _ => {}
@@ -300,6 +285,31 @@ impl CostExpr {
             0 => CostExpr::zero(),
             1 => rest.pop().unwrap_or_else(CostExpr::zero),
             _ => CostExpr::Max(rest),
+        }
+    }
+
+    /// The minimum, flattened, without duplicates; constants are merged into their minimum, and
+    /// of `nat(e + c)` with the same `e` only the least `c` stays.
+    pub fn min(items: impl IntoIterator<Item = CostExpr>) -> CostExpr {
+        let (constant, rest) = flattened(items, false);
+        // `nat(e + c)` with the least `c` among those of the same `e`.
+        let least = |x: &CostExpr| match x {
+            CostExpr::Nat(e) => !rest.iter().any(|y| match y {
+                CostExpr::Nat(f) => f.terms == e.terms && f.constant < e.constant,
+                _ => false,
+            }),
+            _ => true,
+        };
+        let mut rest: Vec<CostExpr> = rest.iter().filter(|x| least(x)).cloned().collect();
+        match constant {
+            Some(c) if c.is_zero() => return CostExpr::zero(),
+            Some(c) => rest.insert(0, CostExpr::Const(c)),
+            None => {}
+        }
+        match rest.len() {
+            0 => CostExpr::zero(),
+            1 => rest.pop().unwrap_or_else(CostExpr::zero),
+            _ => CostExpr::Min(rest),
         }
     }
 
@@ -340,6 +350,16 @@ impl CostExpr {
                 }
                 best
             }
+            CostExpr::Min(items) => {
+                let mut least: Option<BigRational> = None;
+                for item in items {
+                    let v = item.eval(env)?;
+                    if least.as_ref().is_none_or(|l| v < *l) {
+                        least = Some(v);
+                    }
+                }
+                least.unwrap_or_else(BigRational::zero)
+            }
             CostExpr::Log2(e) => rational(bits(&e.eval(env)?)),
             CostExpr::Pow2(e) => {
                 let v = e.eval(env)?;
@@ -370,28 +390,161 @@ impl CostExpr {
     /// How fast the expression grows when every parameter has the same size `n` (`O(n*m)` and
     /// `O(n^2)` both grow as `n^2`): the growth of its fastest term.
     pub fn growth(&self) -> Growth {
-        self.monomials().iter().map(Monomial::growth).max().unwrap_or_default()
+        self.dominant_monomials()
+            .iter()
+            .map(Monomial::growth)
+            .max()
+            .unwrap_or_default()
     }
 
     /// The monomials no other monomial of the expression dominates, sorted, without duplicates:
-    /// the expression's asymptotic class.
+    /// the expression's asymptotic class. Each minimum stands for the item that gives the smallest
+    /// class (tried together up to [`MAX_MIN_CHOICES`] combinations, else each by itself).
     pub(crate) fn dominant_monomials(&self) -> Vec<Monomial> {
-        let monomials = self.monomials();
-        let mut dominant: Vec<Monomial> = Vec::new();
-        for m in &monomials {
-            if monomials.iter().any(|other| other != m && other.dominates(m)) {
-                continue;
-            }
-            if !dominant.contains(m) {
-                dominant.push(m.clone());
-            }
-        }
-        dominant.sort();
-        dominant
+        let sizes = self.min_sizes();
+        let combinations = sizes
+            .iter()
+            .try_fold(1usize, |n, &k| n.checked_mul(k).filter(|n| *n <= MAX_MIN_CHOICES));
+        let candidates: Vec<Vec<usize>> = match combinations {
+            Some(n) => (0..n)
+                .map(|mut code| {
+                    sizes
+                        .iter()
+                        .map(|&k| {
+                            let choice = code % k;
+                            code /= k;
+                            choice
+                        })
+                        .collect()
+                })
+                .collect(),
+            None => vec![self.local_min_choices()],
+        };
+        candidates
+            .iter()
+            .filter(|choices| !self.chooses_type_range_constant(choices))
+            .map(|choices| dominant(self.monomials(&mut choices.iter().copied())))
+            // Of equal size, the first by name: the class does not depend on the items' order.
+            .min_by(|a, b| class_size(a).cmp(&class_size(b)).then_with(|| a.cmp(b)))
+            .unwrap_or_else(|| dominant(self.monomials(&mut std::iter::empty())))
     }
 
-    /// The expression as a sum of monomials (asymptotically), ignoring coefficients.
-    fn monomials(&self) -> Vec<Monomial> {
+    /// Whether `choices` take a constant as large as the types' limits for a minimum that has
+    /// other items: `min(nat(|a|), 2147483648)` is O(|a|), not O(1), as the class would otherwise
+    /// hide the parameter that the type range stands for.
+    fn chooses_type_range_constant(&self, choices: &[usize]) -> bool {
+        let mut k = 0;
+        let mut found = false;
+        self.visit(&mut |e| {
+            if let CostExpr::Min(items) = e {
+                let chosen = items.get(choices.get(k).copied().unwrap_or(0));
+                found |= matches!(chosen, Some(CostExpr::Const(c)) if is_type_range_sized(c));
+                k += 1;
+            }
+        });
+        found
+    }
+
+    /// The number of items of each minimum, in the order [`CostExpr::monomials`] meets them.
+    fn min_sizes(&self) -> Vec<usize> {
+        let mut sizes = Vec::new();
+        self.visit(&mut |e| {
+            if let CostExpr::Min(items) = e {
+                sizes.push(items.len());
+            }
+        });
+        sizes
+    }
+
+    /// For each minimum, its item of the smallest class on its own.
+    fn local_min_choices(&self) -> Vec<usize> {
+        let mut choices = Vec::new();
+        self.visit(&mut |e| {
+            if let CostExpr::Min(items) = e {
+                let best = items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, item)| !matches!(item, CostExpr::Const(c) if is_type_range_sized(c)))
+                    .min_by_key(|(_, item)| class_size(&item.dominant_monomials()))
+                    .map_or(0, |(k, _)| k);
+                choices.push(best);
+            }
+        });
+        choices
+    }
+
+    /// Calls `f` on every node, parents before their items (the chosen item of a minimum only
+    /// is not singled out: every item is visited).
+    fn visit(&self, f: &mut dyn FnMut(&CostExpr)) {
+        f(self);
+        if let CostExpr::Add(items) | CostExpr::Mul(items) | CostExpr::Max(items) | CostExpr::Min(items) = self {
+            items.iter().for_each(|i| i.visit(f));
+        }
+    }
+}
+
+/// Combinations of the items of minima [`CostExpr::dominant_monomials`] compares.
+const MAX_MIN_CHOICES: usize = 64;
+
+/// How large a class is, for choosing among minima's items: its fastest growth first, then how
+/// many terms and parameters it has.
+fn class_size(dominant: &[Monomial]) -> (Growth, usize, usize) {
+    let growth = dominant.iter().map(Monomial::growth).max().unwrap_or_default();
+    let parameters: std::collections::BTreeSet<&str> = dominant
+        .iter()
+        .flat_map(|m| m.factors.iter().map(|f| f.0.as_str()))
+        .collect();
+    (growth, dominant.len(), parameters.len())
+}
+
+/// The items of a maximum (`largest`) or minimum, with the nested ones of the same kind spliced
+/// in and duplicates dropped, and apart from them the largest (or least) of their constants.
+fn flattened(items: impl IntoIterator<Item = CostExpr>, largest: bool) -> (Option<BigRational>, Vec<CostExpr>) {
+    let mut constant: Option<BigRational> = None;
+    let mut rest: Vec<CostExpr> = Vec::new();
+    let mut push = |x: CostExpr, rest: &mut Vec<CostExpr>| match x {
+        CostExpr::Const(c) => {
+            constant = Some(match constant.take() {
+                Some(old) if (old > c) == largest && old != c => old,
+                _ => c,
+            });
+        }
+        other => {
+            if !rest.contains(&other) {
+                rest.push(other);
+            }
+        }
+    };
+    for item in items {
+        match (item, largest) {
+            (CostExpr::Max(inner), true) | (CostExpr::Min(inner), false) => {
+                inner.into_iter().for_each(|x| push(x, &mut rest))
+            }
+            (other, _) => push(other, &mut rest),
+        }
+    }
+    (constant, rest)
+}
+
+/// The monomials of `monomials` no other one dominates, sorted, without duplicates.
+fn dominant(monomials: Vec<Monomial>) -> Vec<Monomial> {
+    let mut dominant: Vec<Monomial> = Vec::new();
+    for m in &monomials {
+        if monomials.iter().any(|other| other != m && other.dominates(m)) {
+            continue;
+        }
+        if !dominant.contains(m) {
+            dominant.push(m.clone());
+        }
+    }
+    dominant.sort();
+    dominant
+}
+
+impl CostExpr {
+    /// The expression as a sum of monomials (asymptotically), ignoring coefficients; each minimum
+    /// takes the item `choices` names (in the order of [`CostExpr::visit`]).
+    fn monomials(&self, choices: &mut dyn Iterator<Item = usize>) -> Vec<Monomial> {
         match self {
             CostExpr::Const(_) => vec![Monomial::default()],
             CostExpr::Nat(e) => e
@@ -414,11 +567,16 @@ impl CostExpr {
                     }]
                 }
             }
-            CostExpr::Add(items) | CostExpr::Max(items) => items.iter().flat_map(CostExpr::monomials).collect(),
+            CostExpr::Add(items) | CostExpr::Max(items) => items.iter().flat_map(|i| i.monomials(choices)).collect(),
+            CostExpr::Min(items) => {
+                let choice = choices.next().unwrap_or(0);
+                let all: Vec<Vec<Monomial>> = items.iter().map(|i| i.monomials(choices)).collect();
+                all.into_iter().nth(choice).unwrap_or_default()
+            }
             CostExpr::Mul(items) => {
                 let mut product = vec![Monomial::default()];
                 for item in items {
-                    let factor = item.monomials();
+                    let factor = item.monomials(choices);
                     product = product
                         .iter()
                         .flat_map(|a| factor.iter().map(move |b| a.times(b)))
@@ -642,6 +800,11 @@ impl fmt::Display for CostExpr {
                 join(f, items, ", ", false)?;
                 f.write_str(")")
             }
+            CostExpr::Min(items) => {
+                f.write_str("min(")?;
+                join(f, items, ", ", false)?;
+                f.write_str(")")
+            }
             CostExpr::Log2(e) => write!(f, "log2(nat({e})+1)"),
             CostExpr::Pow2(e) => write!(f, "2^nat({e})"),
         }
@@ -660,13 +823,23 @@ impl CostExpr {
     }
 
     /// The expression with every leaf (a constant, `nat`, `log2` or `2^`) replaced by `f(leaf)`,
-    /// or `None` when `f` fails for one; sums, products and maxima are rebuilt around the results.
+    /// or `None` when `f` fails for one; sums, products, maxima and minima are rebuilt around the
+    /// results. A minimum keeps the items for which `f` succeeds (and fails only when it fails
+    /// for all): every caller maps leaves to upper bounds, and the least of some items' upper
+    /// bounds is at least the least of all items.
     pub(crate) fn map_leaves(&self, f: &mut dyn FnMut(&CostExpr) -> Option<CostExpr>) -> Option<CostExpr> {
         let mut all = |items: &[CostExpr]| items.iter().map(|i| i.map_leaves(f)).collect::<Option<Vec<_>>>();
         Some(match self {
             CostExpr::Add(items) => CostExpr::add(all(items)?),
             CostExpr::Mul(items) => CostExpr::mul(all(items)?),
             CostExpr::Max(items) => CostExpr::max(all(items)?),
+            CostExpr::Min(items) => {
+                let mapped: Vec<CostExpr> = items.iter().filter_map(|i| i.map_leaves(f)).collect();
+                if mapped.is_empty() {
+                    return None;
+                }
+                CostExpr::min(mapped)
+            }
             leaf => f(leaf)?,
         })
     }
@@ -702,6 +875,12 @@ impl CostExpr {
                 .iter()
                 .map(CostExpr::largest_weight)
                 .fold(BigRational::zero(), larger),
+            // The minimum is at most its least weighed item.
+            CostExpr::Min(items) => items
+                .iter()
+                .map(CostExpr::largest_weight)
+                .min()
+                .unwrap_or_else(BigRational::zero),
             CostExpr::Mul(items) => {
                 let inner = items
                     .iter()
@@ -762,6 +941,18 @@ impl CostExpr {
                 other => other.clone(),
             })
         })
+    }
+
+    /// The expression with each minimum cut to its first `items` items: at least the expression
+    /// (a minimum of fewer items is no smaller), and as many items as a caller keeps.
+    pub fn with_minima_cut(&self, items: usize) -> CostExpr {
+        match self {
+            CostExpr::Add(xs) => CostExpr::add(xs.iter().map(|x| x.with_minima_cut(items))),
+            CostExpr::Mul(xs) => CostExpr::mul(xs.iter().map(|x| x.with_minima_cut(items))),
+            CostExpr::Max(xs) => CostExpr::max(xs.iter().map(|x| x.with_minima_cut(items))),
+            CostExpr::Min(xs) => CostExpr::min(xs.iter().take(items.max(1)).map(|x| x.with_minima_cut(items))),
+            leaf => leaf.clone(),
+        }
     }
 
     /// Renames parameters (those `rename` maps; others stay).

@@ -95,7 +95,7 @@ fn syntax_error(text: &str, error: &pest::error::Error<Rule>) -> BoundParseError
             expected.dedup();
             // The keywords and `(` that start a term are all "a term".
             if expected.contains(&"a term") {
-                expected.retain(|d| !matches!(*d, "`(`" | "`2^`" | "`log2`" | "`max`" | "`nat`"));
+                expected.retain(|d| !matches!(*d, "`(`" | "`2^`" | "`log2`" | "`max`" | "`min`" | "`nat`"));
             }
             if expected.is_empty() {
                 format!("unexpected {found}")
@@ -113,7 +113,9 @@ fn syntax_error(text: &str, error: &pest::error::Error<Rule>) -> BoundParseError
 fn describe(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "the end of the bound",
-        Rule::sum | Rule::product | Rule::nat | Rule::log2 | Rule::pow2 | Rule::max | Rule::constant => "a term",
+        Rule::sum | Rule::product | Rule::nat | Rule::log2 | Rule::pow2 | Rule::max | Rule::min | Rule::constant => {
+            "a term"
+        }
         Rule::linear | Rule::first_term | Rule::term | Rule::coefficient | Rule::name | Rule::negative => {
             "a linear expression"
         }
@@ -127,6 +129,7 @@ fn describe(rule: Rule) -> &'static str {
         Rule::kw_nat => "`nat`",
         Rule::kw_log2 => "`log2`",
         Rule::kw_max => "`max`",
+        Rule::kw_min => "`min`",
         Rule::two_to => "`2^`",
         Rule::one => "`1`",
         _ => "",
@@ -191,13 +194,17 @@ fn build_factor(text: &str, pair: Pair<'_, Rule>) -> Result<CostExpr, BoundParse
         Rule::nat => Ok(CostExpr::nat(linear_of(pair)?)),
         Rule::log2 => Ok(CostExpr::log2(linear_of(pair)?)),
         Rule::pow2 => Ok(CostExpr::pow2(linear_of(pair)?)),
-        Rule::max => {
+        Rule::max | Rule::min => {
+            let rule = pair.as_rule();
             let items: Result<Vec<CostExpr>, BoundParseError> = pair
                 .into_inner()
                 .filter(|p| p.as_rule() == Rule::sum)
                 .map(|sum| build_sum(text, sum))
                 .collect();
-            Ok(CostExpr::max(items?))
+            Ok(match rule {
+                Rule::max => CostExpr::max(items?),
+                _ => CostExpr::min(items?),
+            })
         }
         Rule::sum => build_sum(text, pair),
         _ => Err(error_at(text, &pair, format!("unexpected `{}`", pair.as_str()))),

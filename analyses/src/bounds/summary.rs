@@ -67,6 +67,8 @@ pub(super) fn expand(expr: &CostExpr) -> Option<Vec<(BigRational, Vec<Linear>)>>
             }
             terms
         }
+        // Any item bounds a minimum: the one that expands into the fewest terms.
+        CostExpr::Min(items) => items.iter().filter_map(expand).min_by_key(Vec::len)?,
         CostExpr::Mul(items) => {
             let mut terms = vec![(BigRational::one(), Vec::new())];
             for item in items {
