@@ -275,6 +275,20 @@ impl Polyhedron {
             .unwrap_or(false)
     }
 
+    /// The candidates the polyhedron entails, in their order (one tableau for all; none asked
+    /// when there are none).
+    fn entailed_of(&self, candidates: Vec<Constraint>) -> Vec<Constraint> {
+        if candidates.is_empty() {
+            return candidates;
+        }
+        let entailed = self.entails_each(&candidates, false);
+        candidates
+            .into_iter()
+            .zip(entailed)
+            .filter_map(|(c, yes)| yes.then_some(c))
+            .collect()
+    }
+
     /// For each query, whether the polyhedron entails it (one simplex tableau for all). With
     /// `stop_at_first_failure` the answer ends after the first `false`.
     fn entails_each(&self, queries: &[Constraint], stop_at_first_failure: bool) -> Vec<bool> {
@@ -651,26 +665,8 @@ impl Polyhedron {
         // Constraints that hold of `old` only through its equalities (`k ≥ p - 1` with
         // `k = k'` says `k' ≥ p - 1`) survive when `newer` keeps them, whichever of the
         // equivalent forms minimisation happened to store.
-        let variants = old.equality_variants();
-        if !variants.is_empty() {
-            let by_newer = newer.entails_each(&variants, false);
-            kept.extend(
-                variants
-                    .into_iter()
-                    .zip(by_newer)
-                    .filter(|(_, entailed)| *entailed)
-                    .map(|(variant, _)| variant),
-            );
-        }
-        let box_bounds = old.dimension_bounds();
-        let by_newer = newer.entails_each(&box_bounds, false);
-        kept.extend(
-            box_bounds
-                .into_iter()
-                .zip(by_newer)
-                .filter(|(_, entailed)| *entailed)
-                .map(|(bound, _)| bound),
-        );
+        kept.extend(newer.entailed_of(old.equality_variants()));
+        kept.extend(newer.entailed_of(old.dimension_bounds()));
         let thresholds: Vec<Constraint> = thresholds
             .iter()
             .filter(|threshold| threshold.expression().dimension_bound() <= dimensions)
