@@ -23,7 +23,9 @@ use crate::classfile::{ClassFile, ClassPath, Method};
 use crate::lift::lift_method;
 use crate::program::{build_hierarchy_with, lambda_bootstraps, spin_lambdas};
 use callees::{lift_callees, method_index, replace_fresh_objects, ClassLookup, ExactCallees, LiftCache, Resolver};
+use jresa_analyses::bounds::compare;
 use jresa_analyses::bounds::cost;
+use jresa_analyses::bounds::expr::Growth;
 use jresa_analyses::cost_model::CostModel;
 use jresa_analyses::hierarchy::Hierarchy;
 use jresa_analyses::ir::lambdas::{self, LambdaClass};
@@ -292,6 +294,11 @@ enum Retry {
     /// precondition of all its callers and its own entry (say, a loop that ends only for positive
     /// inputs, which this method's calls pass): the callee is analysed in this method's context.
     Context,
+    /// Its bound is polynomial of degree two or more, or exponential, and it calls a method of its
+    /// class: that callee's post-condition under this method's calls alone may be exact where the
+    /// hull with its other callers is not (a helper's loop that runs `y` times for `y > 0` and
+    /// never for `y <= 0`), and amortise the callee's cost over this method's loop.
+    Tighter,
 }
 
 impl Retry {
@@ -300,6 +307,12 @@ impl Retry {
         // callee's arithmetic may wrap only outside this method's calls.
         if report.precondition.is_some() && report.terminates != Some(true) && calls_class_method(&methods[index]) {
             return Some(Retry::Context);
+        }
+        if report.status == AnalysisStatus::Bounded
+            && report.bound.as_ref().is_some_and(|b| b.growth() > LINEAR)
+            && calls_class_method(&methods[index])
+        {
+            return Some(Retry::Tighter);
         }
         let reason = report.reason.as_ref()?;
         match reason.kind {
@@ -325,6 +338,12 @@ impl Retry {
                             || (r.kind == ReasonKind::Budget(Budget::Evaluations) && r.retry_stopped.is_none())
                     })
             }
+            Retry::Tighter => {
+                new.status == AnalysisStatus::Bounded
+                    && new.terminates == old.terminates
+                    && new.precondition.is_none() >= old.precondition.is_none()
+                    && matches!((&old.bound, &new.bound), (Some(old), Some(new)) if compare::grows_slower(old, new))
+            }
             Retry::Context => {
                 (new.status == AnalysisStatus::Bounded
                     && (old.status != AnalysisStatus::Bounded
@@ -336,6 +355,13 @@ impl Retry {
         }
     }
 }
+
+/// The growth of a linear bound: retries for a tighter bound start above it.
+const LINEAR: Growth = Growth {
+    exponential: 0,
+    polynomial: 1,
+    logarithmic: 0,
+};
 
 /// Whether `method` calls another method of its own class.
 fn calls_class_method(method: &MethodIr) -> bool {

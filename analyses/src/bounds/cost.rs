@@ -501,9 +501,6 @@ fn tighter_ranking<D: NumericDomain>(
     ghosts: &[Dimension],
 ) -> Option<Affine> {
     let support: Vec<Dimension> = (0..inputs).filter(|&d| !f.coefficients[d].is_zero()).collect();
-    if support.len() < 2 {
-        return None;
-    }
     support.iter().find_map(|&d| {
         let avoided: Vec<Dimension> = ghosts.iter().copied().chain(std::iter::once(d)).collect();
         let Some(Ranking::Linear(g)) = ranking::find_without(inputs, &ranked.ranked, &avoided, ranked.last_iteration)
@@ -1272,8 +1269,8 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                             added
                         }
                         (None, _, Some(acc)) if accumulating && summary_of_callee.is_some() => {
-                            let linear = summary_of_callee.and_then(|bound| linear_cost(bound, args, &before));
-                            linear.is_some_and(|(terms, constant)| add_to_accumulator(state, acc, terms, &constant))
+                            let forms = summary_of_callee.map(|bound| linear_costs(bound, args, &before));
+                            forms.is_some_and(|forms| add_to_accumulator_within(state, acc, forms))
                         }
                         _ => false,
                     };
@@ -2423,59 +2420,79 @@ fn related_call_arguments<'r>(rule: &'r AbstractRule, cycle: Option<&[AbsProcId]
     }
 }
 
-/// `bound` (over a callee's inputs `%i`) as a linear expression over the caller's dimensions
-/// `args` that is at least it throughout `state`: each `nat(e)` whose argument `state` proves
+/// A linear cost over the caller's dimensions: terms and a constant.
+type LinearCost = (Vec<(Dimension, BigRational)>, BigRational);
+
+/// The most linear forms [`linear_costs`] gives for one bound.
+const MAX_LINEAR_FORMS: usize = 4;
+
+/// `bound` (over a callee's inputs `%i`) as linear expressions over the caller's dimensions
+/// `args`, each at least it throughout `state`: each `nat(e)` whose argument `state` proves
 /// non-negative is `e`, one it proves non-positive is 0; sums and non-negative multiples of such
-/// stay linear. `None` for any other shape.
-fn linear_cost<D: NumericDomain>(
-    bound: &CostExpr,
-    args: &[Dimension],
-    state: &D,
-) -> Option<(Vec<(Dimension, BigRational)>, BigRational)> {
+/// stay linear; a minimum gives one form per item that is linear (at most [`MAX_LINEAR_FORMS`]).
+/// Empty for any other shape.
+fn linear_costs<D: NumericDomain>(bound: &CostExpr, args: &[Dimension], state: &D) -> Vec<LinearCost> {
     match bound {
-        CostExpr::Const(c) => Some((Vec::new(), c.clone())),
-        CostExpr::Nat(e) => {
-            let (expr, _) = substitute(e, args)?;
-            if state.entails(&Constraint::greater_or_equal_zero(expr.clone())) {
-                let mut terms = Vec::new();
-                for (name, a) in &e.terms {
-                    let index: usize = name.strip_prefix('%')?.parse().ok()?;
-                    terms.push((*args.get(index)?, a.clone()));
-                }
-                Some((terms, e.constant.clone()))
-            } else if state.entails(&Constraint::greater_or_equal_zero(expr.checked_neg()?)) {
-                Some((Vec::new(), BigRational::zero()))
-            } else {
-                None
-            }
-        }
-        CostExpr::Add(parts) => {
-            let mut terms = Vec::new();
-            let mut constant = BigRational::zero();
-            for part in parts {
-                let (t, c) = linear_cost(part, args, state)?;
-                terms.extend(t);
-                constant += c;
-            }
-            Some((terms, constant))
-        }
+        CostExpr::Const(c) => vec![(Vec::new(), c.clone())],
+        CostExpr::Nat(e) => linear_nat(e, args, state).into_iter().collect(),
+        CostExpr::Add(parts) => parts
+            .iter()
+            .fold(vec![(Vec::new(), BigRational::zero())], |sums, part| {
+                let forms = linear_costs(part, args, state);
+                sums.iter()
+                    .flat_map(|(terms, constant)| {
+                        forms.iter().map(move |(t, c)| {
+                            let mut terms = terms.clone();
+                            terms.extend(t.iter().cloned());
+                            (terms, constant + c)
+                        })
+                    })
+                    .take(MAX_LINEAR_FORMS)
+                    .collect()
+            }),
         CostExpr::Mul(factors) => {
             let mut scale = BigRational::one();
-            let mut linear = None;
+            let mut linear: Option<Vec<LinearCost>> = None;
             for factor in factors {
                 match factor {
                     CostExpr::Const(c) if !c.is_negative() => scale *= c,
-                    other if linear.is_none() => linear = Some(linear_cost(other, args, state)?),
-                    _ => return None,
+                    other if linear.is_none() => linear = Some(linear_costs(other, args, state)),
+                    _ => return Vec::new(),
                 }
             }
-            let (terms, constant) = linear.unwrap_or_else(|| (Vec::new(), BigRational::one()));
-            let terms = terms.into_iter().map(|(d, a)| (d, a * &scale)).collect();
-            Some((terms, constant * &scale))
+            let forms = linear.unwrap_or_else(|| vec![(Vec::new(), BigRational::one())]);
+            forms
+                .into_iter()
+                .map(|(terms, constant)| {
+                    let terms = terms.into_iter().map(|(d, a)| (d, a * &scale)).collect();
+                    (terms, constant * &scale)
+                })
+                .collect()
         }
         // Any item bounds a minimum.
-        CostExpr::Min(items) => items.iter().find_map(|i| linear_cost(i, args, state)),
-        _ => None,
+        CostExpr::Min(items) => items
+            .iter()
+            .flat_map(|i| linear_costs(i, args, state))
+            .take(MAX_LINEAR_FORMS)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `nat(e)` as a linear form where `state` decides the sign of `e`.
+fn linear_nat<D: NumericDomain>(e: &Linear, args: &[Dimension], state: &D) -> Option<LinearCost> {
+    let (expr, _) = substitute(e, args)?;
+    if state.entails(&Constraint::greater_or_equal_zero(expr.clone())) {
+        let mut terms = Vec::new();
+        for (name, a) in &e.terms {
+            let index: usize = name.strip_prefix('%')?.parse().ok()?;
+            terms.push((*args.get(index)?, a.clone()));
+        }
+        Some((terms, e.constant.clone()))
+    } else if state.entails(&Constraint::greater_or_equal_zero(expr.checked_neg()?)) {
+        Some((Vec::new(), BigRational::zero()))
+    } else {
+        None
     }
 }
 
@@ -2512,22 +2529,28 @@ fn accumulate<D: NumericDomain>(
     add_to_accumulator(state, acc, terms, &constant)
 }
 
-/// `acc` increased by `Σ terms + constant` in `state`; false where a number does not fit.
-fn add_to_accumulator<D: NumericDomain>(
-    state: &mut D,
-    acc: Dimension,
-    mut terms: Vec<(Dimension, BigRational)>,
-    constant: &BigRational,
-) -> bool {
-    // new = acc + Σ terms + constant, through a fresh dimension `t`.
-    let t = state.dimensions();
-    terms.push((acc, BigRational::one()));
-    terms.push((t, -BigRational::one()));
-    let Some((expr, _)) = scaled(&terms, constant) else {
+/// `acc` increased by at most each of `forms` in `state` (by exactly the one form where there is
+/// one): a potential must pay the least of them, which is at least the cost. False where a number
+/// does not fit or there is no form.
+fn add_to_accumulator_within<D: NumericDomain>(state: &mut D, acc: Dimension, forms: Vec<LinearCost>) -> bool {
+    let exact = forms.len() == 1;
+    if forms.is_empty() {
         return false;
-    };
+    }
+    // new = acc + form (or new ≤ acc + form for every form), through a fresh dimension `t`.
+    let t = state.dimensions();
     let mut next = state.add_dims(1);
-    next.add_constraint(Constraint::equal_zero(expr));
+    for (mut terms, constant) in forms {
+        terms.push((acc, BigRational::one()));
+        terms.push((t, -BigRational::one()));
+        let Some((expr, _)) = scaled(&terms, &constant) else {
+            return false;
+        };
+        next.add_constraint(match exact {
+            true => Constraint::equal_zero(expr),
+            false => Constraint::greater_or_equal_zero(expr),
+        });
+    }
     let mut next = next.project_out(&[acc]);
     let Some(link) = LinearExpr::from_terms(&[(acc, 1), (t, -1)], 0) else {
         return false;
@@ -2535,6 +2558,16 @@ fn add_to_accumulator<D: NumericDomain>(
     next.add_constraint(Constraint::equal_zero(link));
     *state = next.remove_dims(&[t]);
     true
+}
+
+/// `acc` increased by `Σ terms + constant` in `state`; false where a number does not fit.
+fn add_to_accumulator<D: NumericDomain>(
+    state: &mut D,
+    acc: Dimension,
+    terms: Vec<(Dimension, BigRational)>,
+    constant: &BigRational,
+) -> bool {
+    add_to_accumulator_within(state, acc, vec![(terms, constant.clone())])
 }
 
 /// A phased ranking function of `transitions` (wrap cases: large constants), else of their forms
@@ -3201,6 +3234,7 @@ impl Linear {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::polyhedra::Polyhedron;
 
     /// The iterations of the worst run a nested multiphase ranking function allows from entry
     /// values `values`: every function falls by exactly its least amount, until the last one is
@@ -3231,6 +3265,41 @@ mod tests {
         let expr = multiphase_iterations(&components).expect("two or three phases");
         let value = expr.eval(&|_| None).expect("a constant bound");
         value.to_integer().to_i64().expect("small")
+    }
+
+    /// `forms` as `(coefficient of dimension 0, coefficient of dimension 1, constant)`.
+    fn coefficients(forms: &[LinearCost]) -> Vec<(i64, i64, i64)> {
+        let int = |r: &BigRational| r.to_integer().to_i64().expect("small");
+        forms
+            .iter()
+            .map(|(terms, constant)| {
+                let of = |d: Dimension| terms.iter().filter(|(t, _)| *t == d).map(|(_, a)| int(a)).sum();
+                (of(0), of(1), int(constant))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_minimum_gives_one_linear_form_per_item() {
+        let state = Polyhedron::from_constraints(
+            2,
+            vec![
+                Constraint::greater_or_equal_zero(LinearExpr::variable(0)),
+                Constraint::greater_or_equal_zero(LinearExpr::variable(1)),
+            ],
+        );
+        let nat = |name: &str| CostExpr::nat(Linear::var(name));
+        let bound = CostExpr::add([
+            CostExpr::constant(7),
+            CostExpr::mul([CostExpr::constant(6), CostExpr::min([nat("%0"), nat("%1")])]),
+        ]);
+        let forms = linear_costs(&bound, &[0, 1], &state);
+        assert_eq!(coefficients(&forms), vec![(6, 0, 7), (0, 6, 7)]);
+        // A part that is not linear leaves no form; a sign the state does not decide neither.
+        let square = CostExpr::mul([nat("%0"), nat("%1")]);
+        assert!(linear_costs(&CostExpr::add([CostExpr::constant(1), square]), &[0, 1], &state).is_empty());
+        let unknown_sign = CostExpr::nat(Linear::var("%0").minus(&Linear::var("%1")));
+        assert!(linear_costs(&unknown_sign, &[0, 1], &state).is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! With [`solve_with_cases`], `CASES[q]` also splits `POST[q]` by the constant values its outputs
 //! take (a search's `-1` apart from the index it found, a loop's exits apart): each case
 //! over-approximates the runs that return with its outputs' constants (the last case also takes
-//! the runs past `MAX_CASES` kinds, and the case of no constant absorbs the cases it includes),
+//! the runs past `MAX_CASES` kinds, and a case absorbs the cases of more constants it includes),
 //! and the cases together cover every run that returns. A rule that calls a procedure with cases
 //! is walked a second time, going on once per case from the call's state met with it (at most
 //! `MAX_RULE_FORKS` ways per rule), for its own procedure's cases; its first, convex walk alone
@@ -562,18 +562,18 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
     }
 
     /// Joins `condition` into the case of `key` (a new case while there are fewer than
-    /// [`MAX_CASES`], else the last); whether it changed. The case of no constant absorbs the
-    /// cases it includes (a search's index found at `0` in its first iterations, before the
-    /// widening makes it any index): they would only take the places of cases that matter.
+    /// [`MAX_CASES`], else the last); whether it changed. A case absorbs the cases of more
+    /// constants that it includes (a search's index found at `0` and at `1` in its first
+    /// iterations, before the widening makes it any index at or after the start): they would
+    /// only take the places of cases that matter, and it covers their runs.
     fn add_case(&mut self, q: AbsProcId, key: CaseKey, condition: D) -> bool {
         let dims = self.program.procs[q].inputs + self.program.procs[q].outputs;
-        let keyless = key.is_empty();
         let cases = &mut self.cases[q];
-        let free = cases.iter().position(|c| c.key.as_ref().is_some_and(Vec::is_empty));
-        if let Some(free) = free.filter(|_| !keyless) {
-            if cases[free].condition.includes(&condition) {
-                return false;
-            }
+        let covered = cases.iter().any(|c| {
+            c.key.as_ref().is_some_and(|k| k != &key && is_subkey(k, &key)) && c.condition.includes(&condition)
+        });
+        if covered {
+            return false;
         }
         let at = match cases.iter().position(|c| c.key.as_ref() == Some(&key)) {
             Some(at) => at,
@@ -583,7 +583,7 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
                     condition,
                     updates: 0,
                 });
-                return absorb(cases, cases.len() - 1, keyless);
+                return absorb(cases, cases.len() - 1);
             }
             None => {
                 let last = cases.len() - 1;
@@ -604,21 +604,30 @@ impl<'a, D: NumericDomain> Solver<'a, D> {
         } else {
             joined
         };
-        absorb(cases, at, keyless)
+        absorb(cases, at)
     }
 }
 
-/// After case `at` changed: when it is the case of no constant (`keyless`), drops the cases with
-/// constants that it includes. Always true (the cases changed).
-fn absorb<D: NumericDomain>(cases: &mut Vec<Case<D>>, at: usize, keyless: bool) -> bool {
-    if keyless {
-        let free = cases[at].condition.clone();
-        let mut index = 0;
-        cases.retain(|c| {
-            index += 1;
-            index - 1 == at || c.key.as_ref().is_none_or(Vec::is_empty) || !free.includes(&c.condition)
-        });
-    }
+/// Whether every constant of key `sub` is one of `key`'s: a case of `sub` may cover `key`'s runs.
+fn is_subkey(sub: &CaseKey, key: &CaseKey) -> bool {
+    sub.iter().all(|fixed| key.contains(fixed))
+}
+
+/// After case `at` changed: drops the other cases of more constants than its own that it
+/// includes (the last case, of no key, is kept). Always true (the cases changed).
+fn absorb<D: NumericDomain>(cases: &mut Vec<Case<D>>, at: usize) -> bool {
+    let Some(own) = cases[at].key.clone() else {
+        return true;
+    };
+    let wider = cases[at].condition.clone();
+    let mut index = 0;
+    cases.retain(|c| {
+        index += 1;
+        let absorbed = index - 1 != at
+            && c.key.as_ref().is_some_and(|k| k != &own && is_subkey(&own, k))
+            && wider.includes(&c.condition);
+        !absorbed
+    });
     true
 }
 
