@@ -294,8 +294,8 @@ enum Retry {
     /// precondition of all its callers and its own entry (say, a loop that ends only for positive
     /// inputs, which this method's calls pass): the callee is analysed in this method's context.
     Context,
-    /// Its bound is polynomial of degree two or more, or exponential, and it calls a method of its
-    /// class: that callee's post-condition under this method's calls alone may be exact where the
+    /// Its bound grows faster than linearly (`n·log(n)`, a degree of two or more, exponential) and
+    /// it calls a method of its class: that callee's post-condition under this method's calls alone may be exact where the
     /// hull with its other callers is not (a helper's loop that runs `y` times for `y > 0` and
     /// never for `y <= 0`), and amortise the callee's cost over this method's loop.
     Tighter,
