@@ -495,6 +495,53 @@ impl scalars::Callees for ExactCallees<'_, '_> {
         }
         code
     }
+
+    fn field_owner(&self, class: &str, name: &str, descriptor: &str) -> Option<String> {
+        let mut current = Some(class.to_owned());
+        for _ in 0..64 {
+            let file = (self.lookup)(current.as_deref()?)?;
+            if let Some(access) = declared_field(&file, name, descriptor) {
+                return (access & ACC_STATIC == 0).then(|| file.name.clone());
+            }
+            // A superinterface's field (always static) comes before the superclass's, and
+            // would be what the reference resolves to: no instance field then.
+            if !self.interfaces_lack(&file.interfaces, name, descriptor) {
+                return None;
+            }
+            current = file.super_name.clone();
+        }
+        None
+    }
+}
+
+impl ExactCallees<'_, '_> {
+    /// Whether none of `interfaces` nor their superinterfaces, all found, declares the field.
+    fn interfaces_lack(&self, interfaces: &[String], name: &str, descriptor: &str) -> bool {
+        let mut pending: Vec<String> = interfaces.to_vec();
+        let mut seen = HashSet::new();
+        while let Some(interface) = pending.pop() {
+            if !seen.insert(interface.clone()) {
+                continue;
+            }
+            let Some(file) = (self.lookup)(&interface) else {
+                return false;
+            };
+            if seen.len() > 64 || declared_field(&file, name, descriptor).is_some() {
+                return false;
+            }
+            pending.extend(file.interfaces.iter().cloned());
+        }
+        true
+    }
+}
+
+/// The access flags of the field `name descriptor` that `file` declares, if it does.
+fn declared_field(file: &ClassFile, name: &str, descriptor: &str) -> Option<u16> {
+    let field = file
+        .fields
+        .iter()
+        .find(|f| f.name == name && f.descriptor == descriptor)?;
+    Some(field.access)
 }
 
 impl ExactCallees<'_, '_> {

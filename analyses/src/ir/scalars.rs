@@ -20,8 +20,8 @@
 //! rewritten method verifies; otherwise the method is left exactly as it was.
 
 use super::{
-    verify_method, visit_vars_mut, BinOp, CallKind, CmpOp, Cond, MethodIr, MethodRef, Operand, ProcId, ProcKind, Rule,
-    Stmt, StmtKind, Ty, UnOp, VarDecl, VarId,
+    verify_method, visit_vars_mut, BinOp, CallKind, CmpOp, Cond, FieldRef, MethodIr, MethodRef, Operand, ProcId,
+    ProcKind, Rule, Stmt, StmtKind, Ty, UnOp, VarDecl, VarId,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -39,6 +39,13 @@ pub trait Callees {
     /// The lifted code of the method that a call of `kind` to `method` runs on an object of
     /// exactly class `class`, when that method has code.
     fn code(&self, kind: CallKind, method: &MethodRef, class: &str) -> Option<MethodIr>;
+
+    /// The class that declares the instance field `name descriptor` that a reference through
+    /// class `class` resolves to (JVMS 5.4.3.2 over superclasses), when known: code inherited
+    /// from a superclass names a field through it, the subclass's own code through itself.
+    fn field_owner(&self, _class: &str, _name: &str, _descriptor: &str) -> Option<String> {
+        None
+    }
 }
 
 /// An allocation: the procedure and rule of its `new`, the variable it defines and its class.
@@ -152,7 +159,7 @@ fn replace(ir: &mut MethodIr, site: &Site, callees: &dyn Callees, tag: usize) ->
     for call in 0.. {
         let holders = Holders::of(ir, site);
         let Some(at) = holders.first_invoke(ir, site)? else {
-            replace_fields(ir, site, &holders, tag)?;
+            replace_fields(ir, site, &holders, callees, tag)?;
             split_tests(ir, &tests);
             splice_straight_calls(ir, first_copy);
             return Some(());
@@ -606,8 +613,8 @@ fn fresh_name(taken: &mut HashSet<String>, base: &str) -> String {
 type Field = (String, String);
 
 /// Makes each field of the object a variable that the procedures holding it receive and return.
-fn replace_fields(ir: &mut MethodIr, site: &Site, holders: &Holders, tag: usize) -> Option<()> {
-    let fields = object_fields(ir, site, holders)?;
+fn replace_fields(ir: &mut MethodIr, site: &Site, holders: &Holders, callees: &dyn Callees, tag: usize) -> Option<()> {
+    let fields = object_fields(ir, site, holders, callees)?;
     let base = object_name(ir, holders).unwrap_or_else(|| {
         let simple = site.class.rsplit('/').next().unwrap_or(&site.class);
         format!("{simple}{tag}")
@@ -673,9 +680,9 @@ fn empty_rule() -> Rule {
 }
 
 /// The fields the method reads or writes on the object, in a fixed order; `None` when two
-/// accesses name a field of the same name and type through different classes (which may be one
-/// inherited field or a field and one that hides it: the pass does not resolve them).
-fn object_fields(ir: &MethodIr, site: &Site, holders: &Holders) -> Option<Vec<Field>> {
+/// accesses name a field of the same name and type through different classes that `callees`
+/// does not resolve to one declaring class (a field and one that hides it are two).
+fn object_fields(ir: &MethodIr, site: &Site, holders: &Holders, callees: &dyn Callees) -> Option<Vec<Field>> {
     let mut fields: BTreeMap<Field, String> = BTreeMap::new();
     for (p, proc) in ir.procs.iter().enumerate() {
         for (r, rule) in proc.rules.iter().enumerate() {
@@ -685,7 +692,8 @@ fn object_fields(ir: &MethodIr, site: &Site, holders: &Holders) -> Option<Vec<Fi
                 {
                     if is_held(object, &held) {
                         let key = (field.name.clone(), field.descriptor.clone());
-                        if fields.entry(key).or_insert_with(|| field.class.clone()) != &field.class {
+                        let known = fields.entry(key).or_insert_with(|| field.class.clone());
+                        if known != &field.class && !same_field(callees, known, field) {
                             return None;
                         }
                     }
@@ -694,6 +702,13 @@ fn object_fields(ir: &MethodIr, site: &Site, holders: &Holders) -> Option<Vec<Fi
         }
     }
     Some(fields.into_keys().collect())
+}
+
+/// Whether a reference to `field` and one to the field of the same name and type through class
+/// `other` resolve to the same declared field.
+fn same_field(callees: &dyn Callees, other: &str, field: &FieldRef) -> bool {
+    let owner = |class: &str| callees.field_owner(class, &field.name, &field.descriptor);
+    owner(other).is_some_and(|a| owner(&field.class).is_some_and(|b| a == b))
 }
 
 /// What rewriting one rule needs.

@@ -103,6 +103,41 @@ public class Cursors {
         return ticks;
     }
 
+    /** A cursor whose fields its superclass declares. */
+    static class Bounds {
+        int pos;
+        int limit;
+
+        // expect: O(1)
+        boolean more() {
+            return pos < limit;
+        }
+    }
+
+    /** Its own code names the inherited fields through itself, `Bounds`'s code through `Bounds`. */
+    static final class Stepper extends Bounds {
+        // expect: O(1)
+        Stepper(int limit) {
+            this.limit = limit;
+        }
+
+        // expect: O(1)
+        int step() {
+            return this.pos++;
+        }
+    }
+
+    // The two names of each field resolve to one field, so the object is still made variables.
+    // expect: O(n)
+    static int inherited(int n) {
+        Stepper s = new Stepper(n);
+        int sum = 0;
+        while (s.more()) {
+            sum += s.step();
+        }
+        return sum;
+    }
+
     static Range shared;
 
     // The cursor escapes into a static field, where other code could move it: it stays an

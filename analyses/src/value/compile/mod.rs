@@ -506,16 +506,25 @@ impl<'a> RuleCompiler<'a> {
         }
     }
 
-    /// What is known of the size of a constant operand held in `d`.
+    /// What is known of the size of a constant operand held in `d`. A string literal's size is 1
+    /// plus its byte array's length: its UTF-16 length `n` in Latin-1, `2n` in UTF-16 (compact
+    /// strings off, or a character beyond Latin-1), so `1 + n <= d <= 1 + 2n`. A literal whose
+    /// modified UTF-8 did not decode exactly (it holds U+FFFD) keeps only `d >= 1`.
     fn constant_size(&self, d: Dimension, operand: &Operand) -> Vec<Constraint> {
-        let c = match operand {
-            Operand::Int(n) => eq(&[(d, 1)], -i64::from(*n)),
-            Operand::Long(n) => n.checked_neg().and_then(|neg| eq(&[(d, 1)], neg)),
-            Operand::Null => eq(&[(d, 1)], 0),
-            Operand::Str(_) | Operand::Class(_) => ge(&[(d, 1)], -1),
-            Operand::Var(_) | Operand::Float(_) | Operand::Double(_) => None,
-        };
-        c.into_iter().collect()
+        match operand {
+            Operand::Int(n) => eq(&[(d, 1)], -i64::from(*n)).into_iter().collect(),
+            Operand::Long(n) => n.checked_neg().and_then(|neg| eq(&[(d, 1)], neg)).into_iter().collect(),
+            Operand::Null => eq(&[(d, 1)], 0).into_iter().collect(),
+            Operand::Str(text) if !text.contains('\u{FFFD}') => {
+                let n = i64::try_from(text.encode_utf16().count()).unwrap_or(i64::MAX / 4);
+                [ge(&[(d, 1)], -1 - n), ge(&[(d, -1)], 1 + 2 * n)]
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            }
+            Operand::Str(_) | Operand::Class(_) => ge(&[(d, 1)], -1).into_iter().collect(),
+            Operand::Var(_) | Operand::Float(_) | Operand::Double(_) => Vec::new(),
+        }
     }
 
     /// The non-negativity (and non-null) facts of a fresh reference or integer result.
