@@ -138,6 +138,45 @@ public class Cursors {
         return sum;
     }
 
+    /** A class whose field a subclass hides. */
+    static class Shadowed {
+        int pos;
+        int limit;
+
+        // expect: O(1)
+        boolean more() {
+            return pos < limit;
+        }
+    }
+
+    /** Its own `pos` hides `Shadowed.pos`: `step()` never moves what `more()` reads. */
+    static final class Hider extends Shadowed {
+        int pos;
+
+        // expect: O(1)
+        Hider(int limit) {
+            this.limit = limit;
+        }
+
+        // expect: O(1)
+        void step() {
+            this.pos++;
+        }
+    }
+
+    // Two fields named `pos`, not one: `more()` stays true for a positive limit, and only the
+    // counter ends the loop.
+    // expect: O(1)
+    static int hidden(int n) {
+        Hider h = new Hider(n);
+        int c = 0;
+        while (h.more() && c < 1000) {
+            h.step();
+            c++;
+        }
+        return c;
+    }
+
     static Range shared;
 
     // The cursor escapes into a static field, where other code could move it: it stays an
